@@ -1,0 +1,24 @@
+// Bundles the CLI with esbuild. Runs on `npm install` (prepare), so `npm start` needs no build step.
+// Lazy sub-commands become their own chunks (splitting), so `coral --help` loads almost nothing.
+import { build } from 'esbuild';
+import { rmSync } from 'node:fs';
+
+rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const started = performance.now();
+await build({
+  entryPoints: { coral: 'src/cli.ts' },
+  outdir: 'dist',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  sourcemap: 'linked',
+  chunkNames: 'chunks/[name]-[hash]',
+  // Native bindings cannot be bundled; they load from node_modules at run time.
+  external: ['@duckdb/*'],
+  define: { 'process.env.NODE_ENV': '"production"' },
+  banner: { js: "import { createRequire as __coralCreateRequire } from 'node:module'; const require = __coralCreateRequire(import.meta.url);" },
+  logLevel: 'warning',
+});
+console.error(`coral: built dist/coral.js in ${Math.round(performance.now() - started)} ms`);

@@ -1,0 +1,259 @@
+import {
+  type Attributes,
+  type AttrValue,
+  type HistogramPoint,
+  type LogsRequest,
+  type MetricsRequest,
+  type NumberPoint,
+  type OtlpLogRecord,
+  type OtlpMetric,
+  type OtlpScope,
+  type OtlpSpan,
+  type ResourceGroup,
+  type TracesRequest,
+  OtlpDecodeError,
+  SPAN_KIND_NAMES,
+} from './model.js';
+
+/**
+ * OTLP/JSON: lowerCamelCase keys, ids as hex (parsed by hand: a generic proto3 JSON parser would
+ * read them as base64), 64-bit integers as decimal strings or numbers, enums as integers.
+ */
+type Json = unknown;
+type JsonObject = Record<string, Json>;
+
+/** Marks a timestamp that was present but not a non-negative integer; the item is then rejected. */
+export const INVALID_TIME = -1n;
+
+function isObject(v: Json): v is JsonObject {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function arrayAt(obj: JsonObject, key: string, where: string): Json[] {
+  const v = obj[key];
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new OtlpDecodeError(`${where}.${key} must be an array`);
+  return v;
+}
+
+function objectAt(v: Json, where: string): JsonObject {
+  if (!isObject(v)) throw new OtlpDecodeError(`${where} must be an object`);
+  return v;
+}
+
+function str(v: Json): string {
+  return typeof v === 'string' ? v : '';
+}
+
+function isHex(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const digit = c >= 48 && c <= 57;
+    const lower = c >= 97 && c <= 102;
+    const upper = c >= 65 && c <= 70;
+    if (!digit && !lower && !upper) return false;
+  }
+  return true;
+}
+
+/** '' when absent, null when malformed (wrong length, not hex, or all zero). */
+export function parseHexId(v: Json, bytes: number): string | null {
+  if (v === undefined || v === null || v === '') return '';
+  if (typeof v !== 'string' || v.length !== bytes * 2 || !isHex(v)) return null;
+  const lower = v.toLowerCase();
+  return /^0+$/.test(lower) ? null : lower;
+}
+
+function nanos(v: Json): bigint {
+  if (v === undefined || v === null) return 0n;
+  if (typeof v === 'number') return Number.isInteger(v) && v >= 0 ? BigInt(v) : INVALID_TIME;
+  if (typeof v === 'string' && /^\d{1,20}$/.test(v)) return BigInt(v);
+  return INVALID_TIME;
+}
+
+function int64(v: Json): number | string {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string' && /^-?\d+$/.test(v)) {
+    const n = Number(v);
+    return Number.isSafeInteger(n) ? n : v;
+  }
+  return 0;
+}
+
+function num(v: Json): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') {
+    // proto3 JSON spells non-finite doubles as strings.
+    if (v === 'NaN') return NaN;
+    if (v === 'Infinity') return Infinity;
+    if (v === '-Infinity') return -Infinity;
+    const n = Number(v);
+    return Number.isNaN(n) ? 0 : n;
+  }
+  return 0;
+}
+
+function enumValue(v: Json, names: readonly string[], prefix: string): number {
+  if (typeof v === 'number') return v;
+  if (typeof v === 'string') {
+    const i = names.indexOf(v.replace(prefix, ''));
+    return i < 0 ? 0 : i;
+  }
+  return 0;
+}
+
+function anyValue(v: Json): AttrValue {
+  if (!isObject(v)) return null;
+  if ('stringValue' in v) return str(v.stringValue);
+  if ('boolValue' in v) return v.boolValue === true;
+  if ('intValue' in v) return int64(v.intValue);
+  if ('doubleValue' in v) return num(v.doubleValue);
+  if ('arrayValue' in v) return isObject(v.arrayValue) ? arrayAt(v.arrayValue, 'values', 'arrayValue').map(anyValue) : [];
+  if ('kvlistValue' in v) return isObject(v.kvlistValue) ? attributes(v.kvlistValue.values) : {};
+  if ('bytesValue' in v) return str(v.bytesValue);
+  return null;
+}
+
+function attributes(v: Json): Attributes {
+  const out: Attributes = {};
+  if (!Array.isArray(v)) return out;
+  for (const kv of v) {
+    if (isObject(kv) && typeof kv.key === 'string') out[kv.key] = anyValue(kv.value);
+  }
+  return out;
+}
+
+function scope(v: Json): OtlpScope {
+  if (!isObject(v)) return { name: '', version: '', attributes: {} };
+  return { name: str(v.name), version: str(v.version), attributes: attributes(v.attributes) };
+}
+
+function groups<T>(body: Json, resourceKey: string, scopeKey: string, itemKey: string, item: (v: JsonObject) => T): ResourceGroup<T>[] {
+  const root = objectAt(body, 'request body');
+  return arrayAt(root, resourceKey, '').map((rv, i) => {
+    const r = objectAt(rv, `${resourceKey}[${i}]`);
+    const res = isObject(r.resource) ? r.resource : {};
+    return {
+      resource: { attributes: attributes(res.attributes) },
+      scopes: arrayAt(r, scopeKey, `${resourceKey}[${i}]`).map((sv, j) => {
+        const s = objectAt(sv, `${resourceKey}[${i}].${scopeKey}[${j}]`);
+        return {
+          scope: scope(s.scope),
+          items: arrayAt(s, itemKey, `${scopeKey}[${j}]`).map((x, k) => item(objectAt(x, `${itemKey}[${k}]`))),
+        };
+      }),
+    };
+  });
+}
+
+function span(v: JsonObject): OtlpSpan {
+  const status = isObject(v.status) ? v.status : {};
+  return {
+    traceId: parseHexId(v.traceId, 16),
+    spanId: parseHexId(v.spanId, 8),
+    parentSpanId: parseHexId(v.parentSpanId, 8),
+    traceState: str(v.traceState),
+    name: str(v.name),
+    kind: enumValue(v.kind, SPAN_KIND_NAMES, 'SPAN_KIND_'),
+    startNs: nanos(v.startTimeUnixNano),
+    endNs: nanos(v.endTimeUnixNano),
+    attributes: attributes(v.attributes),
+    events: (Array.isArray(v.events) ? v.events : []).filter(isObject).map((e) => ({
+      timeNs: nanos(e.timeUnixNano),
+      name: str(e.name),
+      attributes: attributes(e.attributes),
+    })),
+    links: (Array.isArray(v.links) ? v.links : []).filter(isObject).map((l) => ({
+      traceId: parseHexId(l.traceId, 16),
+      spanId: parseHexId(l.spanId, 8),
+      attributes: attributes(l.attributes),
+    })),
+    statusCode: enumValue(status.code, ['UNSET', 'OK', 'ERROR'], 'STATUS_CODE_'),
+    statusMessage: str(status.message),
+  };
+}
+
+function numberPoints(v: Json): NumberPoint[] {
+  return (Array.isArray(v) ? v : []).filter(isObject).map((p) => ({
+    attributes: attributes(p.attributes),
+    startNs: nanos(p.startTimeUnixNano),
+    timeNs: nanos(p.timeUnixNano),
+    value: 'asDouble' in p ? num(p.asDouble) : Number(int64(p.asInt)),
+  }));
+}
+
+function histogramPoints(v: Json): HistogramPoint[] {
+  return (Array.isArray(v) ? v : []).filter(isObject).map((p) => ({
+    attributes: attributes(p.attributes),
+    startNs: nanos(p.startTimeUnixNano),
+    timeNs: nanos(p.timeUnixNano),
+    count: Number(int64(p.count)),
+    sum: p.sum === undefined ? null : num(p.sum),
+    min: p.min === undefined ? null : num(p.min),
+    max: p.max === undefined ? null : num(p.max),
+    bucketCounts: (Array.isArray(p.bucketCounts) ? p.bucketCounts : []).map((c) => Number(int64(c))),
+    bounds: (Array.isArray(p.explicitBounds) ? p.explicitBounds : []).map(num),
+  }));
+}
+
+function pointCount(body: Json): number {
+  return isObject(body) && Array.isArray(body.dataPoints) ? body.dataPoints.length : 0;
+}
+
+function metric(v: JsonObject): OtlpMetric {
+  const m: OtlpMetric = { name: str(v.name), description: str(v.description), unit: str(v.unit), data: null };
+  if (isObject(v.gauge)) m.data = { type: 'gauge', points: numberPoints(v.gauge.dataPoints) };
+  else if (isObject(v.sum)) {
+    m.data = {
+      type: 'sum',
+      points: numberPoints(v.sum.dataPoints),
+      temporality: enumValue(v.sum.aggregationTemporality, ['UNSPECIFIED', 'DELTA', 'CUMULATIVE'], 'AGGREGATION_TEMPORALITY_'),
+      monotonic: v.sum.isMonotonic === true,
+    };
+  } else if (isObject(v.histogram)) {
+    m.data = {
+      type: 'histogram',
+      points: histogramPoints(v.histogram.dataPoints),
+      temporality: enumValue(v.histogram.aggregationTemporality, ['UNSPECIFIED', 'DELTA', 'CUMULATIVE'], 'AGGREGATION_TEMPORALITY_'),
+    };
+  } else if (isObject(v.exponentialHistogram)) {
+    m.data = { type: 'unsupported', kind: 'exponential histogram', pointCount: pointCount(v.exponentialHistogram) };
+  } else if (isObject(v.summary)) {
+    m.data = { type: 'unsupported', kind: 'summary', pointCount: pointCount(v.summary) };
+  }
+  return m;
+}
+
+function logRecord(v: JsonObject): OtlpLogRecord {
+  return {
+    timeNs: nanos(v.timeUnixNano),
+    observedNs: nanos(v.observedTimeUnixNano),
+    severityNumber: typeof v.severityNumber === 'number' ? v.severityNumber : 0,
+    severityText: str(v.severityText),
+    body: anyValue(v.body),
+    attributes: attributes(v.attributes),
+    traceId: parseHexId(v.traceId, 16),
+    spanId: parseHexId(v.spanId, 8),
+    eventName: str(v.eventName),
+  };
+}
+
+function parse(buf: Buffer): Json {
+  try {
+    return JSON.parse(buf.toString('utf8'));
+  } catch (err) {
+    throw new OtlpDecodeError(`malformed JSON: ${(err as Error).message}`);
+  }
+}
+
+export function decodeTracesJson(buf: Buffer): TracesRequest {
+  return groups(parse(buf), 'resourceSpans', 'scopeSpans', 'spans', span);
+}
+
+export function decodeMetricsJson(buf: Buffer): MetricsRequest {
+  return groups(parse(buf), 'resourceMetrics', 'scopeMetrics', 'metrics', metric);
+}
+
+export function decodeLogsJson(buf: Buffer): LogsRequest {
+  return groups(parse(buf), 'resourceLogs', 'scopeLogs', 'logRecords', logRecord);
+}

@@ -1,0 +1,120 @@
+/**
+ * The decoded shape of an OTLP export request, shared by the JSON and protobuf decoders so that
+ * everything after decoding (classification, normalisation, storage) has one code path.
+ * Ids are lowercase hex; an id that failed validation is kept as `null` so the normaliser can reject
+ * that item alone (partial success) instead of the whole request.
+ */
+export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };
+export type Attributes = Record<string, AttrValue>;
+
+export interface OtlpScope {
+  name: string;
+  version: string;
+  attributes: Attributes;
+}
+
+export interface OtlpResource {
+  attributes: Attributes;
+}
+
+export interface OtlpSpanEvent {
+  timeNs: bigint;
+  name: string;
+  attributes: Attributes;
+}
+
+export interface OtlpSpanLink {
+  traceId: string | null;
+  spanId: string | null;
+  attributes: Attributes;
+}
+
+export interface OtlpSpan {
+  traceId: string | null;
+  spanId: string | null;
+  /** '' for a root span; null when present but malformed. */
+  parentSpanId: string | null;
+  traceState: string;
+  name: string;
+  kind: number;
+  startNs: bigint;
+  endNs: bigint;
+  attributes: Attributes;
+  events: OtlpSpanEvent[];
+  links: OtlpSpanLink[];
+  statusCode: number;
+  statusMessage: string;
+}
+
+export interface ScopeGroup<T> {
+  scope: OtlpScope;
+  items: T[];
+}
+
+export interface ResourceGroup<T> {
+  resource: OtlpResource;
+  scopes: ScopeGroup<T>[];
+}
+
+export interface NumberPoint {
+  attributes: Attributes;
+  startNs: bigint;
+  timeNs: bigint;
+  value: number;
+}
+
+export interface HistogramPoint {
+  attributes: Attributes;
+  startNs: bigint;
+  timeNs: bigint;
+  count: number;
+  sum: number | null;
+  min: number | null;
+  max: number | null;
+  bucketCounts: number[];
+  bounds: number[];
+}
+
+export const TEMPORALITY_UNSPECIFIED = 0;
+export const TEMPORALITY_DELTA = 1;
+export const TEMPORALITY_CUMULATIVE = 2;
+
+export type OtlpMetricData =
+  | { type: 'gauge'; points: NumberPoint[] }
+  | { type: 'sum'; points: NumberPoint[]; temporality: number; monotonic: boolean }
+  | { type: 'histogram'; points: HistogramPoint[]; temporality: number }
+  /** Exponential histograms and summaries: counted and reported as rejected, never silently dropped. */
+  | { type: 'unsupported'; kind: string; pointCount: number };
+
+export interface OtlpMetric {
+  name: string;
+  description: string;
+  unit: string;
+  data: OtlpMetricData | null;
+}
+
+export interface OtlpLogRecord {
+  timeNs: bigint;
+  observedNs: bigint;
+  severityNumber: number;
+  severityText: string;
+  body: AttrValue;
+  attributes: Attributes;
+  traceId: string | null;
+  spanId: string | null;
+  eventName: string;
+}
+
+export type TracesRequest = ResourceGroup<OtlpSpan>[];
+export type MetricsRequest = ResourceGroup<OtlpMetric>[];
+export type LogsRequest = ResourceGroup<OtlpLogRecord>[];
+
+export type Signal = 'traces' | 'metrics' | 'logs';
+
+/** Thrown for a request that cannot be decoded at all (HTTP 400, nothing stored). */
+export class OtlpDecodeError extends Error {
+  override name = 'OtlpDecodeError';
+}
+
+export const SPAN_KIND_NAMES = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'] as const;
+export const STATUS_CODE_NAMES = ['UNSET', 'OK', 'ERROR'] as const;

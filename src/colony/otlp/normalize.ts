@@ -1,0 +1,289 @@
+import { createHash } from 'node:crypto';
+import { classifySource } from './classify.js';
+import { INVALID_TIME } from './decode-json.js';
+import {
+  type Attributes,
+  type AttrValue,
+  type LogsRequest,
+  type MetricsRequest,
+  type OtlpSpan,
+  type TracesRequest,
+  SPAN_KIND_NAMES,
+  STATUS_CODE_NAMES,
+  TEMPORALITY_CUMULATIVE,
+  TEMPORALITY_DELTA,
+} from './model.js';
+import { hotAttributes } from './semconv.js';
+import { splitRpcPath } from '../../core/rpc.js';
+import {
+  type EventKind,
+  type IngestBatch,
+  type LogLevel,
+  type Source,
+  type Temporality,
+  emptyBatch,
+} from '../store/rows.js';
+
+/** What normalising one request produced: rows to store, and what was rejected and why. */
+export interface Normalized {
+  batch: IngestBatch;
+  accepted: number;
+  rejected: number;
+  /** Distinct reasons, each with how many items it rejected. */
+  reasons: Map<string, number>;
+}
+
+export const UNKNOWN_SERVICE = 'unknown_service';
+
+function newResult(): Normalized {
+  return { batch: emptyBatch(), accepted: 0, rejected: 0, reasons: new Map() };
+}
+
+function reject(n: Normalized, reason: string, count = 1): void {
+  n.rejected += count;
+  n.reasons.set(reason, (n.reasons.get(reason) ?? 0) + count);
+}
+
+export function rejectionMessage(n: Normalized): string {
+  return [...n.reasons].map(([reason, count]) => `${count} ${reason}`).join('; ');
+}
+
+function serviceName(resource: Attributes): string {
+  const v = resource['service.name'];
+  return typeof v === 'string' && v !== '' ? v : UNKNOWN_SERVICE;
+}
+
+const json = (v: unknown): string => JSON.stringify(v);
+
+/** Validation of one span; returns the reason it is rejected, or null. */
+function spanProblem(s: OtlpSpan): string | null {
+  if (s.traceId === null || s.traceId === '') return 'spans with an invalid trace_id (expected 32 hex characters, not all zero)';
+  if (s.spanId === null || s.spanId === '') return 'spans with an invalid span_id (expected 16 hex characters, not all zero)';
+  if (s.parentSpanId === null) return 'spans with an invalid parent_span_id (expected 16 hex characters or empty)';
+  if (s.startNs === INVALID_TIME || s.endNs === INVALID_TIME) return 'spans with a malformed timestamp (expected unsigned integer nanoseconds)';
+  if (s.startNs === 0n) return 'spans without a start time';
+  if (s.endNs < s.startNs) return 'spans that end before they start';
+  return null;
+}
+
+export function normalizeTraces(req: TracesRequest): Normalized {
+  const n = newResult();
+  for (const group of req) {
+    const res = group.resource.attributes;
+    const service = serviceName(res);
+    const resourceJson = json(res);
+    for (const { scope, items } of group.scopes) {
+      const source = classifySource(res, scope.name);
+      for (const s of items) {
+        const problem = spanProblem(s);
+        if (problem) {
+          reject(n, problem);
+          continue;
+        }
+        const hot = hotAttributes(s.attributes);
+        const kind = SPAN_KIND_NAMES[s.kind] ?? 'UNSPECIFIED';
+        // Beyla names gRPC spans by their raw path and may omit rpc.method.
+        if (hot.rpcMethod === null && hot.rpcSystem === 'grpc' && s.name.startsWith('/')) {
+          const { service: rpcService, method } = splitRpcPath(s.name);
+          hot.rpcMethod = method;
+          hot.rpcService = hot.rpcService ?? rpcService;
+        }
+        n.batch.spans.push({
+          ...hot,
+          traceId: s.traceId as string,
+          spanId: s.spanId as string,
+          parentSpanId: s.parentSpanId as string,
+          traceState: s.traceState,
+          name: s.name,
+          kind,
+          serviceName: service,
+          source,
+          scopeName: scope.name,
+          scopeVersion: scope.version,
+          startNs: s.startNs,
+          endNs: s.endNs,
+          statusCode: STATUS_CODE_NAMES[s.statusCode] ?? 'UNSET',
+          statusMessage: s.statusMessage,
+          attributes: json(s.attributes),
+          resourceAttributes: resourceJson,
+          events: s.events.length === 0 ? '[]' : json(s.events.map((e) => ({ time_ns: e.timeNs.toString(), name: e.name, attributes: e.attributes }))),
+          links: s.links.length === 0 ? '[]' : json(s.links),
+        });
+        n.accepted++;
+      }
+    }
+  }
+  return n;
+}
+
+function temporalityName(t: number): Temporality {
+  if (t === TEMPORALITY_DELTA) return 'delta';
+  if (t === TEMPORALITY_CUMULATIVE) return 'cumulative';
+  return 'unspecified';
+}
+
+function hashKey(parts: string[]): string {
+  return createHash('md5').update(parts.join('\u0000')).digest('hex');
+}
+
+export function normalizeMetrics(req: MetricsRequest): Normalized {
+  const n = newResult();
+  for (const group of req) {
+    const res = group.resource.attributes;
+    const service = serviceName(res);
+    const resourceJson = json(res);
+    for (const { scope, items } of group.scopes) {
+      const source: Source = classifySource(res, scope.name);
+      for (const m of items) {
+        const data = m.data;
+        if (data === null) continue; // A metric with no data carries no points to lose.
+        if (data.type === 'unsupported') {
+          if (data.pointCount > 0) reject(n, `${data.kind} data points (not supported yet; send explicit-bucket histograms)`, data.pointCount);
+          continue;
+        }
+        if (m.name === '') {
+          reject(n, 'data points of a metric without a name', data.points.length);
+          continue;
+        }
+        const base = (attributes: Attributes, startNs: bigint, timeNs: bigint) => {
+          const attrsJson = json(attributes);
+          return {
+            seriesKey: hashKey([m.name, service, source, resourceJson, attrsJson]),
+            metricName: m.name,
+            description: m.description,
+            unit: m.unit,
+            serviceName: service,
+            source,
+            startNs,
+            timeNs,
+            attributes: attrsJson,
+            resourceAttributes: resourceJson,
+          };
+        };
+        for (const p of data.points) {
+          if (p.timeNs <= 0n || p.startNs === INVALID_TIME) {
+            reject(n, 'data points with a missing or malformed time (expected unsigned integer nanoseconds)');
+            continue;
+          }
+          if (data.type === 'histogram') {
+            const hp = p as (typeof data.points)[number];
+            if (hp.bucketCounts.length > 0 && hp.bucketCounts.length !== hp.bounds.length + 1) {
+              reject(n, 'histogram points whose bucket_counts length is not explicit_bounds length + 1');
+              continue;
+            }
+            n.batch.histogramPoints.push({
+              ...base(hp.attributes, hp.startNs, hp.timeNs),
+              ...hotAttributes(hp.attributes),
+              temporality: temporalityName(data.temporality),
+              count: hp.count,
+              sum: hp.sum,
+              min: hp.min,
+              max: hp.max,
+              bounds: hp.bounds,
+              bucketCounts: hp.bucketCounts,
+            });
+          } else {
+            const np = p as { attributes: Attributes; startNs: bigint; timeNs: bigint; value: number };
+            n.batch.numberPoints.push({
+              ...base(np.attributes, np.startNs, np.timeNs),
+              metricType: data.type,
+              temporality: data.type === 'sum' ? temporalityName(data.temporality) : 'unspecified',
+              isMonotonic: data.type === 'sum' ? data.monotonic : false,
+              value: np.value,
+            });
+          }
+          n.accepted++;
+        }
+      }
+    }
+  }
+  return n;
+}
+
+/** OTLP severity numbers: 1-4 TRACE, 5-8 DEBUG, 9-12 INFO, 13-16 WARN, 17-20 ERROR, 21-24 FATAL. */
+export function levelOf(severityNumber: number, severityText: string): LogLevel {
+  if (severityNumber >= 1 && severityNumber <= 24) {
+    return (['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const)[Math.floor((severityNumber - 1) / 4)];
+  }
+  const t = severityText.toLowerCase();
+  if (t.startsWith('fatal') || t.startsWith('crit')) return 'fatal';
+  if (t.startsWith('err')) return 'error';
+  if (t.startsWith('warn')) return 'warn';
+  if (t.startsWith('debug')) return 'debug';
+  if (t.startsWith('trace')) return 'trace';
+  return 'info';
+}
+
+const EVENT_ALIASES: Record<string, EventKind> = {
+  deploy: 'deploy',
+  deployment: 'deploy',
+  restart: 'restart',
+  crash: 'crash',
+  alert: 'alert',
+  config_change: 'config_change',
+  config: 'config_change',
+};
+
+/**
+ * Operational events travel as log records named by `event_name` (or the `event.name` attribute):
+ * `deploy`, `deployment`, `restart`, `crash`, `alert`, `config_change`, optionally prefixed `coral.`.
+ */
+export function eventKindOf(eventName: string, attrs: Attributes): EventKind | null {
+  const raw = eventName !== '' ? eventName : typeof attrs['event.name'] === 'string' ? (attrs['event.name'] as string) : '';
+  return EVENT_ALIASES[raw.replace(/^coral\./, '').toLowerCase()] ?? null;
+}
+
+function bodyText(body: AttrValue): string {
+  if (body === null) return '';
+  return typeof body === 'string' ? body : json(body);
+}
+
+export function normalizeLogs(req: LogsRequest): Normalized {
+  const n = newResult();
+  for (const group of req) {
+    const res = group.resource.attributes;
+    const service = serviceName(res);
+    const resourceJson = json(res);
+    for (const { scope, items } of group.scopes) {
+      const source = classifySource(res, scope.name);
+      for (const l of items) {
+        if (l.traceId === null || l.spanId === null) {
+          reject(n, 'log records with an invalid trace_id or span_id (expected hex of 16 or 8 bytes)');
+          continue;
+        }
+        if (l.timeNs === INVALID_TIME || l.observedNs === INVALID_TIME) {
+          reject(n, 'log records with a malformed timestamp (expected unsigned integer nanoseconds)');
+          continue;
+        }
+        // The spec lets time be unset; the observed time is then the best we have.
+        const timeNs = l.timeNs > 0n ? l.timeNs : l.observedNs;
+        if (timeNs === 0n) {
+          reject(n, 'log records with neither time nor observed time');
+          continue;
+        }
+        const body = bodyText(l.body);
+        const attrsJson = json(l.attributes);
+        const logId = hashKey([resourceJson, scope.name, timeNs.toString(), l.observedNs.toString(), String(l.severityNumber), l.severityText, body, attrsJson, l.traceId, l.spanId]);
+        n.batch.logs.push({
+          logId,
+          timeNs,
+          observedNs: l.observedNs,
+          serviceName: service,
+          source,
+          severityNumber: l.severityNumber,
+          severityText: l.severityText,
+          level: levelOf(l.severityNumber, l.severityText),
+          body,
+          traceId: l.traceId,
+          spanId: l.spanId,
+          attributes: attrsJson,
+          resourceAttributes: resourceJson,
+        });
+        const kind = eventKindOf(l.eventName, l.attributes);
+        if (kind) n.batch.events.push({ eventId: logId, timeNs, serviceName: service, kind, title: body, attributes: attrsJson });
+        n.accepted++;
+      }
+    }
+  }
+  return n;
+}

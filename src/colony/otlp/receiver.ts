@@ -1,0 +1,206 @@
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import { promisify } from 'node:util';
+import { gunzip, inflate } from 'node:zlib';
+import { CoralError } from '../../core/errors.js';
+import type { IngestBatch } from '../store/rows.js';
+import { StoreBusyError } from '../store/writer.js';
+import { decodeLogsJson, decodeMetricsJson, decodeTracesJson } from './decode-json.js';
+import { decodeLogsProto, decodeMetricsProto, decodeTracesProto } from './decode-proto.js';
+import { OtlpDecodeError, type Signal } from './model.js';
+import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces, rejectionMessage } from './normalize.js';
+import {
+  type Encoding,
+  RPC_INVALID_ARGUMENT,
+  RPC_NOT_FOUND,
+  RPC_RESOURCE_EXHAUSTED,
+  RPC_UNAVAILABLE,
+  RPC_UNIMPLEMENTED,
+  exportResponse,
+  statusBody,
+} from './responses.js';
+
+export const DEFAULT_OTLP_HOST = '127.0.0.1';
+export const DEFAULT_OTLP_PORT = 4318;
+/** Measured after decompression, as the OpenTelemetry Collector does. */
+export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
+
+/** Where decoded telemetry goes: the store, or anything that commits a batch. */
+export interface IngestSink {
+  write(batch: IngestBatch): Promise<void>;
+}
+
+export interface ReceiverOptions {
+  sink: IngestSink;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  maxBodyBytes?: number;
+  /** Called after each export with what it stored and rejected. */
+  onExport?: (e: ExportReport) => void;
+}
+
+export interface ExportReport {
+  signal: Signal;
+  encoding: Encoding;
+  accepted: number;
+  rejected: number;
+}
+
+export interface RunningReceiver {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+const SIGNALS: Record<Signal, { json: (b: Buffer) => unknown; proto: (b: Buffer) => unknown; normalize: (req: never) => Normalized }> = {
+  traces: { json: decodeTracesJson, proto: decodeTracesProto, normalize: normalizeTraces },
+  metrics: { json: decodeMetricsJson, proto: decodeMetricsProto, normalize: normalizeMetrics },
+  logs: { json: decodeLogsJson, proto: decodeLogsProto, normalize: normalizeLogs },
+};
+
+const PATHS: Record<string, Signal> = { '/v1/traces': 'traces', '/v1/metrics': 'metrics', '/v1/logs': 'logs' };
+
+const gunzipAsync = promisify(gunzip);
+const inflateAsync = promisify(inflate);
+
+class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly rpcCode: number,
+    message: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+  }
+}
+
+function mediaType(req: IncomingMessage): Encoding | null {
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type === 'application/json') return 'json';
+  if (type === 'application/x-protobuf' || type === 'application/protobuf') return 'protobuf';
+  return null;
+}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      reject(new HttpError(413, RPC_RESOURCE_EXHAUSTED, `request body of ${declared} bytes exceeds the ${limit}-byte limit`, { connection: 'close' }));
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new HttpError(413, RPC_RESOURCE_EXHAUSTED, `request body exceeds the ${limit}-byte limit`, { connection: 'close' }));
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks, size)));
+    req.on('error', reject);
+  });
+}
+
+async function decompress(req: IncomingMessage, body: Buffer, limit: number): Promise<Buffer> {
+  const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
+  if (encoding === 'identity' || encoding === '') return body;
+  const inflater = encoding === 'gzip' ? gunzipAsync : encoding === 'deflate' ? inflateAsync : null;
+  if (!inflater) {
+    throw new HttpError(415, RPC_UNIMPLEMENTED, `unsupported Content-Encoding "${encoding}"; accepted: gzip, deflate, identity`);
+  }
+  try {
+    // maxOutputLength stops a decompression bomb before it is inflated in memory.
+    return await inflater(body, { maxOutputLength: limit });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
+      throw new HttpError(413, RPC_RESOURCE_EXHAUSTED, `decompressed body exceeds the ${limit}-byte limit`);
+    }
+    throw new HttpError(400, RPC_INVALID_ARGUMENT, `body is not valid ${encoding}: ${(err as Error).message}`);
+  }
+}
+
+/** Handles one OTLP/HTTP export request; exported for tests that drive it without a socket. */
+export async function handleExport(
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: Required<Pick<ReceiverOptions, 'sink' | 'maxBodyBytes'>> & Pick<ReceiverOptions, 'onExport'>,
+): Promise<void> {
+  const path = (req.url ?? '').split('?')[0];
+  const signal = PATHS[path];
+  const encoding = mediaType(req) ?? 'json';
+  const send = (status: number, body: Buffer, headers: Record<string, string> = {}) => {
+    res.writeHead(status, {
+      'content-type': encoding === 'json' ? 'application/json' : 'application/x-protobuf',
+      'content-length': String(body.length),
+      ...headers,
+    });
+    res.end(body);
+  };
+  try {
+    if (!signal) throw new HttpError(404, RPC_NOT_FOUND, `no OTLP endpoint at ${path}; use /v1/traces, /v1/metrics or /v1/logs`);
+    if (req.method !== 'POST') throw new HttpError(405, RPC_UNIMPLEMENTED, `${req.method} is not supported; OTLP exports are POST`, { allow: 'POST' });
+    if (mediaType(req) === null) {
+      throw new HttpError(415, RPC_UNIMPLEMENTED, `unsupported Content-Type "${req.headers['content-type'] ?? ''}"; accepted: application/x-protobuf, application/json`);
+    }
+    const raw = await readBody(req, opts.maxBodyBytes);
+    const body = await decompress(req, raw, opts.maxBodyBytes);
+    const codec = SIGNALS[signal];
+    let decoded: unknown;
+    try {
+      decoded = encoding === 'json' ? codec.json(body) : codec.proto(body);
+    } catch (err) {
+      if (err instanceof OtlpDecodeError) throw new HttpError(400, RPC_INVALID_ARGUMENT, `cannot decode ${signal} ${encoding}: ${err.message}`);
+      throw err;
+    }
+    const n = codec.normalize(decoded as never);
+    try {
+      await opts.sink.write(n.batch);
+    } catch (err) {
+      const reason = err instanceof StoreBusyError ? err.message : `store unavailable: ${(err as Error).message}`;
+      // Retryable: the exporter keeps the data and sends it again.
+      throw new HttpError(503, RPC_UNAVAILABLE, reason, { 'retry-after': '1' });
+    }
+    opts.onExport?.({ signal, encoding, accepted: n.accepted, rejected: n.rejected });
+    send(200, exportResponse(signal, encoding, n.rejected, rejectionMessage(n)));
+  } catch (err) {
+    if (err instanceof HttpError) {
+      send(err.status, statusBody(encoding, err.rpcCode, err.message), err.headers);
+      return;
+    }
+    send(500, statusBody(encoding, 13, `internal error: ${(err as Error).message}`));
+  }
+}
+
+export function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
+  const host = opts.host ?? DEFAULT_OTLP_HOST;
+  const port = opts.port ?? DEFAULT_OTLP_PORT;
+  const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, onExport: opts.onExport };
+  const server: Server = createServer((req, res) => void handleExport(req, res, handlerOpts));
+  server.keepAliveTimeout = 30_000;
+  return new Promise((resolve, reject) => {
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') {
+        reject(new CoralError(`Port ${port} on ${host} is already in use, so the OTLP receiver cannot listen there.`, 'Stop the other OTLP receiver (a Collector or another colony), or pass --otlp-port N (0 picks a free port).'));
+      } else if (err.code === 'EACCES') {
+        reject(new CoralError(`Not allowed to listen on ${host}:${port}.`, 'Use a port above 1024 with --otlp-port N.'));
+      } else reject(err);
+    });
+    server.listen(port, host, () => {
+      const addr = server.address();
+      const actual = typeof addr === 'object' && addr ? addr.port : port;
+      resolve({
+        port: actual,
+        url: `http://${host.includes(':') ? `[${host}]` : host}:${actual}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}

@@ -1,0 +1,213 @@
+import { OtlpDecodeError } from './model.js';
+
+/**
+ * A minimal protobuf wire-format reader. OTLP is decoded by hand against field numbers from the
+ * opentelemetry-proto specification: no npm package ships the .proto files, and a direct decoder
+ * into our model avoids an intermediate object graph on the hot ingest path.
+ */
+export const WIRE_VARINT = 0;
+export const WIRE_I64 = 1;
+export const WIRE_LEN = 2;
+export const WIRE_I32 = 5;
+
+export class WireReader {
+  pos: number;
+
+  constructor(
+    readonly buf: Buffer,
+    start = 0,
+    readonly end = buf.length,
+  ) {
+    this.pos = start;
+  }
+
+  get done(): boolean {
+    return this.pos >= this.end;
+  }
+
+  private fail(what: string): never {
+    throw new OtlpDecodeError(`truncated or malformed protobuf: ${what} at byte ${this.pos}`);
+  }
+
+  /** Varint as a JS number; exact up to 2^53, which covers every count and enum OTLP sends. */
+  varint(): number {
+    let result = 0;
+    let shift = 1;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) this.fail('varint');
+      const b = this.buf[this.pos++];
+      result += (b & 0x7f) * shift;
+      if (b < 0x80) return result;
+      shift *= 128;
+    }
+    return this.fail('varint longer than 10 bytes');
+  }
+
+  /** Signed int64 varint (two's complement), as a number when safe, else a decimal string. */
+  int64(): number | string {
+    const start = this.pos;
+    let result = 0n;
+    let shift = 0n;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) this.fail('varint');
+      const b = this.buf[this.pos++];
+      result |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) {
+        const signed = BigInt.asIntN(64, result);
+        return Number.isSafeInteger(Number(signed)) ? Number(signed) : signed.toString();
+      }
+      shift += 7n;
+    }
+    this.pos = start;
+    return this.fail('varint longer than 10 bytes');
+  }
+
+  tag(): { field: number; wire: number } {
+    const t = this.varint();
+    return { field: Math.floor(t / 8), wire: t & 7 };
+  }
+
+  fixed64(): bigint {
+    if (this.pos + 8 > this.end) this.fail('fixed64');
+    const v = this.buf.readBigUInt64LE(this.pos);
+    this.pos += 8;
+    return v;
+  }
+
+  sfixed64(): number | string {
+    if (this.pos + 8 > this.end) this.fail('sfixed64');
+    const v = this.buf.readBigInt64LE(this.pos);
+    this.pos += 8;
+    return Number.isSafeInteger(Number(v)) ? Number(v) : v.toString();
+  }
+
+  fixed64Number(): number {
+    return Number(this.fixed64());
+  }
+
+  double(): number {
+    if (this.pos + 8 > this.end) this.fail('double');
+    const v = this.buf.readDoubleLE(this.pos);
+    this.pos += 8;
+    return v;
+  }
+
+  fixed32(): number {
+    if (this.pos + 4 > this.end) this.fail('fixed32');
+    const v = this.buf.readUInt32LE(this.pos);
+    this.pos += 4;
+    return v;
+  }
+
+  /** Returns [start, end) of a length-delimited field and skips past it. */
+  lengthDelimited(): [number, number] {
+    const len = this.varint();
+    const start = this.pos;
+    const end = start + len;
+    if (end > this.end) this.fail('length-delimited field');
+    this.pos = end;
+    return [start, end];
+  }
+
+  string(): string {
+    const [s, e] = this.lengthDelimited();
+    return this.buf.toString('utf8', s, e);
+  }
+
+  sub(): WireReader {
+    const [s, e] = this.lengthDelimited();
+    return new WireReader(this.buf, s, e);
+  }
+
+  /** Bytes as lowercase hex, or null when the length is not `expectedBytes` (or the id is all zero). */
+  hexId(expectedBytes: number): string | null {
+    const [s, e] = this.lengthDelimited();
+    if (e - s === 0) return '';
+    if (e - s !== expectedBytes) return null;
+    let zero = true;
+    for (let i = s; i < e; i++) if (this.buf[i] !== 0) zero = false;
+    return zero ? null : this.buf.toString('hex', s, e);
+  }
+
+  base64(): string {
+    const [s, e] = this.lengthDelimited();
+    return this.buf.toString('base64', s, e);
+  }
+
+  skip(wire: number): void {
+    switch (wire) {
+      case WIRE_VARINT:
+        this.varint();
+        return;
+      case WIRE_I64:
+        if (this.pos + 8 > this.end) this.fail('fixed64');
+        this.pos += 8;
+        return;
+      case WIRE_LEN:
+        this.lengthDelimited();
+        return;
+      case WIRE_I32:
+        if (this.pos + 4 > this.end) this.fail('fixed32');
+        this.pos += 4;
+        return;
+      default:
+        this.fail(`unsupported wire type ${wire}`);
+    }
+  }
+
+  /** Repeated fixed64 / double, accepting packed and unpacked encodings as proto3 requires. */
+  repeatedFixed64(wire: number, out: number[], asDouble: boolean): void {
+    if (wire === WIRE_LEN) {
+      const [s, e] = this.lengthDelimited();
+      if ((e - s) % 8 !== 0) this.fail('packed fixed64 length');
+      for (let p = s; p < e; p += 8) {
+        out.push(asDouble ? this.buf.readDoubleLE(p) : Number(this.buf.readBigUInt64LE(p)));
+      }
+    } else if (wire === WIRE_I64) {
+      out.push(asDouble ? this.double() : this.fixed64Number());
+    } else {
+      this.fail(`wire type ${wire} for a fixed64 field`);
+    }
+  }
+}
+
+/** A minimal protobuf writer, enough for OTLP responses and google.rpc.Status. */
+export class WireWriter {
+  private parts: number[] = [];
+
+  private varint(v: number): void {
+    let n = v;
+    while (n >= 0x80) {
+      this.parts.push((n % 128) | 0x80);
+      n = Math.floor(n / 128);
+    }
+    this.parts.push(n);
+  }
+
+  uint(field: number, value: number): this {
+    if (value === 0) return this;
+    this.varint(field * 8 + WIRE_VARINT);
+    this.varint(value);
+    return this;
+  }
+
+  string(field: number, value: string): this {
+    if (value === '') return this;
+    return this.bytes(field, Buffer.from(value, 'utf8'));
+  }
+
+  bytes(field: number, value: Uint8Array): this {
+    this.varint(field * 8 + WIRE_LEN);
+    this.varint(value.length);
+    for (const b of value) this.parts.push(b);
+    return this;
+  }
+
+  message(field: number, inner: WireWriter): this {
+    return this.bytes(field, inner.finish());
+  }
+
+  finish(): Buffer {
+    return Buffer.from(this.parts);
+  }
+}

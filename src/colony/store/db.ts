@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
+import { CoralError } from '../../core/errors.js';
+import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
+import { createTableSql } from './columns.js';
+
+export interface OpenOptions {
+  /** A file path, or ':memory:'. */
+  path: string;
+  /** DuckDB worker threads; DuckDB would otherwise take every core. */
+  threads?: number;
+  /** DuckDB memory cap, e.g. '2GB'; DuckDB would otherwise take 80% of RAM. */
+  memoryLimit?: string;
+}
+
+export const DEFAULT_THREADS = 2;
+export const DEFAULT_MEMORY_LIMIT = '4GB';
+
+export type Params = Record<string, DuckDBValue>;
+export type Row = Record<string, unknown>;
+
+/** A DuckDB database with the colony schema: one connection for writes, one for reads. */
+export class Database {
+  private constructor(
+    readonly path: string,
+    private readonly instance: DuckDBInstance,
+    readonly writer: DuckDBConnection,
+    private readonly reader: DuckDBConnection,
+  ) {}
+
+  static async open(opts: OpenOptions): Promise<Database> {
+    if (opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
+    let instance: DuckDBInstance;
+    try {
+      instance = await DuckDBInstance.create(opts.path, {
+        threads: String(opts.threads ?? DEFAULT_THREADS),
+        memory_limit: opts.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+      });
+    } catch (err) {
+      const msg = (err as Error).message;
+      const hint = /lock/i.test(msg)
+        ? 'Another coral process has this colony open; stop it or pass a different --db FILE.'
+        : 'Check that the path is a DuckDB file you can write, or pass --db :memory:.';
+      throw new CoralError(`Cannot open the colony database ${opts.path}: ${msg}`, hint);
+    }
+    const writer = await instance.connect();
+    const reader = await instance.connect();
+    const db = new Database(opts.path, instance, writer, reader);
+    await db.migrate();
+    return db;
+  }
+
+  private async migrate(): Promise<void> {
+    for (const { table } of APPENDED_TABLES) await this.writer.run(createTableSql(table));
+    await this.writer.run(SERVICES_DDL);
+    await this.writer.run('CREATE TABLE IF NOT EXISTS coral_meta (key VARCHAR PRIMARY KEY, value VARCHAR)');
+    await this.writer.run(
+      `INSERT INTO coral_meta VALUES ('schema_version', $v) ON CONFLICT DO NOTHING`,
+      { v: String(SCHEMA_VERSION) },
+    );
+    const rows = await this.query<{ value: string }>(`SELECT value FROM coral_meta WHERE key = 'schema_version'`);
+    if (rows[0]?.value !== String(SCHEMA_VERSION)) {
+      throw new CoralError(
+        `The colony database ${this.path} has schema version ${rows[0]?.value}, this coral expects ${SCHEMA_VERSION}.`,
+        'Open it with the coral version that wrote it, or start a new colony file with --db.',
+      );
+    }
+  }
+
+  /** Runs a read query with bound parameters; BIGINT values stay JS bigint (cast in SQL where a number is meant). */
+  async query<T = Row>(sql: string, params: Params = {}): Promise<T[]> {
+    const reader = await this.reader.runAndReadAll(sql, params);
+    return reader.getRowObjectsJS() as T[];
+  }
+
+  close(): void {
+    this.writer.closeSync();
+    this.reader.closeSync();
+    this.instance.closeSync();
+  }
+}

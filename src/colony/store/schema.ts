@@ -1,0 +1,171 @@
+import {
+  type Column,
+  type TableDef,
+  bigint,
+  boolean,
+  countList,
+  double,
+  doubleList,
+  integer,
+  json,
+  varchar,
+} from './columns.js';
+import type { EventRow, HistogramPointRow, HotAttributes, IngestBatch, LogRow, NumberPointRow, SpanRow } from './rows.js';
+
+/**
+ * Table names follow the OpenTelemetry Collector ClickHouse exporter (otel_traces, otel_logs,
+ * otel_metrics_histogram) so that a ClickHouse backend later is a mapping, not a redesign.
+ * Gauges and sums share otel_metrics_number (the exporter splits them into _gauge and _sum).
+ */
+function hotColumns<R extends HotAttributes>(): Column<R>[] {
+  return [
+    varchar('http_method', (r) => r.httpMethod),
+    varchar('http_route', (r) => r.httpRoute),
+    integer('http_status_code', (r) => r.httpStatusCode),
+    varchar('rpc_system', (r) => r.rpcSystem),
+    varchar('rpc_service', (r) => r.rpcService),
+    varchar('rpc_method', (r) => r.rpcMethod),
+    integer('rpc_status_code', (r) => r.rpcStatusCode),
+    varchar('db_system', (r) => r.dbSystem),
+    varchar('db_operation', (r) => r.dbOperation),
+    varchar('db_table', (r) => r.dbTable),
+    varchar('db_statement', (r) => r.dbStatement),
+    varchar('peer_service', (r) => r.peerService),
+    varchar('server_address', (r) => r.serverAddress),
+  ];
+}
+
+export const SPANS: TableDef<SpanRow> = {
+  name: 'otel_traces',
+  primaryKey: ['trace_id', 'span_id'],
+  columns: [
+    varchar('trace_id', (r) => r.traceId),
+    varchar('span_id', (r) => r.spanId),
+    varchar('parent_span_id', (r) => r.parentSpanId),
+    varchar('trace_state', (r) => r.traceState),
+    varchar('name', (r) => r.name),
+    varchar('kind', (r) => r.kind),
+    varchar('service_name', (r) => r.serviceName),
+    varchar('source', (r) => r.source),
+    varchar('scope_name', (r) => r.scopeName),
+    varchar('scope_version', (r) => r.scopeVersion),
+    bigint('start_ns', (r) => r.startNs),
+    bigint('end_ns', (r) => r.endNs),
+    bigint('duration_ns', (r) => r.endNs - r.startNs),
+    varchar('status_code', (r) => r.statusCode),
+    varchar('status_message', (r) => r.statusMessage),
+    ...hotColumns<SpanRow>(),
+    json('attributes', (r) => r.attributes),
+    json('resource_attributes', (r) => r.resourceAttributes),
+    json('events', (r) => r.events),
+    json('links', (r) => r.links),
+  ],
+};
+
+function pointColumns<R extends NumberPointRow | HistogramPointRow>(): Column<R>[] {
+  return [
+    varchar('series_key', (r) => r.seriesKey),
+    varchar('metric_name', (r) => r.metricName),
+    varchar('description', (r) => r.description),
+    varchar('unit', (r) => r.unit),
+    varchar('service_name', (r) => r.serviceName),
+    varchar('source', (r) => r.source),
+    bigint('start_ns', (r) => r.startNs),
+    bigint('time_ns', (r) => r.timeNs),
+    varchar('temporality', (r) => r.temporality),
+  ];
+}
+
+export const NUMBER_POINTS: TableDef<NumberPointRow> = {
+  name: 'otel_metrics_number',
+  primaryKey: ['series_key', 'time_ns'],
+  columns: [
+    ...pointColumns<NumberPointRow>(),
+    varchar('metric_type', (r) => r.metricType),
+    boolean('is_monotonic', (r) => r.isMonotonic),
+    double('value', (r) => r.value),
+    json('attributes', (r) => r.attributes),
+    json('resource_attributes', (r) => r.resourceAttributes),
+  ],
+};
+
+export const HISTOGRAM_POINTS: TableDef<HistogramPointRow> = {
+  name: 'otel_metrics_histogram',
+  primaryKey: ['series_key', 'time_ns'],
+  columns: [
+    ...pointColumns<HistogramPointRow>(),
+    ...hotColumns<HistogramPointRow>(),
+    double('count', (r) => r.count),
+    double('sum', (r) => r.sum),
+    double('min', (r) => r.min),
+    double('max', (r) => r.max),
+    doubleList('bounds', (r) => r.bounds),
+    countList('bucket_counts', (r) => r.bucketCounts),
+    json('attributes', (r) => r.attributes),
+    json('resource_attributes', (r) => r.resourceAttributes),
+  ],
+};
+
+export const LOGS: TableDef<LogRow> = {
+  name: 'otel_logs',
+  primaryKey: ['log_id'],
+  columns: [
+    varchar('log_id', (r) => r.logId),
+    bigint('time_ns', (r) => r.timeNs),
+    bigint('observed_ns', (r) => r.observedNs),
+    varchar('service_name', (r) => r.serviceName),
+    varchar('source', (r) => r.source),
+    integer('severity_number', (r) => r.severityNumber),
+    varchar('severity_text', (r) => r.severityText),
+    varchar('level', (r) => r.level),
+    varchar('body', (r) => r.body),
+    varchar('trace_id', (r) => r.traceId),
+    varchar('span_id', (r) => r.spanId),
+    json('attributes', (r) => r.attributes),
+    json('resource_attributes', (r) => r.resourceAttributes),
+  ],
+};
+
+export const EVENTS: TableDef<EventRow> = {
+  name: 'coral_events',
+  primaryKey: ['event_id'],
+  columns: [
+    varchar('event_id', (r) => r.eventId),
+    bigint('time_ns', (r) => r.timeNs),
+    varchar('service_name', (r) => r.serviceName),
+    varchar('kind', (r) => r.kind),
+    varchar('title', (r) => r.title),
+    json('attributes', (r) => r.attributes),
+  ],
+};
+
+/** The service registry is derived from ingested rows (see writer.ts), never appended directly. */
+export const SERVICES_DDL = `CREATE TABLE IF NOT EXISTS coral_services (
+  service_name VARCHAR,
+  source VARCHAR,
+  first_seen_ns BIGINT,
+  last_seen_ns BIGINT,
+  resource_attributes JSON,
+  PRIMARY KEY (service_name, source)
+)`;
+
+export const SCHEMA_VERSION = 1;
+
+/** A table and where its rows sit in an IngestBatch: the writer's loop over all appended tables. */
+export interface AppendTarget {
+  table: TableDef<unknown>;
+  rows: (b: IngestBatch) => unknown[];
+}
+
+function target<R>(table: TableDef<R>, rows: (b: IngestBatch) => R[]): AppendTarget {
+  // The pairing above is what makes this erasure safe: each table only ever sees its own rows.
+  return { table: table as unknown as TableDef<unknown>, rows };
+}
+
+export const APPENDED_TABLES: readonly AppendTarget[] = [
+  target(SPANS, (b) => b.spans),
+  target(NUMBER_POINTS, (b) => b.numberPoints),
+  target(HISTOGRAM_POINTS, (b) => b.histogramPoints),
+  target(LOGS, (b) => b.logs),
+  target(EVENTS, (b) => b.events),
+];

@@ -1,0 +1,97 @@
+import { Database, type OpenOptions } from './db.js';
+import { StoreWriter } from './writer.js';
+import type { IngestBatch } from './rows.js';
+import type { TimeRange } from '../../core/time.js';
+import { type RedQuery, type RedRow, redFromHistograms, redFromSpans } from './queries/red.js';
+import { type TraceSearch, type TraceSearchResult, type SpanRecord, getTrace, searchTraces } from './queries/spans.js';
+import { type LogQuery, type LogQueryResult, queryLogs } from './queries/logs.js';
+import { type EventOut, type EventQuery, queryEvents } from './queries/events.js';
+import { type ServiceHealth, type ServiceInfo, listServices, serviceHealth } from './queries/services.js';
+import { type TopologyEdge, topology } from './queries/topology.js';
+
+export interface StoreCounts {
+  spans: number;
+  numberPoints: number;
+  histogramPoints: number;
+  logs: number;
+  events: number;
+  services: number;
+}
+
+/**
+ * The colony's telemetry store: bulk, idempotent ingest and the queries the MCP tools are built on.
+ * Every query takes an explicit time range, so "now" can be shifted (demo replays).
+ */
+export class ColonyStore {
+  private constructor(
+    readonly db: Database,
+    readonly writer: StoreWriter,
+  ) {}
+
+  static async open(opts: OpenOptions): Promise<ColonyStore> {
+    const db = await Database.open(opts);
+    return new ColonyStore(db, new StoreWriter(db));
+  }
+
+  get path(): string {
+    return this.db.path;
+  }
+
+  /** Resolves once the rows are committed; concurrent writes share one transaction. */
+  write(batch: IngestBatch): Promise<void> {
+    return this.writer.write(batch);
+  }
+
+  redFromSpans(q: RedQuery): Promise<RedRow[]> {
+    return redFromSpans(this.db, q);
+  }
+
+  redFromHistograms(q: RedQuery): Promise<RedRow[]> {
+    return redFromHistograms(this.db, q);
+  }
+
+  searchTraces(q: TraceSearch): Promise<TraceSearchResult> {
+    return searchTraces(this.db, q);
+  }
+
+  getTrace(traceId: string): Promise<SpanRecord[]> {
+    return getTrace(this.db, traceId);
+  }
+
+  queryLogs(q: LogQuery): Promise<LogQueryResult> {
+    return queryLogs(this.db, q);
+  }
+
+  queryEvents(q: EventQuery): Promise<EventOut[]> {
+    return queryEvents(this.db, q);
+  }
+
+  listServices(): Promise<ServiceInfo[]> {
+    return listServices(this.db);
+  }
+
+  serviceHealth(range: TimeRange, service?: string): Promise<ServiceHealth[]> {
+    return serviceHealth(this.db, range, service);
+  }
+
+  topology(range: TimeRange): Promise<TopologyEdge[]> {
+    return topology(this.db, range);
+  }
+
+  async counts(): Promise<StoreCounts> {
+    const [r] = await this.db.query<StoreCounts>(
+      `SELECT (SELECT count(*) FROM otel_traces)::INTEGER AS spans,
+         (SELECT count(*) FROM otel_metrics_number)::INTEGER AS "numberPoints",
+         (SELECT count(*) FROM otel_metrics_histogram)::INTEGER AS "histogramPoints",
+         (SELECT count(*) FROM otel_logs)::INTEGER AS logs,
+         (SELECT count(*) FROM coral_events)::INTEGER AS events,
+         (SELECT count(DISTINCT service_name) FROM coral_services)::INTEGER AS services`,
+    );
+    return r;
+  }
+
+  async close(): Promise<void> {
+    await this.writer.flushed();
+    this.db.close();
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Percentiles from explicit-bucket histograms, the way Prometheus `histogram_quantile` computes
+ * them, and the cumulative-to-delta step that must come first. Pure functions.
+ *
+ * OTLP buckets: bounds b0..b(n-1) give n+1 per-bucket (not cumulative) counts; bucket i holds
+ * values in (b(i-1), b(i)], the last one (b(n-1), +Inf).
+ */
+export interface BucketCounts {
+  bounds: number[];
+  counts: number[];
+}
+
+export interface HistogramSnapshot extends BucketCounts {
+  startNs: bigint;
+  timeNs: bigint;
+}
+
+export interface Quantile {
+  value: number;
+  /** The rank fell in the +Inf bucket: the true value is at least `value`. */
+  atLeast: boolean;
+}
+
+function sameBounds(a: number[], b: number[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/**
+ * What a cumulative series observed inside a window: the last point in the window minus the last
+ * point before it. A changed start time, changed bounds or a count that went down is a counter
+ * reset: the later point then counts alone (everything it holds happened since the reset).
+ */
+export function cumulativeDelta(before: HistogramSnapshot | null, last: HistogramSnapshot | null): BucketCounts | null {
+  if (last === null) return null;
+  if (before === null || before.startNs !== last.startNs || !sameBounds(before.bounds, last.bounds)) {
+    return { bounds: last.bounds, counts: [...last.counts] };
+  }
+  const counts = last.counts.map((c, i) => c - (before.counts[i] ?? 0));
+  if (counts.some((c) => c < 0)) return { bounds: last.bounds, counts: [...last.counts] };
+  return { bounds: last.bounds, counts };
+}
+
+export function total(h: BucketCounts): number {
+  let t = 0;
+  for (const c of h.counts) t += c;
+  return t;
+}
+
+export interface MergedHistogram extends BucketCounts {
+  /** Observations left out because their series had other bounds. */
+  skipped: number;
+}
+
+/**
+ * Sums series bucket by bucket. Only series with equal bounds can be added; when bounds differ, the
+ * bounds holding the most observations win and the others are reported as skipped, never mixed.
+ */
+export function mergeHistograms(items: BucketCounts[]): MergedHistogram | null {
+  const groups: BucketCounts[] = [];
+  for (const item of items) {
+    const g = groups.find((x) => sameBounds(x.bounds, item.bounds));
+    if (g) g.counts = g.counts.map((c, i) => c + (item.counts[i] ?? 0));
+    else groups.push({ bounds: item.bounds, counts: [...item.counts] });
+  }
+  if (groups.length === 0) return null;
+  let best = groups[0];
+  for (const g of groups) if (total(g) > total(best)) best = g;
+  const skipped = groups.reduce((s, g) => (g === best ? s : s + total(g)), 0);
+  return { bounds: best.bounds, counts: best.counts, skipped };
+}
+
+/**
+ * Prometheus-style quantile: rank = q * total; the first bucket whose cumulative count reaches the
+ * rank; linear interpolation inside it. The first bucket's lower edge is 0 when its bound is
+ * positive; a rank in the +Inf bucket returns the largest finite bound, flagged `atLeast`.
+ * Returns null for an empty histogram.
+ */
+export function histogramQuantile(q: number, h: BucketCounts): Quantile | null {
+  if (!(q >= 0 && q <= 1)) throw new RangeError(`quantile must be within [0, 1], got ${q}`);
+  const n = h.bounds.length;
+  if (h.counts.length !== n + 1) throw new RangeError(`expected ${n + 1} bucket counts for ${n} bounds, got ${h.counts.length}`);
+  const observations = total(h);
+  if (observations === 0) return null;
+  if (n === 0) return null; // A single +Inf bucket holds no position information.
+  const rank = q * observations;
+  let cumulative = 0;
+  for (let i = 0; i <= n; i++) {
+    const before = cumulative;
+    cumulative += h.counts[i];
+    // `cumulative > 0` skips empty leading buckets when q = 0 (rank 0).
+    if (cumulative < rank || cumulative === 0) continue;
+    if (i === n) return { value: h.bounds[n - 1], atLeast: true };
+    const upper = h.bounds[i];
+    if (i === 0 && upper <= 0) return { value: upper, atLeast: false };
+    const lower = i === 0 ? 0 : h.bounds[i - 1];
+    return { value: lower + (upper - lower) * ((rank - before) / h.counts[i]), atLeast: false };
+  }
+  return { value: h.bounds[n - 1], atLeast: true };
+}

@@ -1,0 +1,25 @@
+/** 1234567 -> "1,234,567". */
+export function formatCount(n: number): string {
+  return Math.round(n).toLocaleString('en-US');
+}
+
+/** Milliseconds for people: 0.42ms, 23ms, 1,234ms. */
+export function formatMs(ms: number): string {
+  if (ms < 10) return `${Number(ms.toFixed(2))}ms`;
+  return `${formatCount(ms)}ms`;
+}
+
+export function formatPercent(ratio: number): string {
+  return `${(ratio * 100).toFixed(1)}%`;
+}
+
+export function formatBytes(bytes: number): string {
+  const units = ['B', 'KiB', 'MiB', 'GiB'];
+  let v = bytes;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
+}
