@@ -23,15 +23,17 @@ import { WIRE_I64, WIRE_LEN, WireReader } from './wire.js';
 
 function anyValue(r: WireReader): AttrValue {
   let value: AttrValue = null;
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
     switch (field) {
       case 1: value = r.string(); break;
       case 2: value = r.varint() !== 0; break;
       case 3: value = r.int64(); break;
       case 4: value = wire === WIRE_I64 ? r.double() : (r.skip(wire), null); break;
-      case 5: value = arrayValue(r.sub()); break;
-      case 6: value = kvList(r.sub()); break;
+      case 5: value = r.message(arrayValue, undefined); break;
+      case 6: value = r.message(kvList, undefined); break;
       case 7: value = r.base64(); break;
       default: r.skip(wire);
     }
@@ -41,9 +43,11 @@ function anyValue(r: WireReader): AttrValue {
 
 function arrayValue(r: WireReader): AttrValue[] {
   const out: AttrValue[] = [];
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (field === 1 && wire === WIRE_LEN) out.push(anyValue(r.sub()));
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field === 1 && wire === WIRE_LEN) out.push(r.message(anyValue, undefined));
     else r.skip(wire);
   }
   return out;
@@ -51,9 +55,11 @@ function arrayValue(r: WireReader): AttrValue[] {
 
 function kvList(r: WireReader): Attributes {
   const out: Attributes = {};
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (field === 1 && wire === WIRE_LEN) keyValueInto(r.sub(), out);
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field === 1 && wire === WIRE_LEN) r.message(keyValueInto, out);
     else r.skip(wire);
   }
   return out;
@@ -62,10 +68,12 @@ function kvList(r: WireReader): Attributes {
 function keyValueInto(r: WireReader, out: Attributes): void {
   let key = '';
   let value: AttrValue = null;
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
     if (field === 1) key = r.string();
-    else if (field === 2) value = anyValue(r.sub());
+    else if (field === 2) value = r.message(anyValue, undefined);
     else r.skip(wire);
   }
   out[key] = value;
@@ -73,9 +81,11 @@ function keyValueInto(r: WireReader, out: Attributes): void {
 
 function resource(r: WireReader): OtlpResource {
   const attributes: Attributes = {};
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (field === 1) keyValueInto(r.sub(), attributes);
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field === 1) r.message(keyValueInto, attributes);
     else r.skip(wire);
   }
   return { attributes };
@@ -83,11 +93,13 @@ function resource(r: WireReader): OtlpResource {
 
 function scope(r: WireReader): OtlpScope {
   const s: OtlpScope = { name: '', version: '', attributes: {} };
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
     if (field === 1) s.name = r.string();
     else if (field === 2) s.version = r.string();
-    else if (field === 3) keyValueInto(r.sub(), s.attributes);
+    else if (field === 3) r.message(keyValueInto, s.attributes);
     else r.skip(wire);
   }
   return s;
@@ -95,35 +107,37 @@ function scope(r: WireReader): OtlpScope {
 
 const EMPTY_SCOPE: OtlpScope = { name: '', version: '', attributes: {} };
 
+function resourceGroup<T>(r: WireReader, item: (r: WireReader) => T): ResourceGroup<T> {
+  const group: ResourceGroup<T> = { resource: { attributes: {} }, scopes: [] };
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    if (tag >>> 3 === 1) group.resource = r.message(resource, undefined);
+    else if (tag >>> 3 === 2) group.scopes.push(r.message(scopeGroup, item));
+    else r.skip(tag & 7);
+  }
+  return group;
+}
+
 /** ResourceX { resource = 1; scope_x = 2 } and ScopeX { scope = 1; items = 2 } share one layout. */
 function resourceGroups<T>(buf: Buffer, item: (r: WireReader) => T): ResourceGroup<T>[] {
-  const top = new WireReader(buf);
+  const r = new WireReader(buf);
   const groups: ResourceGroup<T>[] = [];
-  while (!top.done) {
-    const { field, wire } = top.tag();
-    if (field !== 1 || wire !== WIRE_LEN) {
-      top.skip(wire);
-      continue;
-    }
-    const r = top.sub();
-    const group: ResourceGroup<T> = { resource: { attributes: {} }, scopes: [] };
-    while (!r.done) {
-      const t = r.tag();
-      if (t.field === 1) group.resource = resource(r.sub());
-      else if (t.field === 2) group.scopes.push(scopeGroup(r.sub(), item));
-      else r.skip(t.wire);
-    }
-    groups.push(group);
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) groups.push(r.message(resourceGroup, item));
+    else r.skip(tag & 7);
   }
   return groups;
 }
 
 function scopeGroup<T>(r: WireReader, item: (r: WireReader) => T): ScopeGroup<T> {
   const g: ScopeGroup<T> = { scope: EMPTY_SCOPE, items: [] };
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (field === 1) g.scope = scope(r.sub());
-    else if (field === 2) g.items.push(item(r.sub()));
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field === 1) g.scope = r.message(scope, undefined);
+    else if (field === 2) g.items.push(r.message(item, undefined));
     else r.skip(wire);
   }
   return g;
@@ -131,11 +145,13 @@ function scopeGroup<T>(r: WireReader, item: (r: WireReader) => T): ScopeGroup<T>
 
 function spanEvent(r: WireReader): OtlpSpanEvent {
   const e: OtlpSpanEvent = { timeNs: 0n, name: '', attributes: {} };
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
     if (field === 1) e.timeNs = r.fixed64();
     else if (field === 2) e.name = r.string();
-    else if (field === 3) keyValueInto(r.sub(), e.attributes);
+    else if (field === 3) r.message(keyValueInto, e.attributes);
     else r.skip(wire);
   }
   return e;
@@ -143,14 +159,25 @@ function spanEvent(r: WireReader): OtlpSpanEvent {
 
 function spanLink(r: WireReader): OtlpSpanLink {
   const l: OtlpSpanLink = { traceId: null, spanId: null, attributes: {} };
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
     if (field === 1) l.traceId = r.hexId(16);
     else if (field === 2) l.spanId = r.hexId(8);
-    else if (field === 4) keyValueInto(r.sub(), l.attributes);
+    else if (field === 4) r.message(keyValueInto, l.attributes);
     else r.skip(wire);
   }
   return l;
+}
+
+function status(r: WireReader, s: OtlpSpan): void {
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    if (tag >>> 3 === 2) s.statusMessage = r.string();
+    else if (tag >>> 3 === 3) s.statusCode = r.varint();
+    else r.skip(tag & 7);
+  }
 }
 
 function span(r: WireReader): OtlpSpan {
@@ -158,8 +185,10 @@ function span(r: WireReader): OtlpSpan {
     traceId: null, spanId: null, parentSpanId: '', traceState: '', name: '', kind: 0,
     startNs: 0n, endNs: 0n, attributes: {}, events: [], links: [], statusCode: 0, statusMessage: '',
   };
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
     switch (field) {
       case 1: s.traceId = r.hexId(16); break;
       case 2: s.spanId = r.hexId(8); break;
@@ -169,17 +198,11 @@ function span(r: WireReader): OtlpSpan {
       case 6: s.kind = r.varint(); break;
       case 7: s.startNs = r.fixed64(); break;
       case 8: s.endNs = r.fixed64(); break;
-      case 9: keyValueInto(r.sub(), s.attributes); break;
-      case 11: s.events.push(spanEvent(r.sub())); break;
-      case 13: s.links.push(spanLink(r.sub())); break;
+      case 9: r.message(keyValueInto, s.attributes); break;
+      case 11: s.events.push(r.message(spanEvent, undefined)); break;
+      case 13: s.links.push(r.message(spanLink, undefined)); break;
       case 15: {
-        const st = r.sub();
-        while (!st.done) {
-          const t = st.tag();
-          if (t.field === 2) s.statusMessage = st.string();
-          else if (t.field === 3) s.statusCode = st.varint();
-          else st.skip(t.wire);
-        }
+        r.message(status, s);
         break;
       }
       default: r.skip(wire);
@@ -190,10 +213,12 @@ function span(r: WireReader): OtlpSpan {
 
 function numberPoint(r: WireReader): NumberPoint {
   const p: NumberPoint = { attributes: {}, startNs: 0n, timeNs: 0n, value: 0 };
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
     switch (field) {
-      case 7: keyValueInto(r.sub(), p.attributes); break;
+      case 7: r.message(keyValueInto, p.attributes); break;
       case 2: p.startNs = r.fixed64(); break;
       case 3: p.timeNs = r.fixed64(); break;
       case 4: p.value = r.double(); break;
@@ -208,10 +233,12 @@ function histogramPoint(r: WireReader): HistogramPoint {
   const p: HistogramPoint = {
     attributes: {}, startNs: 0n, timeNs: 0n, count: 0, sum: null, min: null, max: null, bucketCounts: [], bounds: [],
   };
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
     switch (field) {
-      case 9: keyValueInto(r.sub(), p.attributes); break;
+      case 9: r.message(keyValueInto, p.attributes); break;
       case 2: p.startNs = r.fixed64(); break;
       case 3: p.timeNs = r.fixed64(); break;
       case 4: p.count = r.fixed64Number(); break;
@@ -229,9 +256,11 @@ function histogramPoint(r: WireReader): HistogramPoint {
 /** Gauge/Sum/Histogram bodies: data_points = 1, aggregation_temporality = 2, is_monotonic = 3. */
 function metricBody<P>(r: WireReader, point: (r: WireReader) => P): { points: P[]; temporality: number; monotonic: boolean } {
   const out = { points: [] as P[], temporality: 0, monotonic: false };
-  while (!r.done) {
-    const { field, wire } = r.tag();
-    if (field === 1) out.points.push(point(r.sub()));
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    if (field === 1) out.points.push(r.message(point, undefined));
     else if (field === 2) out.temporality = r.varint();
     else if (field === 3) out.monotonic = r.varint() !== 0;
     else r.skip(wire);
@@ -241,8 +270,10 @@ function metricBody<P>(r: WireReader, point: (r: WireReader) => P): { points: P[
 
 function countPoints(r: WireReader): number {
   let n = 0;
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
     if (field === 1) n++;
     r.skip(wire);
   }
@@ -251,26 +282,28 @@ function countPoints(r: WireReader): number {
 
 function metric(r: WireReader): OtlpMetric {
   const m: OtlpMetric = { name: '', description: '', unit: '', data: null };
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
     let data: OtlpMetricData | undefined;
     switch (field) {
       case 1: m.name = r.string(); break;
       case 2: m.description = r.string(); break;
       case 3: m.unit = r.string(); break;
-      case 5: data = { type: 'gauge', points: metricBody(r.sub(), numberPoint).points }; break;
+      case 5: data = { type: 'gauge', points: r.message(metricBody, numberPoint).points }; break;
       case 7: {
-        const b = metricBody(r.sub(), numberPoint);
+        const b = r.message(metricBody, numberPoint);
         data = { type: 'sum', points: b.points, temporality: b.temporality, monotonic: b.monotonic };
         break;
       }
       case 9: {
-        const b = metricBody(r.sub(), histogramPoint);
+        const b = r.message(metricBody, histogramPoint);
         data = { type: 'histogram', points: b.points, temporality: b.temporality };
         break;
       }
-      case 10: data = { type: 'unsupported', kind: 'exponential histogram', pointCount: countPoints(r.sub()) }; break;
-      case 11: data = { type: 'unsupported', kind: 'summary', pointCount: countPoints(r.sub()) }; break;
+      case 10: data = { type: 'unsupported', kind: 'exponential histogram', pointCount: r.message(countPoints, undefined) }; break;
+      case 11: data = { type: 'unsupported', kind: 'summary', pointCount: r.message(countPoints, undefined) }; break;
       default: r.skip(wire);
     }
     if (data) m.data = data;
@@ -283,15 +316,17 @@ function logRecord(r: WireReader): OtlpLogRecord {
     timeNs: 0n, observedNs: 0n, severityNumber: 0, severityText: '', body: null, attributes: {},
     traceId: '', spanId: '', eventName: '',
   };
-  while (!r.done) {
-    const { field, wire } = r.tag();
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
     switch (field) {
       case 1: l.timeNs = r.fixed64(); break;
       case 11: l.observedNs = r.fixed64(); break;
       case 2: l.severityNumber = r.varint(); break;
       case 3: l.severityText = r.string(); break;
-      case 5: l.body = anyValue(r.sub()); break;
-      case 6: keyValueInto(r.sub(), l.attributes); break;
+      case 5: l.body = r.message(anyValue, undefined); break;
+      case 6: r.message(keyValueInto, l.attributes); break;
       case 9: l.traceId = r.hexId(16); break;
       case 10: l.spanId = r.hexId(8); break;
       case 12: l.eventName = r.string(); break;

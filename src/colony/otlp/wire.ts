@@ -16,13 +16,9 @@ export class WireReader {
   constructor(
     readonly buf: Buffer,
     start = 0,
-    readonly end = buf.length,
+    public end = buf.length,
   ) {
     this.pos = start;
-  }
-
-  get done(): boolean {
-    return this.pos >= this.end;
   }
 
   private fail(what: string): never {
@@ -46,6 +42,10 @@ export class WireReader {
   /** Signed int64 varint (two's complement), as a number when safe, else a decimal string. */
   int64(): number | string {
     const start = this.pos;
+    // Fast path: a varint of at most 7 bytes is below 2^49, positive and exact as a number.
+    for (let i = 0; i < 7 && this.pos + i < this.end; i++) {
+      if (this.buf[this.pos + i] < 0x80) return this.varint();
+    }
     let result = 0n;
     let shift = 0n;
     for (let i = 0; i < 10; i++) {
@@ -62,9 +62,26 @@ export class WireReader {
     return this.fail('varint longer than 10 bytes');
   }
 
-  tag(): { field: number; wire: number } {
-    const t = this.varint();
-    return { field: Math.floor(t / 8), wire: t & 7 };
+  /** A field tag: field number `tag >>> 3`, wire type `tag & 7`. A number, not an object: this runs per field. */
+  tag(): number {
+    return this.varint();
+  }
+
+  /**
+   * Parses a nested message with `parse`, which loops `while (r.pos < r.end)`. The reader's end is
+   * narrowed meanwhile, so a corrupt inner length can never read into the enclosing message.
+   * The extra argument avoids allocating a closure per nested message on the hot path.
+   */
+  message<A, T>(parse: (r: WireReader, arg: A) => T, arg: A): T {
+    const len = this.varint();
+    const end = this.pos + len;
+    if (end > this.end) this.fail('length-delimited field');
+    const outer = this.end;
+    this.end = end;
+    const value = parse(this, arg);
+    if (this.pos !== end) this.fail('nested message overruns its length');
+    this.end = outer;
+    return value;
   }
 
   fixed64(): bigint {
@@ -112,11 +129,6 @@ export class WireReader {
   string(): string {
     const [s, e] = this.lengthDelimited();
     return this.buf.toString('utf8', s, e);
-  }
-
-  sub(): WireReader {
-    const [s, e] = this.lengthDelimited();
-    return new WireReader(this.buf, s, e);
   }
 
   /** Bytes as lowercase hex, or null when the length is not `expectedBytes` (or the id is all zero). */

@@ -20,14 +20,26 @@ export const DEFAULT_MEMORY_LIMIT = '4GB';
 export type Params = Record<string, DuckDBValue>;
 export type Row = Record<string, unknown>;
 
-/** A DuckDB database with the colony schema: one connection for writes, one for reads. */
+/** Bulk-write connections: two, so that one appends while the other commits (see writer.ts). */
+const WRITE_LANES = 2;
+
+/**
+ * A DuckDB database with the colony schema: connections for bulk writes, one for the service
+ * registry (updated beside ingest, not inside its transactions), one for reads.
+ */
 export class Database {
   private constructor(
     readonly path: string,
     private readonly instance: DuckDBInstance,
-    readonly writer: DuckDBConnection,
+    readonly writers: DuckDBConnection[],
+    readonly registry: DuckDBConnection,
     private readonly reader: DuckDBConnection,
   ) {}
+
+  /** The connection for schema changes and maintenance. */
+  get admin(): DuckDBConnection {
+    return this.writers[0];
+  }
 
   static async open(opts: OpenOptions): Promise<Database> {
     if (opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
@@ -44,18 +56,18 @@ export class Database {
         : 'Check that the path is a DuckDB file you can write, or pass --db :memory:.';
       throw new CoralError(`Cannot open the colony database ${opts.path}: ${msg}`, hint);
     }
-    const writer = await instance.connect();
-    const reader = await instance.connect();
-    const db = new Database(opts.path, instance, writer, reader);
+    const writers: DuckDBConnection[] = [];
+    for (let i = 0; i < WRITE_LANES; i++) writers.push(await instance.connect());
+    const db = new Database(opts.path, instance, writers, await instance.connect(), await instance.connect());
     await db.migrate();
     return db;
   }
 
   private async migrate(): Promise<void> {
-    for (const { table } of APPENDED_TABLES) await this.writer.run(createTableSql(table));
-    await this.writer.run(SERVICES_DDL);
-    await this.writer.run('CREATE TABLE IF NOT EXISTS coral_meta (key VARCHAR PRIMARY KEY, value VARCHAR)');
-    await this.writer.run(
+    for (const { table } of APPENDED_TABLES) await this.admin.run(createTableSql(table));
+    await this.admin.run(SERVICES_DDL);
+    await this.admin.run('CREATE TABLE IF NOT EXISTS coral_meta (key VARCHAR PRIMARY KEY, value VARCHAR)');
+    await this.admin.run(
       `INSERT INTO coral_meta VALUES ('schema_version', $v) ON CONFLICT DO NOTHING`,
       { v: String(SCHEMA_VERSION) },
     );
@@ -75,7 +87,8 @@ export class Database {
   }
 
   close(): void {
-    this.writer.closeSync();
+    for (const w of this.writers) w.closeSync();
+    this.registry.closeSync();
     this.reader.closeSync();
     this.instance.closeSync();
   }

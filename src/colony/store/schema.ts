@@ -3,16 +3,18 @@ import {
   type TableDef,
   bigint,
   boolean,
-  countList,
   double,
-  doubleList,
   integer,
   json,
+  numberArray,
   varchar,
 } from './columns.js';
 import type { EventRow, HistogramPointRow, HotAttributes, IngestBatch, LogRow, NumberPointRow, SpanRow } from './rows.js';
 
 /**
+ * Empty optional span fields are stored as NULL: appending a string costs ~0.16 us, a NULL a
+ * fifth of that, and these are empty on almost every span.
+ *
  * Table names follow the OpenTelemetry Collector ClickHouse exporter (otel_traces, otel_logs,
  * otel_metrics_histogram) so that a ClickHouse backend later is a mapping, not a redesign.
  * Gauges and sums share otel_metrics_number (the exporter splits them into _gauge and _sum).
@@ -42,24 +44,25 @@ export const SPANS: TableDef<SpanRow> = {
     varchar('trace_id', (r) => r.traceId),
     varchar('span_id', (r) => r.spanId),
     varchar('parent_span_id', (r) => r.parentSpanId),
-    varchar('trace_state', (r) => r.traceState),
+    varchar('trace_state', (r) => r.traceState || null),
     varchar('name', (r) => r.name),
     varchar('kind', (r) => r.kind),
     varchar('service_name', (r) => r.serviceName),
     varchar('source', (r) => r.source),
     varchar('scope_name', (r) => r.scopeName),
-    varchar('scope_version', (r) => r.scopeVersion),
+    varchar('scope_version', (r) => r.scopeVersion || null),
     bigint('start_ns', (r) => r.startNs),
     bigint('end_ns', (r) => r.endNs),
-    bigint('duration_ns', (r) => r.endNs - r.startNs),
     varchar('status_code', (r) => r.statusCode),
-    varchar('status_message', (r) => r.statusMessage),
+    varchar('status_message', (r) => r.statusMessage || null),
     ...hotColumns<SpanRow>(),
     json('attributes', (r) => r.attributes),
     json('resource_attributes', (r) => r.resourceAttributes),
-    json('events', (r) => r.events),
-    json('links', (r) => r.links),
+    json('events', (r) => (r.events === '[]' ? null : r.events)),
+    json('links', (r) => (r.links === '[]' ? null : r.links)),
   ],
+  // Computed on read: appending it cost a BigInt and a value per span on the ingest path.
+  virtualColumns: [{ name: 'duration_ns', sqlType: 'BIGINT', expression: 'end_ns - start_ns' }],
 };
 
 function pointColumns<R extends NumberPointRow | HistogramPointRow>(): Column<R>[] {
@@ -99,8 +102,8 @@ export const HISTOGRAM_POINTS: TableDef<HistogramPointRow> = {
     double('sum', (r) => r.sum),
     double('min', (r) => r.min),
     double('max', (r) => r.max),
-    doubleList('bounds', (r) => r.bounds),
-    countList('bucket_counts', (r) => r.bucketCounts),
+    numberArray('bounds', (r) => r.bounds),
+    numberArray('bucket_counts', (r) => r.bucketCounts),
     json('attributes', (r) => r.attributes),
     json('resource_attributes', (r) => r.resourceAttributes),
   ],

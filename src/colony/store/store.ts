@@ -66,11 +66,13 @@ export class ColonyStore {
     return queryEvents(this.db, q);
   }
 
-  listServices(): Promise<ServiceInfo[]> {
+  async listServices(): Promise<ServiceInfo[]> {
+    await this.writer.syncRegistry();
     return listServices(this.db);
   }
 
-  serviceHealth(range: TimeRange, service?: string): Promise<ServiceHealth[]> {
+  async serviceHealth(range: TimeRange, service?: string): Promise<ServiceHealth[]> {
+    await this.writer.syncRegistry();
     return serviceHealth(this.db, range, service);
   }
 
@@ -79,6 +81,7 @@ export class ColonyStore {
   }
 
   async counts(): Promise<StoreCounts> {
+    await this.writer.syncRegistry();
     const [r] = await this.db.query<StoreCounts>(
       `SELECT (SELECT count(*) FROM otel_traces)::INTEGER AS spans,
          (SELECT count(*) FROM otel_metrics_number)::INTEGER AS "numberPoints",

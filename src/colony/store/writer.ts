@@ -1,11 +1,14 @@
-import type { Database } from './db.js';
+import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import type { Database, Params } from './db.js';
+import { type TableDef, createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES } from './schema.js';
-import { type IngestBatch, emptyBatch } from './rows.js';
+import { type IngestBatch, type Source, emptyBatch } from './rows.js';
 
 /** Rows waiting beyond this many make `write` refuse with `StoreBusyError` (the receiver answers 503). */
 export const DEFAULT_MAX_PENDING_ROWS = 500_000;
 /** One group commit takes at most about this many rows, to bound a transaction's memory. */
 const MAX_GROUP_ROWS = 100_000;
+const REGISTRY_INTERVAL_MS = 1000;
 
 export class StoreBusyError extends Error {
   override name = 'StoreBusyError';
@@ -15,13 +18,13 @@ export function batchSize(b: IngestBatch): number {
   return b.spans.length + b.numberPoints.length + b.histogramPoints.length + b.logs.length + b.events.length;
 }
 
-/** Keeps the service registry's first/last seen and sources from what each table just received. */
-const SERVICE_UPSERTS: [string, string, string][] = [
-  ['otel_traces', 'start_ns', 'end_ns'],
-  ['otel_metrics_number', 'time_ns', 'time_ns'],
-  ['otel_metrics_histogram', 'time_ns', 'time_ns'],
-  ['otel_logs', 'time_ns', 'time_ns'],
-];
+function mergeBatches(batches: IngestBatch[]): IngestBatch {
+  const merged = emptyBatch();
+  for (const key of Object.keys(merged) as (keyof IngestBatch)[]) {
+    (merged[key] as unknown[]) = batches.flatMap((b) => b[key] as unknown[]);
+  }
+  return merged;
+}
 
 interface Pending {
   batch: IngestBatch;
@@ -30,21 +33,36 @@ interface Pending {
   reject: (err: unknown) => void;
 }
 
+/** A writer connection and its staging tables (temp tables are per connection). */
+interface Lane {
+  conn: DuckDBConnection;
+  stagesReady: Promise<void> | null;
+}
+
 /**
- * Group commit: concurrent writers are coalesced into one transaction, so that many small OTLP
- * exports cost one round of DuckDB statements instead of one each. `write` resolves once the rows
- * are committed; a failed transaction rejects every batch in it and stores none of them.
+ * Group commit on two lanes: concurrent writers are coalesced into one transaction per group, and
+ * while one lane's COMMIT runs inside DuckDB the other lane appends the next group, so the JS thread
+ * and DuckDB's threads work at the same time. `write` resolves once the rows are committed; a failed
+ * transaction rejects every batch in it and stores none of them.
  */
 export class StoreWriter {
   private queue: Pending[] = [];
   private pendingRows = 0;
+  /** The drain loop in progress, if any; cleared synchronously when the loop sees an empty queue. */
   private running: Promise<void> | null = null;
-  private stagesReady: Promise<void> | null = null;
+  private readonly idle: Lane[];
+  private readonly inflight = new Set<Promise<void>>();
+  private readonly sightings = new Map<string, Sighting>();
+  private readonly registered = new Set<string>();
+  private registryWrittenAt = 0;
+  private registryChain: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Database,
     private readonly maxPendingRows = DEFAULT_MAX_PENDING_ROWS,
-  ) {}
+  ) {
+    this.idle = db.writers.map((conn) => ({ conn, stagesReady: null }));
+  }
 
   write(batch: IngestBatch): Promise<void> {
     const size = batchSize(batch);
@@ -55,19 +73,30 @@ export class StoreWriter {
     this.pendingRows += size;
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ batch, size, resolve, reject });
-      this.running ??= this.drain().finally(() => {
-        this.running = null;
-      });
+      // Started from a microtask: drain() may finish synchronously (all lanes started, queue empty)
+      // and clear `running`, which an assignment after its return would overwrite.
+      this.running ??= Promise.resolve().then(() => this.drain());
     });
   }
 
-  /** Resolves when everything written so far is committed. */
+  /** Resolves when everything written so far is committed, the service registry included. */
   async flushed(): Promise<void> {
-    while (this.running) await this.running;
+    while (this.running || this.inflight.size > 0) await Promise.all([this.running, ...this.inflight]);
+    await this.syncRegistry();
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
+    for (;;) {
+      if (this.queue.length === 0) {
+        // Same synchronous step as the emptiness check, so no write can slip in between.
+        this.running = null;
+        return;
+      }
+      const lane = this.idle.pop();
+      if (!lane) {
+        await Promise.race(this.inflight);
+        continue;
+      }
       const group: Pending[] = [];
       let rows = 0;
       while (this.queue.length > 0 && (group.length === 0 || rows + this.queue[0].size <= MAX_GROUP_ROWS)) {
@@ -75,68 +104,69 @@ export class StoreWriter {
         group.push(p);
         rows += p.size;
       }
-      const merged = emptyBatch();
-      for (const p of group) {
-        for (const key of Object.keys(merged) as (keyof IngestBatch)[]) {
-          (merged[key] as unknown[]).push(...(p.batch[key] as unknown[]));
-        }
-      }
-      try {
-        await this.commit(merged);
-        for (const p of group) p.resolve();
-      } catch (err) {
-        for (const p of group) p.reject(err);
-      } finally {
+      const merged = group.length === 1 ? group[0].batch : mergeBatches(group.map((p) => p.batch));
+      const done: Promise<void> = this.commit(lane, merged).then(
+        () => {
+          for (const p of group) p.resolve();
+        },
+        (err: unknown) => {
+          for (const p of group) p.reject(err);
+        },
+      ).finally(() => {
         this.pendingRows -= rows;
-      }
+        this.idle.push(lane);
+        this.inflight.delete(done);
+      });
+      this.inflight.add(done);
     }
   }
 
-  private async ensureStages(): Promise<void> {
-    this.stagesReady ??= (async () => {
+  private ensureStages(lane: Lane): Promise<void> {
+    lane.stagesReady ??= (async () => {
       for (const { table } of APPENDED_TABLES) {
-        await this.db.writer.run(`CREATE OR REPLACE TEMP TABLE stage_${table.name} AS SELECT * FROM ${table.name} LIMIT 0`);
+        await lane.conn.run(createStageSql(table, `stage_${table.name}`));
       }
     })();
-    return this.stagesReady;
+    return lane.stagesReady;
   }
 
-  private async commit(batch: IngestBatch): Promise<void> {
-    await this.ensureStages();
-    const conn = this.db.writer;
-    const touched: string[] = [];
+  /**
+   * Fast path: append straight into the tables inside one transaction. A key that already exists
+   * (a retried export) aborts it; the batch is then upserted through staging tables instead.
+   * Either way the batch lands whole or not at all.
+   */
+  private async commit(lane: Lane, batch: IngestBatch): Promise<void> {
+    const conn = lane.conn;
+    await conn.run('BEGIN TRANSACTION');
     try {
-      // Appenders fill per-connection staging tables; the upsert below then moves them in one transaction.
-      for (const { table, rows: rowsOf } of APPENDED_TABLES) {
-        const rows = rowsOf(batch);
-        if (rows.length === 0) continue;
-        touched.push(table.name);
-        const appender = await conn.createAppender(`stage_${table.name}`, 'main', 'temp');
-        try {
-          for (const row of rows) {
-            for (const c of table.columns) c.append(appender, row);
-            appender.endRow();
-          }
-          appender.flushSync();
-        } finally {
-          appender.closeSync();
-        }
+      for (const { table, rows } of APPENDED_TABLES) {
+        const list = rows(batch);
+        if (list.length > 0) appendAll(await conn.createAppender(table.name), table, list);
+      }
+      await conn.run('COMMIT');
+    } catch {
+      await conn.run('ROLLBACK');
+      await this.commitWithUpsert(lane, batch);
+    }
+    this.noteSightings(batch);
+  }
+
+  private async commitWithUpsert(lane: Lane, batch: IngestBatch): Promise<void> {
+    await this.ensureStages(lane);
+    const conn = lane.conn;
+    const touched: TableDef<unknown>[] = [];
+    try {
+      for (const { table, rows } of APPENDED_TABLES) {
+        const list = rows(batch);
+        if (list.length === 0) continue;
+        touched.push(table);
+        appendAll(await conn.createAppender(`stage_${table.name}`, 'main', 'temp'), table, list);
       }
       await conn.run('BEGIN TRANSACTION');
       try {
-        for (const name of touched) {
-          await conn.run(`INSERT OR REPLACE INTO ${name} SELECT * FROM stage_${name}`);
-          const upsert = SERVICE_UPSERTS.find(([table]) => table === name);
-          if (upsert) {
-            const [, first, last] = upsert;
-            await conn.run(`INSERT INTO coral_services
-              SELECT service_name, source, min(${first}), max(${last}), any_value(resource_attributes)
-              FROM stage_${name} GROUP BY service_name, source
-              ON CONFLICT (service_name, source) DO UPDATE SET
-                first_seen_ns = least(coral_services.first_seen_ns, excluded.first_seen_ns),
-                last_seen_ns = greatest(coral_services.last_seen_ns, excluded.last_seen_ns),
-                resource_attributes = excluded.resource_attributes`);
-          }
+        for (const table of touched) {
+          const cols = storedColumnNames(table);
+          await conn.run(`INSERT OR REPLACE INTO ${table.name} (${cols}) SELECT ${cols} FROM stage_${table.name}`);
         }
         await conn.run('COMMIT');
       } catch (err) {
@@ -144,7 +174,105 @@ export class StoreWriter {
         throw err;
       }
     } finally {
-      for (const name of touched) await conn.run(`DELETE FROM stage_${name}`);
+      for (const table of touched) await conn.run(`DELETE FROM stage_${table.name}`);
     }
   }
+
+  /**
+   * The service registry trails ingest by at most REGISTRY_INTERVAL_MS (at once for a new service or
+   * source): one upsert per group commit would cost as much as the spans themselves. Readers call
+   * `syncRegistry()` first, so what they see is exact.
+   */
+  private noteSightings(batch: IngestBatch): void {
+    let fresh = false;
+    for (const s of serviceSightings(batch)) {
+      const key = `${s.service}\u0000${s.source}`;
+      const p = this.sightings.get(key);
+      if (!p) this.sightings.set(key, s);
+      else mergeSighting(p, s);
+      if (!this.registered.has(key)) fresh = true;
+    }
+    if (fresh || Date.now() - this.registryWrittenAt >= REGISTRY_INTERVAL_MS) void this.syncRegistry().catch(() => undefined);
+  }
+
+  /** Writes pending registry updates; resolves when they (and any earlier ones) are committed. */
+  syncRegistry(): Promise<void> {
+    this.registryChain = this.registryChain.catch(() => undefined).then(async () => {
+      if (this.sightings.size === 0) return;
+      const seen = [...this.sightings.values()];
+      this.sightings.clear();
+      this.registryWrittenAt = Date.now();
+      try {
+        await upsertServices(this.db, seen);
+        for (const s of seen) this.registered.add(`${s.service}\u0000${s.source}`);
+      } catch (err) {
+        for (const s of seen) {
+          const key = `${s.service}\u0000${s.source}`;
+          const p = this.sightings.get(key);
+          if (p) mergeSighting(p, s);
+          else this.sightings.set(key, s);
+        }
+        throw err;
+      }
+    });
+    return this.registryChain;
+  }
+}
+
+async function upsertServices(db: Database, seen: Sighting[]): Promise<void> {
+  const values: string[] = [];
+  const params: Params = {};
+  seen.forEach((s, i) => {
+    values.push(`($s${i}, $o${i}, $f${i}::BIGINT, $l${i}::BIGINT, $r${i})`);
+    Object.assign(params, { [`s${i}`]: s.service, [`o${i}`]: s.source, [`f${i}`]: s.first, [`l${i}`]: s.last, [`r${i}`]: s.resource });
+  });
+  await db.registry.run(
+    `INSERT INTO coral_services VALUES ${values.join(', ')}
+     ON CONFLICT (service_name, source) DO UPDATE SET
+       first_seen_ns = least(coral_services.first_seen_ns, excluded.first_seen_ns),
+       last_seen_ns = greatest(coral_services.last_seen_ns, excluded.last_seen_ns),
+       resource_attributes = excluded.resource_attributes`,
+    params,
+  );
+}
+
+function mergeSighting(into: Sighting, s: Sighting): void {
+  if (s.first < into.first) into.first = s.first;
+  if (s.last > into.last) into.last = s.last;
+  into.resource = s.resource;
+}
+
+function appendAll(appender: DuckDBAppender, table: TableDef<unknown>, rows: unknown[]): void {
+  try {
+    for (const row of rows) {
+      for (const c of table.columns) c.append(appender, row);
+      appender.endRow();
+    }
+    appender.flushSync();
+  } finally {
+    appender.closeSync();
+  }
+}
+
+interface Sighting {
+  service: string;
+  source: Source;
+  first: bigint;
+  last: bigint;
+  resource: string;
+}
+
+export function serviceSightings(b: IngestBatch): Sighting[] {
+  const map = new Map<string, Sighting>();
+  const see = (service: string, source: Source, first: bigint, last: bigint, resource: string) => {
+    const key = `${service}\u0000${source}`;
+    const s = map.get(key);
+    if (!s) map.set(key, { service, source, first, last, resource });
+    else mergeSighting(s, { service, source, first, last, resource });
+  };
+  for (const r of b.spans) see(r.serviceName, r.source, r.startNs, r.endNs, r.resourceAttributes);
+  for (const r of b.numberPoints) see(r.serviceName, r.source, r.timeNs, r.timeNs, r.resourceAttributes);
+  for (const r of b.histogramPoints) see(r.serviceName, r.source, r.timeNs, r.timeNs, r.resourceAttributes);
+  for (const r of b.logs) see(r.serviceName, r.source, r.timeNs, r.timeNs, r.resourceAttributes);
+  return [...map.values()];
 }

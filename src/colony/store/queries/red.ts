@@ -182,29 +182,31 @@ interface SeriesRow extends KeyColumns {
   http_status_code: number | null;
   rpc_status_code: number | null;
   error_type: string | null;
-  last_counts: bigint[] | null;
-  last_bounds: number[] | null;
+  /** Bounds and counts are JSON text (see numberArray in columns.ts). */
+  last_counts: string | null;
+  last_bounds: string | null;
   last_start: bigint | null;
   last_time: bigint | null;
-  before_counts: bigint[] | null;
-  before_bounds: number[] | null;
+  before_counts: string | null;
+  before_bounds: string | null;
   before_start: bigint | null;
   before_time: bigint | null;
-  window_counts: bigint[][] | null;
+  window_counts: string[] | null;
 }
 
-function snapshot(counts: bigint[] | null, bounds: number[] | null, start: bigint | null, time: bigint | null): HistogramSnapshot | null {
+function snapshot(counts: string | null, bounds: string | null, start: bigint | null, time: bigint | null): HistogramSnapshot | null {
   if (counts === null || bounds === null || start === null || time === null) return null;
-  return { counts: counts.map(Number), bounds, startNs: start, timeNs: time };
+  return { counts: JSON.parse(counts), bounds: JSON.parse(bounds), startNs: start, timeNs: time };
 }
 
 /** What one series observed in the window, whatever its temporality. */
 function seriesDelta(r: SeriesRow): BucketCounts | null {
   if (r.temporality === 'delta') {
     if (!r.window_counts || r.window_counts.length === 0 || !r.last_bounds) return null;
-    const counts = new Array<number>(r.last_bounds.length + 1).fill(0);
-    for (const point of r.window_counts) point.forEach((c, i) => (counts[i] += Number(c)));
-    return { bounds: r.last_bounds, counts };
+    const bounds: number[] = JSON.parse(r.last_bounds);
+    const counts = new Array<number>(bounds.length + 1).fill(0);
+    for (const point of r.window_counts) (JSON.parse(point) as number[]).forEach((c, i) => (counts[i] += c));
+    return { bounds, counts };
   }
   return cumulativeDelta(
     snapshot(r.before_counts, r.before_bounds, r.before_start, r.before_time),

@@ -46,7 +46,7 @@ function toSpan(r: SpanSqlRow): SpanRecord {
     endNs: r.end_ns,
     durationMs: Number(r.duration_ns) / 1e6,
     statusCode: r.status_code as string,
-    statusMessage: r.status_message as string,
+    statusMessage: (r.status_message as string | null) ?? '',
     httpMethod: r.http_method as string | null,
     httpRoute: r.http_route as string | null,
     httpStatusCode: r.http_status_code as number | null,
@@ -62,8 +62,8 @@ function toSpan(r: SpanSqlRow): SpanRecord {
     serverAddress: r.server_address as string | null,
     attributes: JSON.parse(r.attributes as string),
     resourceAttributes: JSON.parse(r.resource_attributes as string),
-    events: JSON.parse(r.events as string),
-    links: JSON.parse(r.links as string),
+    events: r.events === null ? [] : JSON.parse(r.events as string),
+    links: r.links === null ? [] : JSON.parse(r.links as string),
   };
 }
 
