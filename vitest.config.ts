@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     reporters: ['default', './test/support/summary-reporter.ts'],
+    globalSetup: ['./test/support/build-once.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // DuckDB and HTTP servers per file: two cores, so keep parallelism modest.

@@ -34,6 +34,36 @@ colony
   .option('--json', 'print JSON instead of text')
   .action(async (opts) => (await import('./commands/colony-status.js')).colonyStatus(opts));
 
+const demo = program.command('demo').description('bundled incident scenarios modelled on the OpenTelemetry Demo');
+
+demo
+  .command('list')
+  .description('the scenarios: name, size and one-line story')
+  .option('--json', 'print JSON (with each scenario\'s ground truth)')
+  .action(async (opts) => (await import('./commands/demo.js')).demoList(opts));
+
+demo
+  .command('load <scenario>')
+  .description('load a scenario into a colony, shifted so that its hour ends now')
+  .option('--db <file>', 'colony database file, or :memory: (default: ~/.coral/colony.duckdb)')
+  .option('--at <time>', 'end the scenario at this instant instead of now (ISO-8601 or epoch ms)')
+  .option('--json', 'print the result as JSON')
+  .action(async (name, opts) => (await import('./commands/demo.js')).demoLoad(name, opts));
+
+demo
+  .command('replay <scenario>')
+  .description('stream a scenario over OTLP/HTTP into a running colony, so the incident unfolds live')
+  .option('--speed <n>', 'times faster than real time (60 plays the hour in a minute)', '10')
+  .option('--otlp <url>', 'OTLP/HTTP receiver', 'http://127.0.0.1:4318')
+  .action(async (name, opts) => (await import('./commands/demo.js')).demoReplay(name, opts));
+
+demo
+  .command('generate [scenario...]')
+  .description('rebuild the scenario files from the seeded generator (developers)')
+  .option('--out <dir>', 'write here instead of demo-data/scenarios')
+  .option('--check', 'only check that regenerating reproduces the committed files')
+  .action(async (names, opts) => (await import('./commands/demo.js')).demoGenerate(names, opts));
+
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`coral: ${describeError(err)}\n`);
   if (!(err instanceof CoralError) && err instanceof Error && process.env.CORAL_DEBUG) process.stderr.write(`${err.stack}\n`);

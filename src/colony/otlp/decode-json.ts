@@ -246,14 +246,27 @@ function parse(buf: Buffer): Json {
   }
 }
 
+/** Decoders of an already-parsed OTLP/JSON value (the demo loader parses once, then shifts times). */
+export function decodeTracesValue(body: unknown): TracesRequest {
+  return groups(body, 'resourceSpans', 'scopeSpans', 'spans', span);
+}
+
+export function decodeMetricsValue(body: unknown): MetricsRequest {
+  return groups(body, 'resourceMetrics', 'scopeMetrics', 'metrics', metric);
+}
+
+export function decodeLogsValue(body: unknown): LogsRequest {
+  return groups(body, 'resourceLogs', 'scopeLogs', 'logRecords', logRecord);
+}
+
 export function decodeTracesJson(buf: Buffer): TracesRequest {
-  return groups(parse(buf), 'resourceSpans', 'scopeSpans', 'spans', span);
+  return decodeTracesValue(parse(buf));
 }
 
 export function decodeMetricsJson(buf: Buffer): MetricsRequest {
-  return groups(parse(buf), 'resourceMetrics', 'scopeMetrics', 'metrics', metric);
+  return decodeMetricsValue(parse(buf));
 }
 
 export function decodeLogsJson(buf: Buffer): LogsRequest {
-  return groups(parse(buf), 'resourceLogs', 'scopeLogs', 'logRecords', logRecord);
+  return decodeLogsValue(parse(buf));
 }

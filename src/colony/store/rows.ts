@@ -117,3 +117,11 @@ export interface IngestBatch {
 export function emptyBatch(): IngestBatch {
   return { spans: [], numberPoints: [], histogramPoints: [], logs: [], events: [] };
 }
+
+/** Appends every row of `from` to `into`. */
+export function appendBatch(into: IngestBatch, from: IngestBatch): void {
+  for (const key of Object.keys(into) as (keyof IngestBatch)[]) {
+    const target = into[key] as unknown[];
+    for (const row of from[key] as unknown[]) target.push(row);
+  }
+}

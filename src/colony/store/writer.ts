@@ -2,7 +2,7 @@ import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { Database, Params } from './db.js';
 import { type TableDef, createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES } from './schema.js';
-import { type IngestBatch, type Source, emptyBatch } from './rows.js';
+import { type IngestBatch, type Source, appendBatch, emptyBatch } from './rows.js';
 
 /** Rows waiting beyond this many make `write` refuse with `StoreBusyError` (the receiver answers 503). */
 export const DEFAULT_MAX_PENDING_ROWS = 500_000;
@@ -20,9 +20,7 @@ export function batchSize(b: IngestBatch): number {
 
 function mergeBatches(batches: IngestBatch[]): IngestBatch {
   const merged = emptyBatch();
-  for (const key of Object.keys(merged) as (keyof IngestBatch)[]) {
-    (merged[key] as unknown[]) = batches.flatMap((b) => b[key] as unknown[]);
-  }
+  for (const b of batches) appendBatch(merged, b);
   return merged;
 }
 

@@ -71,8 +71,8 @@ export function classifyHealth(h: Omit<ServiceHealth, 'status' | 'reasons'>, win
 }
 
 /**
- * Health per service over a window: requests and errors from server-side spans (both sources),
- * last seen from the registry. A service whose telemetry stops is unhealthy even with no errors.
+ * Health per service over a window: requests and errors from server-side spans (the SDK's when
+ * present, else eBPF's), last seen from the registry. A service whose telemetry stops is unhealthy even with no errors.
  */
 export async function serviceHealth(db: Database, range: TimeRange, service?: string): Promise<ServiceHealth[]> {
   const w = new Where();
@@ -92,11 +92,16 @@ export async function serviceHealth(db: Database, range: TimeRange, service?: st
        SELECT service_name, list(DISTINCT source ORDER BY source) AS sources,
          min(first_seen_ns) AS first_seen, max(last_seen_ns) AS last_seen
        FROM coral_services ${svc ? `WHERE service_name = ${svc}` : ''} GROUP BY service_name
-     ), red AS (
-       SELECT service_name, count(*)::INTEGER AS requests,
+     ), by_source AS (
+       SELECT service_name, source, count(*)::INTEGER AS requests,
          (count(*) FILTER (WHERE status_code = 'ERROR'))::INTEGER AS errors,
          quantile_cont(duration_ns, 0.95) AS p95
-       FROM otel_traces WHERE ${w.sql()} GROUP BY service_name
+       FROM otel_traces WHERE ${w.sql()} GROUP BY service_name, source
+     ), red AS (
+       -- A request seen by both eBPF and the SDK counts once: the SDK's view when there is one.
+       SELECT service_name, arg_max(requests, source = 'otlp') AS requests, arg_max(errors, source = 'otlp') AS errors,
+         arg_max(p95, source = 'otlp') AS p95
+       FROM by_source GROUP BY service_name
      )
      SELECT reg.*, red.requests, red.errors, red.p95 FROM reg LEFT JOIN red USING (service_name)
      ORDER BY reg.service_name`,

@@ -6,7 +6,7 @@ import { Where } from './filters.js';
 export interface TopologyEdge {
   from: string;
   to: string;
-  /** `service` when the callee's own spans were seen; `external` for databases, caches and unseen peers. */
+  /** `service` when the callee is a service the colony has seen; `external` for databases, caches and unknown peers. */
   kind: 'service' | 'external';
   protocol: 'http' | 'grpc' | 'sql' | 'messaging' | 'other';
   calls: number;
@@ -20,36 +20,31 @@ const PROTOCOL = `CASE WHEN c.db_system IS NOT NULL THEN 'sql'
   WHEN c.kind = 'PRODUCER' THEN 'messaging' ELSE 'other' END`;
 
 /**
- * Service dependencies from client->server span pairs (the server span's parent is the client
- * span), plus client spans no server answered in our data: databases, caches, unseen services.
- * Calls count client spans, so a request seen by both eBPF and the SDK counts once.
+ * Service dependencies from client and producer spans: the callee is the service whose server span
+ * answered (its parent is the client span), else the peer the client named (a database, a cache,
+ * or a service that never answered). eBPF and the SDK see the same calls, so each edge counts the
+ * calls of the source that saw the most, never the sum.
  */
 export async function topology(db: Database, range: TimeRange): Promise<TopologyEdge[]> {
   const w = new Where().add(`c.kind IN ('CLIENT', 'PRODUCER')`).range('c.start_ns', range);
-  const rows = await db.query<TopologyEdge>(
+  return db.query<TopologyEdge>(
     `WITH calls AS (
-       SELECT c.trace_id, c.span_id, c.service_name AS caller, c.status_code = 'ERROR' AS failed, c.source,
-         ${PROTOCOL} AS protocol,
-         coalesce(c.peer_service, c.db_system, c.server_address, c.rpc_service) AS peer
-       FROM otel_traces c WHERE ${w.sql()}
-     ), answered AS (
-       SELECT calls.*, s.service_name AS callee, s.status_code = 'ERROR' AS server_failed
-       FROM calls JOIN otel_traces s ON s.trace_id = calls.trace_id AND s.parent_span_id = calls.span_id
-       WHERE s.kind IN ('SERVER', 'CONSUMER') AND s.service_name <> calls.caller
+       SELECT c.span_id, c.service_name AS caller, c.source, ${PROTOCOL} AS protocol,
+         coalesce(s.service_name, c.peer_service, c.server_address, c.db_system, c.rpc_service) AS callee,
+         c.status_code = 'ERROR' OR coalesce(s.status_code = 'ERROR', false) AS failed
+       FROM otel_traces c LEFT JOIN otel_traces s
+         ON s.trace_id = c.trace_id AND s.parent_span_id = c.span_id AND s.kind IN ('SERVER', 'CONSUMER') AND s.service_name <> c.service_name
+       WHERE ${w.sql()}
+     ), per_source AS (
+       SELECT caller, callee, source, any_value(protocol) AS protocol, count(DISTINCT span_id) AS calls,
+         count(DISTINCT span_id) FILTER (WHERE failed) AS errors
+       FROM calls WHERE callee IS NOT NULL AND callee <> caller GROUP BY caller, callee, source
      )
-     SELECT caller AS "from", callee AS "to", 'service' AS kind, any_value(protocol) AS protocol,
-       count(DISTINCT span_id)::INTEGER AS calls,
-       (count(DISTINCT span_id) FILTER (WHERE failed OR server_failed))::INTEGER AS errors,
-       list(DISTINCT source ORDER BY source) AS sources
-     FROM answered GROUP BY caller, callee
-     UNION ALL
-     SELECT caller, peer, 'external', any_value(protocol), count(*)::INTEGER,
-       (count(*) FILTER (WHERE failed))::INTEGER, list(DISTINCT source ORDER BY source)
-     FROM calls WHERE peer IS NOT NULL AND NOT EXISTS (
-       SELECT 1 FROM answered a WHERE a.trace_id = calls.trace_id AND a.span_id = calls.span_id)
-     GROUP BY caller, peer
-     ORDER BY 1, 2`,
+     SELECT caller AS "from", callee AS "to",
+       CASE WHEN callee IN (SELECT service_name FROM coral_services) THEN 'service' ELSE 'external' END AS kind,
+       any_value(protocol) AS protocol, max(calls)::INTEGER AS calls, max(errors)::INTEGER AS errors,
+       list(source ORDER BY source) AS sources
+     FROM per_source GROUP BY caller, callee ORDER BY 1, 2`,
     w.params,
   );
-  return rows;
 }

@@ -1,0 +1,103 @@
+import { parseInstant, nsToIso } from '../core/time.js';
+import { formatBytes, formatCount } from '../core/format.js';
+import { CoralError } from '../core/errors.js';
+import { progress } from '../core/progress.js';
+import { listScenarios, scenariosDir } from '../demo/files.js';
+import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
+
+const print = (text: string) => process.stdout.write(`${text}\n`);
+
+/** `coral demo list`: the bundled scenarios, each with its story and size. */
+export function demoList(opts: { json?: boolean }): void {
+  const list = listScenarios();
+  if (opts.json) {
+    print(JSON.stringify(list.map(({ name, story, bytes, counts, truth }) => ({ name, story, bytes, counts, truth })), null, 2));
+    return;
+  }
+  const width = Math.max(...list.map((s) => s.name.length));
+  for (const s of list) {
+    print(`${s.name.padEnd(width)}  ${formatCount(s.counts.spans).padStart(7)} spans  ${formatBytes(s.bytes).padStart(9)}  ${s.story}`);
+  }
+  print(`\nLoad one with: coral demo load <name>   (or stream it live: coral demo replay <name> --speed 60)`);
+}
+
+/** `coral demo load`: a scenario into a colony, shifted so that its hour ends now (or --at). */
+export async function demoLoad(name: string, opts: StoreOptions & { at?: string; json?: boolean }): Promise<void> {
+  const { loadScenario } = await import('../demo/load.js');
+  const endAtNs = opts.at ? parseInstant(opts.at) : undefined;
+  const store = await openColonyFromOptions(opts);
+  try {
+    const p = progress(`loading ${name}`);
+    const r = await loadScenario(store, name, {
+      endAtNs,
+      onProgress: ({ exportsDone, exportsTotal, rows }) => p.update(exportsDone / exportsTotal, `(${formatCount(rows)} rows)`),
+    });
+    p.done(`${formatCount(r.accepted.spans)} spans, ${formatCount(r.accepted.metricPoints)} metric points, ${formatCount(r.accepted.logs)} logs, ${formatCount(r.accepted.events)} events`);
+    if (r.rejected > 0) process.stderr.write(`warning: ${r.rejected} items were rejected by the decoder\n`);
+    const out = { scenario: name, db: store.path, from: nsToIso(r.fromNs), to: nsToIso(r.toNs), accepted: r.accepted, rejected: r.rejected, truth: r.meta.truth };
+    if (opts.json) print(JSON.stringify(out, null, 2));
+    else {
+      print(`${name} loaded into ${store.path}`);
+      print(`  covers ${out.from} .. ${out.to}`);
+      print(`  story: ${r.meta.story}`);
+    }
+  } finally {
+    await store.close();
+  }
+}
+
+/** `coral demo replay`: streams a scenario into a running colony over OTLP/HTTP. */
+export async function demoReplay(name: string, opts: { speed: string; otlp: string }): Promise<void> {
+  const { replayScenario } = await import('../demo/replay.js');
+  const speed = Number(opts.speed);
+  if (!Number.isFinite(speed) || speed <= 0 || speed > 100_000) {
+    throw new CoralError(`Invalid --speed "${opts.speed}".`, 'Use a positive number up to 100000: 1 is real time, 60 plays the hour in a minute.');
+  }
+  const abort = new AbortController();
+  process.once('SIGINT', () => abort.abort());
+  const p = progress(`replaying ${name} at ${speed}x into ${opts.otlp}`);
+  try {
+    const r = await replayScenario(name, {
+      url: opts.otlp,
+      speed,
+      signal: abort.signal,
+      onProgress: ({ sent, total, scenarioSec }) => p.update(sent / total, `(minute ${Math.floor(scenarioSec / 60)} of 60)`),
+    });
+    p.done(`${r.sent} exports sent${r.failed.length > 0 ? `, ${r.failed.length} failed` : ''}`);
+    for (const f of r.failed.slice(0, 10)) process.stderr.write(`  ${f.signal} at +${f.offsetMs / 1000}s: ${f.reason}\n`);
+    if (r.failed.length > 0) process.exitCode = 1;
+  } catch (err) {
+    if (abort.signal.aborted) {
+      p.done('stopped');
+      return;
+    }
+    throw err;
+  }
+}
+
+/** `coral demo generate`: rebuilds the scenario files from the seeded generator (or checks them). */
+export async function demoGenerate(names: string[], opts: { out?: string; check?: boolean }): Promise<void> {
+  const { generateScenario, serialize, GENERATOR_VERSION } = await import('../demo/generate.js');
+  const { SCENARIOS, SCENARIO_BASE_ISO, SCENARIO_SECONDS } = await import('../demo/scenarios.js');
+  const { writeScenarioFiles, readMeta } = await import('../demo/files.js');
+  const dir = opts.out ?? scenariosDir();
+  const unknown = names.filter((n) => !SCENARIOS.some((s) => s.name === n));
+  if (unknown.length > 0) throw new CoralError(`Unknown scenario ${unknown.join(', ')}.`, `Known: ${SCENARIOS.map((s) => s.name).join(', ')}.`);
+  let mismatches = 0;
+  for (const def of SCENARIOS.filter((s) => names.length === 0 || names.includes(s.name))) {
+    const g = generateScenario(def);
+    const { text, sha256 } = serialize(g);
+    if (opts.check) {
+      const same = readMeta(def.name, dir).sha256 === sha256;
+      if (!same) mismatches++;
+      print(`${def.name}: ${same ? 'identical' : 'DIFFERS from the committed file'}`);
+      continue;
+    }
+    writeScenarioFiles(dir, {
+      name: def.name, story: def.story, seed: def.seed, generatorVersion: GENERATOR_VERSION, baseTime: SCENARIO_BASE_ISO,
+      durationSec: SCENARIO_SECONDS, counts: g.counts, sha256, truth: def.truth,
+    }, text);
+    print(`${def.name}: ${formatCount(g.counts.spans)} spans, ${g.counts.exports} exports, sha256 ${sha256.slice(0, 16)}`);
+  }
+  if (mismatches > 0) process.exitCode = 1;
+}

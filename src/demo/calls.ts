@@ -1,0 +1,53 @@
+/**
+ * What one user request does across the services, as a tree of calls with timings: the ground
+ * truth from which both SDK and eBPF telemetry are then derived (instrument.ts), so the two sources
+ * always agree the way real ones do.
+ */
+export type Protocol = 'http' | 'grpc' | 'sql' | 'cache' | 'kafka';
+
+export interface Operation {
+  protocol: Protocol;
+  /** HTTP */
+  method?: string;
+  /** Route template in the SDK's spelling, e.g. /api/products/[productId] or /api/products/{id}. */
+  route?: string;
+  /** The same route as Beyla reports it, ID-like segments as `*`. */
+  beylaRoute?: string;
+  path?: string;
+  /** gRPC */
+  rpcService?: string;
+  rpcMethod?: string;
+  /** SQL / cache */
+  dbSystem?: string;
+  dbOperation?: string;
+  dbTable?: string;
+  statement?: string;
+  /** Kafka */
+  topic?: string;
+}
+
+export interface CallError {
+  httpStatus?: number;
+  grpcCode?: number;
+  message: string;
+}
+
+export interface CallNode {
+  /** The calling service; null for the entry point (traffic from outside). */
+  caller: string | null;
+  /** The called service, or a peer that emits nothing itself (postgres, valkey, kafka). */
+  callee: string;
+  op: Operation;
+  /** Milliseconds since the scenario's start. */
+  startMs: number;
+  endMs: number;
+  /** Time the request waited before the callee processed it; eBPF sees it, the SDK does not. */
+  queueMs: number;
+  error?: CallError;
+  /** Response status for successful HTTP calls. */
+  httpStatus?: number;
+  attributes: Record<string, string | number | boolean>;
+  children: CallNode[];
+}
+
+export const PEERS = new Set(['postgres', 'valkey', 'kafka']);

@@ -1,0 +1,71 @@
+import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzip, gzipSync } from 'node:zlib';
+import { CoralError } from '../core/errors.js';
+import { packageRoot } from '../core/package-root.js';
+import type { ExportLine } from './generate.js';
+import { type GroundTruth, SCENARIOS } from './scenarios.js';
+
+/** The metadata written beside each scenario's telemetry. */
+export interface ScenarioMeta {
+  name: string;
+  story: string;
+  seed: number;
+  generatorVersion: number;
+  /** When the file's hour starts, before any shift. */
+  baseTime: string;
+  durationSec: number;
+  counts: { spans: number; metricPoints: number; logs: number; events: number; exports: number };
+  /** SHA-256 of the uncompressed telemetry: what regenerating must reproduce. */
+  sha256: string;
+  truth: GroundTruth;
+}
+
+export function scenariosDir(): string {
+  return join(packageRoot(), 'demo-data', 'scenarios');
+}
+
+export const telemetryFile = (dir: string, name: string) => join(dir, `${name}.otlp.jsonl.gz`);
+export const metaFile = (dir: string, name: string) => join(dir, `${name}.json`);
+
+export interface ScenarioListing extends ScenarioMeta {
+  bytes: number;
+}
+
+/** The scenarios present on disk, in the order they are defined. */
+export function listScenarios(dir = scenariosDir()): ScenarioListing[] {
+  const present = new Set(readdirSync(dir));
+  return SCENARIOS.filter((s) => present.has(`${s.name}.json`)).map((s) => ({
+    ...(JSON.parse(readFileSync(metaFile(dir, s.name), 'utf8')) as ScenarioMeta),
+    bytes: statSync(telemetryFile(dir, s.name)).size,
+  }));
+}
+
+export function readMeta(name: string, dir = scenariosDir()): ScenarioMeta {
+  const found = listScenarios(dir).find((s) => s.name === name);
+  if (!found) {
+    throw new CoralError(`Unknown demo scenario "${name}".`, `Available: ${listScenarios(dir).map((s) => s.name).join(', ')} (see coral demo list).`);
+  }
+  return found;
+}
+
+/** The scenario's exports, in send order. */
+export async function readExportLines(name: string, dir = scenariosDir()): Promise<ExportLine[]> {
+  const text = (await promisify(gunzip)(readFileSync(telemetryFile(dir, name)))).toString('utf8');
+  return text.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as ExportLine);
+}
+
+/** Writes a scenario's telemetry and metadata; each file lands whole (written aside, then renamed). */
+export function writeScenarioFiles(dir: string, meta: ScenarioMeta, telemetryText: string): void {
+  mkdirSync(dir, { recursive: true });
+  const gz = gzipSync(telemetryText, { level: 9 });
+  const files: [string, Buffer | string][] = [
+    [telemetryFile(dir, meta.name), gz],
+    [metaFile(dir, meta.name), `${JSON.stringify(meta, null, 2)}\n`],
+  ];
+  for (const [path, content] of files) {
+    writeFileSync(`${path}.tmp`, content);
+    renameSync(`${path}.tmp`, path);
+  }
+}

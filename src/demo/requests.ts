@@ -1,0 +1,301 @@
+import type { CallError, CallNode, Operation } from './calls.js';
+import { PRODUCTS } from './world.js';
+import type { Random } from './random.js';
+
+/** Failure flags of the OpenTelemetry Demo that the scenarios switch on. */
+export type Flag = 'paymentFailure' | 'productCatalogFailure' | 'recommendationCacheFailure' | 'kafkaQueueProblems';
+
+/** What is broken at a given instant: each active flag with its intensity in (0, 1]. */
+export type Conditions = Partial<Record<Flag, number>>;
+
+export const BROKEN_PRODUCT = 'OLJCESPC7Z';
+
+/** Builds one call node: a cursor moves through the callee's own work and its outgoing calls. */
+class Cursor {
+  readonly node: CallNode;
+  t: number;
+
+  constructor(
+    readonly rng: Random,
+    caller: string | null,
+    callee: string,
+    op: Operation,
+    startMs: number,
+    attributes: CallNode['attributes'] = {},
+  ) {
+    const queueMs = rng.lognormal(0.15, 0.6);
+    this.node = { caller, callee, op, startMs, endMs: startMs, queueMs, attributes, children: [] };
+    this.t = startMs + queueMs;
+  }
+
+  work(ms: number): this {
+    this.t += ms;
+    return this;
+  }
+
+  /** An outgoing call that starts now; the cursor waits for it. */
+  call(build: (startMs: number) => CallNode): CallNode {
+    const child = build(this.t + 0.05);
+    this.node.children.push(child);
+    this.t = Math.max(this.t, child.endMs) + 0.05;
+    return child;
+  }
+
+  /** Outgoing calls issued together; the cursor waits for the slowest. */
+  parallel(builds: ((startMs: number) => CallNode)[]): CallNode[] {
+    const start = this.t + 0.05;
+    const children = builds.map((b) => b(start));
+    this.node.children.push(...children);
+    this.t = Math.max(this.t, ...children.map((c) => c.endMs)) + 0.05;
+    return children;
+  }
+
+  end(error?: CallError, httpStatus?: number): CallNode {
+    this.node.endMs = this.t + 0.1;
+    if (error) this.node.error = error;
+    if (httpStatus !== undefined) this.node.httpStatus = httpStatus;
+    return this.node;
+  }
+}
+
+const grpc = (rpcService: string, rpcMethod: string): Operation => ({ protocol: 'grpc', rpcService, rpcMethod });
+const http = (method: string, route: string, beylaRoute: string, path: string): Operation => ({ protocol: 'http', method, route, beylaRoute, path });
+const failed = (e: CallNode) => e.error !== undefined;
+
+export class RequestBuilder {
+  constructor(
+    private readonly rng: Random,
+    private readonly cond: Conditions,
+  ) {}
+
+  private cursor(caller: string | null, callee: string, op: Operation, start: number, attrs?: CallNode['attributes']): Cursor {
+    return new Cursor(this.rng, caller, callee, op, start, attrs);
+  }
+
+  private sql(caller: string, start: number, operation: string, table: string, statement: string, medianMs: number): CallNode {
+    const c = this.cursor(caller, 'postgres', { protocol: 'sql', dbSystem: 'postgresql', dbOperation: operation, dbTable: table, statement }, start);
+    return c.work(this.rng.lognormal(medianMs, 0.5)).end();
+  }
+
+  private cache(caller: string, start: number, operation: string): CallNode {
+    const c = this.cursor(caller, 'valkey', { protocol: 'cache', dbSystem: 'redis', dbOperation: operation }, start);
+    return c.work(this.rng.lognormal(0.4, 0.4)).end();
+  }
+
+  getProduct(caller: string, start: number, productId: string): CallNode {
+    const c = this.cursor(caller, 'product-catalog', grpc('oteldemo.ProductCatalogService', 'GetProduct'), start, { 'app.product.id': productId });
+    c.work(this.rng.lognormal(0.6, 0.4));
+    if (this.cond.productCatalogFailure && productId === BROKEN_PRODUCT) {
+      return c.work(0.3).end({ grpcCode: 13, message: `Error: Product Catalog Fail Feature Flag Enabled` });
+    }
+    c.call((t) => this.sql('product-catalog', t, 'SELECT', 'products', 'SELECT id, name, description, picture, price_usd, categories FROM products WHERE id = $1', 1.2));
+    return c.work(0.2).end();
+  }
+
+  listProducts(caller: string, start: number): CallNode {
+    const c = this.cursor(caller, 'product-catalog', grpc('oteldemo.ProductCatalogService', 'ListProducts'), start);
+    c.work(this.rng.lognormal(0.8, 0.4));
+    c.call((t) => this.sql('product-catalog', t, 'SELECT', 'products', 'SELECT id, name, description, picture, price_usd, categories FROM products', 2.5));
+    return c.work(0.4).end();
+  }
+
+  listRecommendations(caller: string, start: number): CallNode {
+    const c = this.cursor(caller, 'recommendation', grpc('oteldemo.RecommendationService', 'ListRecommendations'), start);
+    const cacheFailure = this.cond.recommendationCacheFailure ?? 0;
+    // Cache misses grow the product list it walks: time grows with how long the flag has been on.
+    c.work(this.rng.lognormal(3 + 180 * cacheFailure, 0.45 + 0.35 * cacheFailure));
+    c.call((t) => this.listProducts('recommendation', t));
+    return c.work(this.rng.lognormal(1.5 + 60 * cacheFailure, 0.5)).end();
+  }
+
+  getAds(caller: string, start: number): CallNode {
+    const c = this.cursor(caller, 'ad', grpc('oteldemo.AdService', 'GetAds'), start);
+    return c.work(this.rng.lognormal(2.5, 0.6)).end();
+  }
+
+  convert(caller: string, start: number): CallNode {
+    const c = this.cursor(caller, 'currency', grpc('oteldemo.CurrencyService', 'Convert'), start);
+    return c.work(this.rng.lognormal(0.5, 0.3)).end();
+  }
+
+  supportedCurrencies(caller: string, start: number): CallNode {
+    const c = this.cursor(caller, 'currency', grpc('oteldemo.CurrencyService', 'GetSupportedCurrencies'), start);
+    return c.work(this.rng.lognormal(0.3, 0.3)).end();
+  }
+
+  getCart(caller: string, start: number): CallNode {
+    const c = this.cursor(caller, 'cart', grpc('oteldemo.CartService', 'GetCart'), start);
+    c.work(this.rng.lognormal(0.5, 0.3));
+    c.call((t) => this.cache('cart', t, 'HGET'));
+    return c.work(0.2).end();
+  }
+
+  addItem(caller: string, start: number, productId: string): CallNode {
+    const c = this.cursor(caller, 'cart', grpc('oteldemo.CartService', 'AddItem'), start, { 'app.product.id': productId });
+    c.work(this.rng.lognormal(0.6, 0.3));
+    c.call((t) => this.cache('cart', t, 'HSET'));
+    c.call((t) => this.cache('cart', t, 'EXPIRE'));
+    return c.work(0.2).end();
+  }
+
+  emptyCart(caller: string, start: number): CallNode {
+    const c = this.cursor(caller, 'cart', grpc('oteldemo.CartService', 'EmptyCart'), start);
+    c.work(this.rng.lognormal(0.4, 0.3));
+    c.call((t) => this.cache('cart', t, 'HDEL'));
+    return c.work(0.1).end();
+  }
+
+  getQuote(caller: string, start: number): CallNode {
+    const c = this.cursor(caller, 'quote', http('POST', '/getquote', '/getquote', '/getquote'), start);
+    return c.work(this.rng.lognormal(2, 0.4)).end(undefined, 200);
+  }
+
+  shippingQuote(caller: string, start: number): CallNode {
+    const c = this.cursor(caller, 'shipping', http('POST', '/get-quote', '/get-quote', '/get-quote'), start);
+    c.work(this.rng.lognormal(0.8, 0.3));
+    c.call((t) => this.getQuote('shipping', t));
+    return c.work(0.3).end(undefined, 200);
+  }
+
+  shipOrder(caller: string, start: number): CallNode {
+    const c = this.cursor(caller, 'shipping', http('POST', '/ship-order', '/ship-order', '/ship-order'), start);
+    return c.work(this.rng.lognormal(1.2, 0.4)).end(undefined, 200);
+  }
+
+  charge(caller: string, start: number, amount: number): CallNode {
+    const c = this.cursor(caller, 'payment', grpc('oteldemo.PaymentService', 'Charge'), start, { 'app.payment.amount': amount });
+    c.work(this.rng.lognormal(4, 0.5));
+    const p = this.cond.paymentFailure ?? 0;
+    if (p > 0 && this.rng.chance(p)) return c.work(0.5).end({ grpcCode: 2, message: 'Invalid token. app.loyalty.level=gold is not allowed.' });
+    return c.work(0.3).end();
+  }
+
+  sendConfirmation(caller: string, start: number): CallNode {
+    const c = this.cursor(caller, 'email', http('POST', '/send_order_confirmation', '/send_order_confirmation', '/send_order_confirmation'), start);
+    return c.work(this.rng.lognormal(6, 0.5)).end(undefined, 200);
+  }
+
+  publishOrder(caller: string, start: number, orderId: string): CallNode {
+    const c = this.cursor(caller, 'kafka', { protocol: 'kafka', topic: 'orders' }, start, { 'app.order.id': orderId });
+    return c.work(this.rng.lognormal(1.5, 0.4)).end();
+  }
+
+  placeOrder(caller: string, start: number, items: string[]): CallNode {
+    const c = this.cursor(caller, 'checkout', grpc('oteldemo.CheckoutService', 'PlaceOrder'), start, { 'app.user.currency': 'USD' });
+    c.work(this.rng.lognormal(0.6, 0.3));
+    c.call((t) => this.getCart('checkout', t));
+    for (const id of items) {
+      const p = c.call((t) => this.getProduct('checkout', t, id));
+      if (failed(p)) return c.work(0.4).end({ grpcCode: 13, message: `failed to prepare order: failed to get product #"${id}"` });
+    }
+    c.call((t) => this.convert('checkout', t));
+    c.call((t) => this.shippingQuote('checkout', t));
+    const amount = Math.round(this.rng.lognormal(80, 0.8) * 100) / 100;
+    const charge = c.call((t) => this.charge('checkout', t, amount));
+    if (failed(charge)) return c.work(0.4).end({ grpcCode: 13, message: `failed to charge card: could not charge the card: rpc error: code = Unknown desc = ${charge.error?.message}` });
+    c.call((t) => this.shipOrder('checkout', t));
+    c.call((t) => this.emptyCart('checkout', t));
+    c.call((t) => this.sendConfirmation('checkout', t));
+    const orderId = this.rng.hex(16);
+    c.node.attributes['app.order.id'] = orderId;
+    const copies = this.cond.kafkaQueueProblems ? 1 + this.rng.int(20, 40) : 1;
+    for (let i = 0; i < copies; i++) c.call((t) => this.publishOrder('checkout', t, orderId));
+    return c.work(0.3).end();
+  }
+
+  // Frontend routes. The SDK (Next.js) spells dynamic segments [productId]; Beyla reports `*`.
+
+  private frontend(route: string, beylaRoute: string, path: string, method: string, start: number, body: (c: Cursor) => CallError | undefined): CallNode {
+    const c = this.cursor('frontend-proxy', 'frontend', http(method, route, beylaRoute, path), start);
+    c.work(this.rng.lognormal(1.5, 0.5));
+    const err = body(c);
+    c.work(this.rng.lognormal(0.8, 0.5));
+    return err ? c.end({ ...err, httpStatus: 500 }) : c.end(undefined, 200);
+  }
+
+  productPage(start: number): CallNode {
+    const id = this.rng.weighted(PRODUCTS.map((p, i) => [p, i === 0 ? 2 : 1] as const));
+    return this.frontend('/api/products/[productId]', '/api/products/*', `/api/products/${id}`, 'GET', start, (c) => {
+      const [product] = c.parallel([(t) => this.getProduct('frontend', t, id), (t) => this.listRecommendations('frontend', t), (t) => this.getAds('frontend', t)]);
+      if (failed(product)) return { message: `Error: 13 INTERNAL: Error: Product Catalog Fail Feature Flag Enabled` };
+      c.call((t) => this.convert('frontend', t));
+      return undefined;
+    });
+  }
+
+  recommendations(start: number): CallNode {
+    return this.frontend('/api/recommendations', '/api/recommendations', '/api/recommendations', 'GET', start, (c) => {
+      c.call((t) => this.listRecommendations('frontend', t));
+      return undefined;
+    });
+  }
+
+  cartView(start: number): CallNode {
+    return this.frontend('/api/cart', '/api/cart', '/api/cart', 'GET', start, (c) => {
+      c.call((t) => this.getCart('frontend', t));
+      return undefined;
+    });
+  }
+
+  cartAdd(start: number): CallNode {
+    const id = this.rng.pick(PRODUCTS);
+    return this.frontend('/api/cart', '/api/cart', '/api/cart', 'POST', start, (c) => {
+      const p = c.call((t) => this.getProduct('frontend', t, id));
+      if (failed(p)) return { message: 'Error: 13 INTERNAL: Error: Product Catalog Fail Feature Flag Enabled' };
+      c.call((t) => this.addItem('frontend', t, id));
+      return undefined;
+    });
+  }
+
+  checkout(start: number): CallNode {
+    const items = Array.from({ length: this.rng.int(1, 4) }, () => this.rng.pick(PRODUCTS));
+    return this.frontend('/api/checkout', '/api/checkout', '/api/checkout', 'POST', start, (c) => {
+      const order = c.call((t) => this.placeOrder('frontend', t, items));
+      return order.error ? { message: `Error: 13 INTERNAL: ${order.error.message}` } : undefined;
+    });
+  }
+
+  currencies(start: number): CallNode {
+    return this.frontend('/api/currency', '/api/currency', '/api/currency', 'GET', start, (c) => {
+      c.call((t) => this.supportedCurrencies('frontend', t));
+      return undefined;
+    });
+  }
+
+  ads(start: number): CallNode {
+    return this.frontend('/api/data', '/api/data', '/api/data', 'GET', start, (c) => {
+      c.call((t) => this.getAds('frontend', t));
+      return undefined;
+    });
+  }
+
+  image(start: number): CallNode {
+    const file = this.rng.pick(['Banner.png', 'EclipsmartTravelRefractorTelescope.jpg', 'LensCleaningKit.jpg', 'NationalParkFoundationExplorascope.jpg', 'StarsenseExplorer.jpg']);
+    const c = this.cursor('frontend-proxy', 'image-provider', http('GET', '/static/images/{file}', '/static/images/*', `/static/images/${file}`), start);
+    return c.work(this.rng.lognormal(1.2, 0.6)).end(undefined, 200);
+  }
+}
+
+/** The request mix at the edge (frontend-proxy), by weight. */
+export const ROUTE_MIX: readonly (readonly [keyof RequestBuilder & string, number])[] = [
+  ['productPage', 32],
+  ['image', 18],
+  ['cartView', 12],
+  ['recommendations', 9],
+  ['cartAdd', 10],
+  ['checkout', 7],
+  ['currencies', 6],
+  ['ads', 6],
+];
+
+/** The entry point: frontend-proxy receives the request and routes it. */
+export function edgeRequest(rng: Random, cond: Conditions, startMs: number): CallNode {
+  const b = new RequestBuilder(rng, cond);
+  const route = rng.weighted(ROUTE_MIX) as 'productPage' | 'image' | 'cartView' | 'recommendations' | 'cartAdd' | 'checkout' | 'currencies' | 'ads';
+  const proxy = new Cursor(rng, null, 'frontend-proxy', { protocol: 'http', method: 'GET' }, startMs);
+  proxy.work(rng.lognormal(0.3, 0.3));
+  const inner = proxy.call((t) => b[route](t));
+  proxy.node.op = { ...inner.op };
+  const node = proxy.work(0.2).end(inner.error ? { httpStatus: 500, message: 'upstream returned 500' } : undefined, inner.error ? undefined : 200);
+  return node;
+}
