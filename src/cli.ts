@@ -20,11 +20,14 @@ colony
   .command('serve')
   .description('receive OTLP/HTTP (traces, metrics, logs; JSON and protobuf) into the colony')
   .option('--db <file>', 'colony database file, or :memory: (default: ~/.coral/colony.duckdb; CORAL_HOME moves ~/.coral)')
-  .option('--otlp-host <host>', 'address to listen on', '127.0.0.1')
+  .option('--otlp-host <host>', 'address to listen on (OTLP and /mcp)', '127.0.0.1')
   .option('--otlp-port <port>', 'OTLP/HTTP port (0 picks a free one)', '4318')
   .option('--max-body-mb <mb>', 'largest accepted request body, after decompression', '20')
   .addOption(new Option('--threads <n>', 'DuckDB worker threads').default('2'))
   .addOption(new Option('--memory-limit <size>', 'DuckDB memory cap, e.g. 2GB').default('4GB'))
+  .option('--token <secret>', 'require this bearer token on /mcp (required to listen beyond loopback; or CORAL_COLONY_TOKEN)')
+  .option('--no-mcp', 'do not serve the MCP tools at /mcp')
+  .option('--list-deprecated-tools', 'also list the old coral_query_beyla_* tool names (they answer either way)')
   .action(async (opts) => (await import('./commands/colony-serve.js')).colonyServe(opts));
 
 colony
@@ -33,6 +36,107 @@ colony
   .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
   .option('--json', 'print JSON instead of text')
   .action(async (opts) => (await import('./commands/colony-status.js')).colonyStatus(opts));
+
+const mcp = program.command('mcp').description('serve the colony\'s tools over stdio to MCP clients (Claude Desktop, IDEs)');
+mcp
+  .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
+  .option('--demo <scenario>', 'serve an in-memory colony with this demo scenario loaded')
+  .option('--list-deprecated-tools', 'also list the old coral_query_beyla_* tool names')
+  .action(async (opts) => (await import('./commands/mcp.js')).mcpServe(opts));
+mcp
+  .command('config')
+  .description('print the JSON snippet an MCP client needs to start `coral mcp`')
+  .option('--db <file>', 'colony database file to serve')
+  .option('--demo <scenario>', 'serve a demo scenario instead')
+  .action(async (opts) => (await import('./commands/mcp.js')).mcpConfig(opts));
+
+const query = program
+  .command('query')
+  .description('ask the colony directly, with the same tools the agent uses (no model needed)');
+
+/** Options every query sub-command takes: where the colony is, which window, how to print. */
+function queryCommand(parent: Command, spec: string, description: string): Command {
+  return parent
+    .command(spec)
+    .description(description)
+    .option('--since <duration>', 'how far back from now: 30m, 1h, 24h, 7d', '1h')
+    .option('--from <time>', 'window start (ISO-8601 or epoch ms); with --to instead of --since')
+    .option('--to <time>', 'window end (default now)')
+    .option('-o, --output <format>', 'table, json, tree or text')
+    .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
+    .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
+    .option('--token <secret>', 'bearer token for --colony (or CORAL_COLONY_TOKEN)')
+    .option('--demo <scenario>', 'query an in-memory colony with this demo scenario loaded');
+}
+
+const q = async () => import('./commands/query.js');
+
+queryCommand(query, 'metrics <service>', 'RED metrics from eBPF and OTLP, merged (coral_query_metrics)')
+  .option('--protocol <p>', 'auto, http, grpc or sql', 'auto')
+  .option('--route <route>', 'HTTP route').option('--method <method>', 'HTTP method').option('--status <class>', 'HTTP status class: 2xx..5xx')
+  .option('--grpc-method <m>', 'gRPC method').option('--grpc-status <code>', 'gRPC status code 0-16')
+  .option('--sql-operation <op>', 'SQL operation').option('--table <name>', 'SQL table')
+  .action(async (service, o) => {
+    const { runQuery, int } = await q();
+    await runQuery('coral_query_metrics', {
+      service, protocol: o.protocol, http_route: o.route, http_method: o.method, status_code_range: o.status,
+      grpc_method: o.grpcMethod, grpc_status_code: int('--grpc-status', o.grpcStatus, 16), sql_operation: o.sqlOperation, table_name: o.table,
+    }, o, 'table');
+  });
+
+queryCommand(query, 'traces [service]', 'traces as merged span trees (coral_query_traces)')
+  .option('--min-duration <d>', 'only traces with a span this slow: 500ms, 2s')
+  .option('--max <n>', 'how many traces (1-50)', '10')
+  .action(async (service, o) => {
+    const { runQuery, ms, int } = await q();
+    await runQuery('coral_query_traces', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 50) }, o, 'tree');
+  });
+
+queryCommand(query, 'trace <id>', 'one trace, merged (coral_query_traces with trace_id)')
+  .action(async (id, o) => (await q()).runQuery('coral_query_traces', { trace_id: id }, o, 'tree'));
+
+queryCommand(query, 'summary', 'where to look first (coral_query_summary)')
+  .action(async (o) => (await q()).runQuery('coral_query_summary', {}, { ...o, since: o.since === '1h' ? '30m' : o.since }, 'text'));
+
+queryCommand(query, 'health [service]', 'service health (coral_get_service_health)')
+  .action(async (service, o) => (await q()).runQuery('coral_get_service_health', { service }, o, 'table'));
+
+queryCommand(query, 'topology', 'who calls whom (coral_get_service_topology)')
+  .action(async (o) => (await q()).runQuery('coral_get_service_topology', {}, o, 'table'));
+
+queryCommand(query, 'events [service]', 'deploys, restarts, config changes (coral_query_events)')
+  .option('--kind <kind>', 'deploy, restart, crash, alert or config_change')
+  .action(async (service, o) => (await q()).runQuery('coral_query_events', { service, kind: o.kind }, o, 'table'));
+
+const ebpf = query.command('ebpf').description('eBPF (Beyla) data only');
+for (const p of ['http', 'grpc', 'sql'] as const) {
+  queryCommand(ebpf, `${p} <service>`, `eBPF ${p.toUpperCase()} metrics (coral_query_ebpf_${p}_metrics)`)
+    .action(async (service, o) => (await q()).runQuery(`coral_query_ebpf_${p}_metrics`, { service }, o, 'table'));
+}
+queryCommand(ebpf, 'traces [service]', 'traces of eBPF spans only (coral_query_ebpf_traces)')
+  .option('--min-duration <d>', 'only traces with a span this slow').option('--max <n>', 'how many traces (1-50)', '10')
+  .action(async (service, o) => {
+    const { runQuery, ms, int } = await q();
+    await runQuery('coral_query_ebpf_traces', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 50) }, o, 'tree');
+  });
+
+const telemetry = query.command('telemetry').description('OTLP (SDK) data only');
+queryCommand(telemetry, 'spans [service]', 'traces of OTLP spans only (coral_query_telemetry_spans)')
+  .option('--min-duration <d>', 'only traces with a span this slow').option('--max <n>', 'how many traces (1-50)', '10')
+  .action(async (service, o) => {
+    const { runQuery, ms, int } = await q();
+    await runQuery('coral_query_telemetry_spans', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 50) }, o, 'tree');
+  });
+queryCommand(telemetry, 'metrics <service>', 'OTLP metrics of a service (coral_query_telemetry_metrics)')
+  .option('--metric <text>', 'part of a metric name')
+  .action(async (service, o) => (await q()).runQuery('coral_query_telemetry_metrics', { service, metric: o.metric }, o, 'table'));
+queryCommand(telemetry, 'logs [service]', 'logs, newest first (coral_query_telemetry_logs)')
+  .option('--level <level>', 'minimum level: debug, info, warn, error').option('--search <text>', 'text in the body')
+  .option('--trace-id <id>', 'logs of one trace').option('--limit <n>', 'how many (1-500)', '50')
+  .action(async (service, o) => {
+    const { runQuery, int } = await q();
+    await runQuery('coral_query_telemetry_logs', { service, level: o.level, search: o.search, trace_id: o.traceId, limit: int('--limit', o.limit, 500) }, o, 'table');
+  });
 
 const demo = program.command('demo').description('bundled incident scenarios modelled on the OpenTelemetry Demo');
 

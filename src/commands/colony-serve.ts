@@ -1,42 +1,68 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseIntOption } from '../core/args.js';
+import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
+import { nowNs } from '../core/time.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
+import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
+import { createColonyServer } from '../colony/server.js';
+import { CHARS_PER_TOKEN, DEFAULT_MAX_RESPONSE_TOKENS } from '../colony/tools/types.js';
 import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
 
 interface ServeOptions extends StoreOptions {
   otlpHost: string;
   otlpPort: string;
   maxBodyMb: string;
+  token?: string;
+  mcp: boolean;
+  listDeprecatedTools?: boolean;
 }
 
 const REPORT_EVERY_MS = 10_000;
 
-/** `coral colony serve`: the OTLP/HTTP receiver in front of the colony store, until Ctrl-C. */
+/**
+ * `coral colony serve`: the OTLP/HTTP receiver in front of the colony store, and the colony's MCP
+ * tools over Streamable HTTP at /mcp on the same port, until Ctrl-C.
+ */
 export async function colonyServe(opts: ServeOptions): Promise<void> {
   const port = parseIntOption('--otlp-port', opts.otlpPort, 0, 65535);
   const maxBodyBytes = parseIntOption('--max-body-mb', opts.maxBodyMb, 1, 1024) * 1024 * 1024;
+  const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
+  if (opts.mcp && !isLoopback(opts.otlpHost) && !token) {
+    throw new CoralError(
+      `Listening on ${opts.otlpHost} would expose the colony's MCP tools to the network without authentication.`,
+      'Pass --token SECRET (or set CORAL_COLONY_TOKEN); clients then send Authorization: Bearer SECRET. Or use --no-mcp.',
+    );
+  }
   const store = await openColonyFromOptions(opts);
   const totals = { accepted: 0, rejected: 0, exports: 0 };
+  const count = (e: ExportReport) => {
+    totals.accepted += e.accepted;
+    totals.rejected += e.rejected;
+    totals.exports++;
+  };
+  let mcp: McpHttpHandler | undefined;
+  const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {};
+  // Loopback Host names need the real port, known once listening (port 0 picks one).
+  const allowedHosts: string[] = [];
+  if (opts.mcp) {
+    const ctx = { store, now: nowNs, maxResponseChars: DEFAULT_MAX_RESPONSE_TOKENS * CHARS_PER_TOKEN };
+    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools }), { allowedHosts, token });
+    mcp = handler;
+    routes['/mcp'] = (req, res) => handler.handle(req, res);
+  }
   let receiver;
   try {
-    receiver = await startReceiver({
-      sink: store,
-      host: opts.otlpHost,
-      port,
-      maxBodyBytes,
-      onExport: (e: ExportReport) => {
-        totals.accepted += e.accepted;
-        totals.rejected += e.rejected;
-        totals.exports++;
-      },
-    });
+    receiver = await startReceiver({ sink: store, host: opts.otlpHost, port, maxBodyBytes, routes, onExport: count });
   } catch (err) {
     await store.close();
     throw err;
   }
+  if (isLoopback(opts.otlpHost)) allowedHosts.push(...loopbackHosts(receiver.port));
   const log = (line: string) => process.stderr.write(`coral colony: ${line}\n`);
   log(`colony ${store.path}`);
   log(`OTLP/HTTP listening on ${receiver.url} (/v1/traces, /v1/metrics, /v1/logs; JSON and protobuf, gzip)`);
+  if (mcp) log(`MCP (Streamable HTTP) on ${receiver.url}/mcp${token ? ', bearer token required' : ''}`);
   log('Ctrl-C to stop');
   let reported = { ...totals };
   const timer = setInterval(() => {
@@ -55,6 +81,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   });
   clearInterval(timer);
   log('stopping: finishing pending writes');
+  await mcp?.close();
   await receiver.close();
   await store.close();
   log(`stopped; ${formatCount(totals.accepted)} items stored this run`);

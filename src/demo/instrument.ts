@@ -1,4 +1,5 @@
 import type { CallNode, Operation } from './calls.js';
+import { GRPC_CODE_NAMES, GRPC_SERVER_ERROR_CODES } from '../core/grpc.js';
 import { PEERS } from './calls.js';
 import { type KeyValue, attributes, nanos } from './otlp-json.js';
 import type { Random } from './random.js';
@@ -62,8 +63,6 @@ export function sdkScope(svc: ServiceDef, op: Operation): string {
   return SDK_SCOPES[svc.language]?.[op.protocol] ?? `${svc.name}-instrumentation`;
 }
 
-const GRPC_NAMES = ['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED'];
-const BEYLA_GRPC_SERVER_ERRORS = new Set([2, 4, 12, 13, 14, 15]);
 
 /** Beyla >= 3.23 renamed the RPC attributes; currency runs the newer Beyla. */
 const NEW_BEYLA = new Set(['currency']);
@@ -307,9 +306,9 @@ export class Instrumenter {
       const code = grpcCode(node);
       const path = `/${op.rpcService}/${op.rpcMethod}`;
       const attrs = NEW_BEYLA.has(svc.name)
-        ? { 'rpc.system.name': 'grpc', 'rpc.method': path, 'rpc.response.status_code': GRPC_NAMES[code] }
+        ? { 'rpc.system.name': 'grpc', 'rpc.method': path, 'rpc.response.status_code': GRPC_CODE_NAMES[code] }
         : { 'rpc.system': 'grpc', 'rpc.method': path, 'rpc.grpc.status_code': code };
-      return { name: path, attrs: { ...attrs, 'server.port': 8080 }, status: status(BEYLA_GRPC_SERVER_ERRORS.has(code)) };
+      return { name: path, attrs: { ...attrs, 'server.port': 8080 }, status: status(GRPC_SERVER_ERROR_CODES.includes(code)) };
     }
     const code = httpStatus(node);
     return {
@@ -344,7 +343,7 @@ export class Instrumenter {
       const path = `/${op.rpcService}/${op.rpcMethod}`;
       const code = grpcCode(node);
       this.sink.observe(NEW_BEYLA.has(svc.name)
-        ? { service: svc, source: 'ebpf', metric: 'rpc.server.call.duration', attributes: { 'rpc.system.name': 'grpc', 'rpc.method': path, 'rpc.response.status_code': GRPC_NAMES[code] }, value: seconds, atMs: node.endMs }
+        ? { service: svc, source: 'ebpf', metric: 'rpc.server.call.duration', attributes: { 'rpc.system.name': 'grpc', 'rpc.method': path, 'rpc.response.status_code': GRPC_CODE_NAMES[code] }, value: seconds, atMs: node.endMs }
         : { service: svc, source: 'ebpf', metric: 'rpc.server.duration', attributes: { 'rpc.system': 'grpc', 'rpc.method': path, 'rpc.grpc.status_code': code }, value: seconds, atMs: node.endMs });
     } else {
       this.sink.observe({ service: svc, source: 'ebpf', metric: 'http.server.request.duration', attributes: { 'http.request.method': op.method ?? 'GET', 'http.route': op.beylaRoute ?? '/', 'http.response.status_code': httpStatus(node) }, value: seconds, atMs: node.endMs });

@@ -37,6 +37,8 @@ export interface ReceiverOptions {
   maxBodyBytes?: number;
   /** Called after each export with what it stored and rejected. */
   onExport?: (e: ExportReport) => void;
+  /** Other endpoints served on the same port, by exact path (the colony's /mcp). */
+  routes?: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>>;
 }
 
 export interface ExportReport {
@@ -179,7 +181,14 @@ export function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
   const host = opts.host ?? DEFAULT_OTLP_HOST;
   const port = opts.port ?? DEFAULT_OTLP_PORT;
   const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, onExport: opts.onExport };
-  const server: Server = createServer((req, res) => void handleExport(req, res, handlerOpts));
+  const server: Server = createServer((req, res) => {
+    const route = opts.routes?.[(req.url ?? '').split('?')[0]];
+    const handled = route ? route(req, res) : handleExport(req, res, handlerOpts);
+    handled.catch((err: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
+      res.end(`internal error: ${(err as Error).message}`);
+    });
+  });
   server.keepAliveTimeout = 30_000;
   return new Promise((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {

@@ -1,6 +1,7 @@
 import type { Attributes, AttrValue } from './model.js';
 import type { HotAttributes } from '../store/rows.js';
 import { splitRpcPath } from '../../core/rpc.js';
+import { GRPC_CODE_NAMES } from '../../core/grpc.js';
 
 /**
  * Old and new semantic-convention names both occur in real data (SDKs of different ages, Beyla
@@ -26,22 +27,12 @@ function integer(attrs: Attributes, ...keys: string[]): number | null {
   return null;
 }
 
-/** gRPC status names, for `rpc.response.status_code` sent as a string. */
-export const GRPC_CODES = [
-  'OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS',
-  'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE',
-  'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED',
-] as const;
-
-/** Codes that make a gRPC server span an error (the server-side rule Beyla and the semconv use). */
-export const GRPC_SERVER_ERROR_CODES = [2, 4, 12, 13, 14, 15] as const;
-
 function grpcCode(attrs: Attributes): number | null {
   const v = first(attrs, ['rpc.grpc.status_code', 'rpc.response.status_code']);
   if (typeof v === 'number') return v;
   if (typeof v === 'string') {
     if (/^\d+$/.test(v)) return Number(v);
-    const i = (GRPC_CODES as readonly string[]).indexOf(v.toUpperCase());
+    const i = (GRPC_CODE_NAMES as readonly string[]).indexOf(v.toUpperCase());
     return i < 0 ? null : i;
   }
   return null;

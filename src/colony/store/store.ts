@@ -8,6 +8,7 @@ import { type LogQuery, type LogQueryResult, queryLogs } from './queries/logs.js
 import { type EventOut, type EventQuery, queryEvents } from './queries/events.js';
 import { type ServiceHealth, type ServiceInfo, listServices, serviceHealth } from './queries/services.js';
 import { type TopologyEdge, topology } from './queries/topology.js';
+import { type MetricInfo, type MetricQuery, listMetrics } from './queries/metrics.js';
 
 export interface StoreCounts {
   spans: number;
@@ -74,6 +75,10 @@ export class ColonyStore {
   async serviceHealth(range: TimeRange, service?: string): Promise<ServiceHealth[]> {
     await this.writer.syncRegistry();
     return serviceHealth(this.db, range, service);
+  }
+
+  listMetrics(q: MetricQuery): Promise<MetricInfo[]> {
+    return listMetrics(this.db, q);
   }
 
   topology(range: TimeRange): Promise<TopologyEdge[]> {

@@ -2,6 +2,7 @@ import type { Database } from '../db.js';
 import type { Source } from '../rows.js';
 import type { TimeRange } from '../../../core/time.js';
 import { splitRpcPath } from '../../../core/rpc.js';
+import { GRPC_SERVER_ERROR_CODES } from '../../../core/grpc.js';
 import { Where } from './filters.js';
 import {
   type BucketCounts,
@@ -58,7 +59,7 @@ export interface RedRow {
   percentilesAtLeast: boolean;
 }
 
-const GRPC_ERRORS = '(2, 4, 12, 13, 14, 15)';
+const GRPC_ERRORS = `(${GRPC_SERVER_ERROR_CODES.join(', ')})`;
 
 function applyFilters(w: Where, f: RedFilters): void {
   w.maybe(f.httpRoute, 'http_route = ?');
@@ -216,7 +217,7 @@ function seriesDelta(r: SeriesRow): BucketCounts | null {
 
 function isErrorSeries(r: SeriesRow, protocol: Protocol): boolean {
   if (protocol === 'http') return r.http_status_code !== null && r.http_status_code >= 500;
-  if (protocol === 'grpc') return r.rpc_status_code !== null && [2, 4, 12, 13, 14, 15].includes(r.rpc_status_code);
+  if (protocol === 'grpc') return r.rpc_status_code !== null && GRPC_SERVER_ERROR_CODES.includes(r.rpc_status_code);
   return r.error_type !== null;
 }
 

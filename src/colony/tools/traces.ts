@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { nsToIso } from '../../core/time.js';
+import type { SpanRecord } from '../store/queries/spans.js';
+import type { Source } from '../store/rows.js';
+import { type TraceTree, type TreeNode, buildTraceTree } from '../unified/span-tree.js';
+import { renderTree } from '../unified/render-tree.js';
+import { limit, serviceName, timeRange, traceIdField, windowOf } from './inputs.js';
+import { type ToolContext, type ToolOutput, defineTool } from './types.js';
+
+const treeNode: z.ZodType<TreeNode> = z.object({
+  spanId: z.string(),
+  parentSpanId: z.string(),
+  service: z.string(),
+  name: z.string(),
+  kind: z.string(),
+  source: z.enum(['ebpf', 'otlp']),
+  offsetMs: z.number(),
+  durationMs: z.number(),
+  selfMs: z.number(),
+  error: z.boolean(),
+  statusMessage: z.string(),
+  httpStatusCode: z.number().nullable(),
+  rpcStatusCode: z.number().nullable(),
+  slow: z.boolean(),
+  orphan: z.boolean(),
+  merged: z.object({
+    spanId: z.string(), queueMs: z.number(), durationMs: z.number(), statusCode: z.string(),
+    httpStatusCode: z.number().nullable(), rpcStatusCode: z.number().nullable(),
+  }).nullable(),
+  get children() {
+    return z.array(treeNode);
+  },
+}) as z.ZodType<TreeNode>;
+
+const traceOut = z.object({
+  traceId: z.string(),
+  start: z.string(),
+  startNs: z.string(),
+  durationMs: z.number(),
+  spanCount: z.number(),
+  mergedCount: z.number(),
+  services: z.array(z.string()),
+  depth: z.number(),
+  incomplete: z.boolean(),
+  roots: z.array(treeNode),
+});
+
+const tracesOutput = {
+  traces: z.array(traceOut),
+  matchedTraces: z.number(),
+  deduplicated: z.boolean(),
+  truncated: z.boolean(),
+};
+
+export function treeJson(t: TraceTree) {
+  return { ...t, start: nsToIso(t.startNs), startNs: t.startNs.toString() };
+}
+
+interface TraceArgs {
+  trace_id?: string;
+  service?: string;
+  time_range: string;
+  min_duration_ms?: number;
+  max_traces: number;
+}
+
+/** Finds traces and renders each as one tree, within the response budget. */
+async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; dedupe: boolean; label: string }): Promise<ToolOutput> {
+  let found: { traceId: string; spans: SpanRecord[] }[];
+  let matched: number;
+  if (a.trace_id) {
+    const spans = await ctx.store.getTrace(a.trace_id);
+    found = spans.length > 0 ? [{ traceId: a.trace_id.toLowerCase(), spans }] : [];
+    matched = found.length;
+  } else {
+    const res = await ctx.store.searchTraces({
+      range: windowOf(ctx, a.time_range),
+      service: a.service,
+      minDurationMs: a.min_duration_ms,
+      source: view.source,
+      maxTraces: a.max_traces,
+      order: a.min_duration_ms !== undefined ? 'slowest' : 'recent',
+    });
+    found = res.traces;
+    matched = res.matchedTraces;
+  }
+  const trees = found.map((t) => buildTraceTree(t.traceId, view.source ? t.spans.filter((s) => s.source === view.source) : t.spans, { dedupe: view.dedupe }));
+  if (trees.length === 0) {
+    const where = a.trace_id ? `with id ${a.trace_id}` : `${a.service ? `for ${a.service} ` : ''}in the last ${a.time_range}${a.min_duration_ms !== undefined ? ` slower than ${a.min_duration_ms}ms` : ''}`;
+    return {
+      text: `No traces found ${where}${view.source ? ` (${view.label} spans only)` : ''}.\nHint: widen time_range, lower min_duration_ms, or check the service name with coral_get_service_health.`,
+      structured: { traces: [], matchedTraces: 0, deduplicated: view.dedupe, truncated: false },
+    };
+  }
+  // Share the budget between traces; a long trace is cut, never the list of traces.
+  const perTrace = Math.max(400, Math.floor(ctx.maxResponseChars / trees.length));
+  const lines: string[] = [];
+  let truncated = false;
+  if (matched > trees.length) lines.push(`Showing ${trees.length} of ${matched} matching traces (${a.min_duration_ms !== undefined ? 'slowest' : 'most recent'} first).`);
+  for (const t of trees) {
+    const maxLines = Math.max(3, Math.floor(perTrace / 70));
+    const rendered = renderTree(t, maxLines);
+    if (t.spanCount > maxLines) truncated = true;
+    lines.push(...rendered, '');
+  }
+  return {
+    text: lines.join('\n').trimEnd(),
+    structured: { traces: trees.map(treeJson), matchedTraces: matched, deduplicated: view.dedupe, truncated },
+  };
+}
+
+const traceInput = {
+  trace_id: traceIdField.optional(),
+  service: serviceName.optional().describe('Only traces in which this service took part'),
+  time_range: timeRange.default('1h'),
+  min_duration_ms: z.number({ error: 'min_duration_ms must be a number of milliseconds' }).min(0, { error: 'min_duration_ms must be 0 or more' }).optional().describe('Only traces with a span at least this slow; the slowest come first'),
+  max_traces: limit(10, 50, 'max_traces').describe('How many traces, 1 to 50 (default 10); each is returned whole'),
+};
+
+export const queryTraces = defineTool({
+  name: 'coral_query_traces',
+  title: 'Traces (eBPF + OTLP, merged)',
+  description:
+    'Recommended: whole traces as span trees built from eBPF and OTLP spans together, the same request seen by both merged into one span (OTLP kept, eBPF queue time attached), orphan subtrees and incomplete traces marked, slow spans (← SLOW) and errors flagged, each span tagged [eBPF] or [OTLP]. ' +
+    'Example: {"service": "checkout", "min_duration_ms": 500} or {"trace_id": "5b8efff798038103d269b633813fc60c"}.',
+  input: traceInput,
+  output: tracesOutput,
+  run: (ctx, a) => traces(ctx, a, { dedupe: true, label: 'all' }),
+});
+
+function plumbingTraces(name: string, title: string, source: Source, deprecatedAliasOf?: string) {
+  const label = source === 'ebpf' ? 'eBPF' : 'OTLP';
+  return defineTool({
+    name,
+    title,
+    description: `Advanced: traces with ${label} spans only, no merging with the other source. Prefer coral_query_traces.`,
+    input: traceInput,
+    output: tracesOutput,
+    deprecatedAliasOf,
+    run: async (ctx, a) => {
+      const out = await traces(ctx, a, { source, dedupe: false, label });
+      return deprecatedAliasOf ? { ...out, text: `Note: ${name} is deprecated; use ${deprecatedAliasOf}.\n${out.text}` } : out;
+    },
+  });
+}
+
+export const ebpfTraces = plumbingTraces('coral_query_ebpf_traces', 'eBPF traces', 'ebpf');
+export const telemetrySpans = plumbingTraces('coral_query_telemetry_spans', 'OTLP spans', 'otlp');
+export const deprecatedBeylaTraces = plumbingTraces('coral_query_beyla_traces', 'eBPF traces (old name)', 'ebpf', 'coral_query_ebpf_traces');
+
+export const getTraceById = defineTool({
+  name: 'coral_get_trace_by_id',
+  title: 'One trace, every span',
+  description: 'Advanced: one trace with every stored span from both sources, eBPF twins not merged (coral_query_traces merges them). Example: {"trace_id": "5b8efff798038103d269b633813fc60c"}.',
+  input: { trace_id: traceIdField },
+  output: tracesOutput,
+  run: (ctx, a) => traces(ctx, { trace_id: a.trace_id, time_range: '1h', max_traces: 1 }, { dedupe: false, label: 'all' }),
+});

@@ -1,0 +1,79 @@
+import { CoralError } from '../core/errors.js';
+import { formatCount } from '../core/format.js';
+import { type Nanos, nowNs } from '../core/time.js';
+import { progress } from '../core/progress.js';
+import type { ColonyStore } from '../colony/store/store.js';
+import { toolByName } from '../colony/tools/index.js';
+import { runTool } from '../colony/tools/run.js';
+import { CHARS_PER_TOKEN, DEFAULT_MAX_RESPONSE_TOKENS, type ToolContext, type ToolOutput } from '../colony/tools/types.js';
+import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
+
+export interface AccessOptions extends StoreOptions {
+  /** A running colony's base URL (its /mcp endpoint is used). */
+  colony?: string;
+  token?: string;
+  /** Load this demo scenario into an in-memory colony. */
+  demo?: string;
+}
+
+/** One way to reach a colony's tools from the CLI, whether it is a file, a demo or a remote colony. */
+export interface ColonyAccess {
+  call(tool: string, args: Record<string, unknown>): Promise<ToolOutput>;
+  close(): Promise<void>;
+}
+
+/** Opens the local store: the colony file, or an in-memory colony with a demo scenario loaded. */
+export async function openLocalStore(opts: AccessOptions): Promise<ColonyStore> {
+  if (!opts.demo) return openColonyFromOptions(opts);
+  const { loadScenario } = await import('../demo/load.js');
+  const store = await openColonyFromOptions({ ...opts, db: ':memory:' });
+  const p = progress(`loading demo ${opts.demo}`);
+  try {
+    const r = await loadScenario(store, opts.demo, { onProgress: ({ exportsDone, exportsTotal }) => p.update(exportsDone / exportsTotal) });
+    p.done(`${formatCount(r.accepted.spans)} spans ready`);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+  return store;
+}
+
+export function toolContext(store: ColonyStore, now: () => Nanos = nowNs): ToolContext {
+  return { store, now, maxResponseChars: DEFAULT_MAX_RESPONSE_TOKENS * CHARS_PER_TOKEN };
+}
+
+export async function openColonyAccess(opts: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
+  if (opts.colony) return openRemote(opts.colony, opts.token ?? process.env.CORAL_COLONY_TOKEN);
+  const store = await openLocalStore(opts);
+  const ctx = toolContext(store, now);
+  return {
+    call: (tool, args) => {
+      const def = toolByName(tool);
+      if (!def) throw new Error(`no tool ${tool}`);
+      return runTool(def, ctx, args);
+    },
+    close: () => store.close(),
+  };
+}
+
+async function openRemote(base: string, token?: string): Promise<ColonyAccess> {
+  const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  const url = new URL(base.replace(/\/+$/, '').endsWith('/mcp') ? base : `${base.replace(/\/+$/, '')}/mcp`);
+  const client = new Client({ name: 'coral-cli', version: '1' });
+  const transport = new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
+  try {
+    await client.connect(transport);
+  } catch (err) {
+    throw new CoralError(`Cannot reach the colony at ${url}: ${(err as Error).message}`, 'Start it with `coral colony serve`, check the URL, and pass --token if it requires one.');
+  }
+  return {
+    async call(tool, args) {
+      const res = await client.callTool({ name: tool, arguments: args });
+      const text = (res.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+      if (res.isError) throw new CoralError(text);
+      return { text, structured: (res.structuredContent ?? {}) as Record<string, unknown> };
+    },
+    close: () => client.close(),
+  };
+}

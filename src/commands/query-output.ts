@@ -1,0 +1,69 @@
+import Table from 'cli-table3';
+import { formatCount, formatMs, formatPercent } from '../core/format.js';
+import type { ToolOutput } from '../colony/tools/types.js';
+
+export type OutputFormat = 'table' | 'json' | 'tree' | 'text';
+export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'tree', 'text'];
+
+type Rec = Record<string, unknown>;
+const tagOf = (s: unknown) => (s === 'ebpf' ? '[eBPF]' : '[OTLP]');
+const ms = (v: unknown) => (typeof v === 'number' ? formatMs(v) : '');
+
+function table(head: string[], rows: (string | number)[][]): string {
+  const t = new Table({ head, style: { head: process.stdout.isTTY ? ['cyan'] : [], border: process.stdout.isTTY ? ['grey'] : [] } });
+  t.push(...rows.map((r) => r.map(String)));
+  return t.toString();
+}
+
+/** Tables for the structured results that are tabular; null when a tool's result is not. */
+function asTable(tool: string, s: Rec): string | null {
+  if (Array.isArray(s.sections)) {
+    const rows = (s.sections as Rec[]).flatMap((sec) => (sec.rows as Rec[]).map((r) => [
+      tagOf(r.source),
+      String(r.protocol),
+      r.protocol === 'http' ? `${r.httpMethod} ${r.httpRoute}` : r.protocol === 'grpc' ? `${r.rpcService ?? ''}/${r.rpcMethod}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`,
+      formatCount(r.requests as number),
+      ms(r.p50Ms),
+      `${r.percentilesAtLeast ? '>=' : ''}${ms(r.p95Ms)}`,
+      `${r.percentilesAtLeast ? '>=' : ''}${ms(r.p99Ms)}`,
+      formatPercent(r.errorRate as number),
+      String(r.basis),
+    ]));
+    if (rows.length === 0) return null;
+    const notes = [...(s.notes as string[]), s.analysis as string].filter(Boolean);
+    return `${table(['source', 'protocol', 'operation', 'requests', 'P50', 'P95', 'P99', 'errors', 'from'], rows)}${notes.length ? `\n${notes.join('\n')}` : ''}`;
+  }
+  if (Array.isArray(s.services) && tool === 'coral_get_service_health') {
+    return table(['service', 'sources', 'status', 'requests', 'errors', 'P95', 'last seen', 'why'], (s.services as Rec[]).map((h) => [
+      String(h.serviceName), (h.sources as string[]).map(tagOf).join(''), String(h.status), formatCount(h.requests as number),
+      formatPercent(h.errorRate as number), ms(h.p95Ms), String(h.lastSeen), (h.reasons as string[]).join('; '),
+    ]));
+  }
+  if (Array.isArray(s.edges)) {
+    return table(['from', 'to', 'kind', 'protocol', 'calls', 'errors', 'sources'], (s.edges as Rec[]).map((e) => [
+      String(e.from), String(e.to), String(e.kind), String(e.protocol), formatCount(e.calls as number), formatCount(e.errors as number), (e.sources as string[]).map(tagOf).join(''),
+    ]));
+  }
+  if (Array.isArray(s.events)) {
+    return table(['time', 'service', 'kind', 'title'], (s.events as Rec[]).map((e) => [String(e.time), String(e.serviceName), String(e.kind), String(e.title)]));
+  }
+  if (Array.isArray(s.logs)) {
+    return table(['time', 'service', 'level', 'body', 'trace'], (s.logs as Rec[]).map((l) => [String(l.time), String(l.serviceName), String(l.level), String(l.body).slice(0, 100), String(l.traceId)]));
+  }
+  if (Array.isArray(s.metrics)) {
+    return table(['metric', 'type', 'unit', 'series', 'points', 'last', 'min', 'max'], (s.metrics as Rec[]).map((m) => [
+      String(m.metricName), String(m.type), String(m.unit), String(m.series), String(m.points), m.last === null ? '' : String(m.last), m.min === null ? '' : String(m.min), m.max === null ? '' : String(m.max),
+    ]));
+  }
+  return null;
+}
+
+/** Prints a tool's result the way the user asked; `table` falls back to the text for non-tabular results. */
+export function printToolOutput(tool: string, out: ToolOutput, format: OutputFormat): void {
+  if (format === 'json') {
+    process.stdout.write(`${JSON.stringify(out.structured, null, 2)}\n`);
+    return;
+  }
+  const rendered = format === 'table' ? asTable(tool, out.structured) : null;
+  process.stdout.write(`${rendered ?? out.text}\n`);
+}
