@@ -3,110 +3,12 @@
  * (cumulative, 60 s interval). Target (issue 2): <= 100 ms per query.
  */
 import { ColonyStore } from '../src/colony/store/store.js';
-import { type HistogramPointRow, type HotAttributes, type SpanRow, emptyBatch } from '../src/colony/store/rows.js';
 import type { RedQuery } from '../src/colony/store/queries/red.js';
+import { END, SEC, populate } from './synthetic.js';
 import { report } from './report.js';
 
 const SPANS = Number(process.env.BENCH_RED_SPANS ?? 1_000_000);
 const POINTS = Number(process.env.BENCH_RED_POINTS ?? 1_000_000);
-const SERVICES = 20;
-const ROUTES = 10;
-const CODES = [200, 201, 404, 500, 503];
-const BOUNDS = [0, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
-const SEC = 1_000_000_000n;
-const END = 1_764_671_400_000_000_000n;
-
-/** A small deterministic generator, so runs are comparable. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s * 1664525 + 1013904223) >>> 0;
-    return s / 4294967296;
-  };
-}
-
-// Object.assign rather than spread: spreading this into each row is several times slower.
-const hot: HotAttributes = {
-  httpMethod: null, httpRoute: null, httpStatusCode: null, rpcSystem: null, rpcService: null, rpcMethod: null,
-  rpcStatusCode: null, dbSystem: null, dbOperation: null, dbTable: null, dbStatement: null, peerService: null, serverAddress: null,
-};
-
-async function populate(store: ColonyStore): Promise<void> {
-  const rand = rng(42);
-  const spanWindowNs = 24n * 3600n * SEC; // one day of spans
-  for (let done = 0; done < SPANS; ) {
-    const batch = emptyBatch();
-    for (let i = 0; i < 50_000 && done < SPANS; i++, done++) {
-      const svc = done % SERVICES;
-      const route = Math.floor(rand() * ROUTES);
-      const code = CODES[Math.floor(rand() * rand() * CODES.length)];
-      const start = END - spanWindowNs + (BigInt(done) * spanWindowNs) / BigInt(SPANS);
-      const durNs = BigInt(Math.floor(1e6 * (2 + 50 * rand() ** 3)));
-      const row: SpanRow = Object.assign<Omit<SpanRow, keyof typeof hot>, typeof hot>({
-        traceId: done.toString(16).padStart(32, '0'),
-        spanId: done.toString(16).padStart(16, '0'),
-        parentSpanId: '',
-        traceState: '',
-        name: `GET /api/r${route}`,
-        kind: 'SERVER',
-        serviceName: `svc-${svc}`,
-        source: done % 2 === 0 ? 'ebpf' : 'otlp',
-        scopeName: '',
-        scopeVersion: '',
-        startNs: start,
-        endNs: start + durNs,
-        statusCode: code >= 500 ? 'ERROR' : 'UNSET',
-        statusMessage: '',
-        attributes: '{}',
-        resourceAttributes: `{"service.name":"svc-${svc}"}`,
-        events: '[]',
-        links: '[]',
-      }, hot);
-      row.httpMethod = 'GET';
-      row.httpRoute = `/api/r${route}`;
-      row.httpStatusCode = code;
-      batch.spans.push(row);
-    }
-    await store.write(batch);
-  }
-  const series = SERVICES * ROUTES * CODES.length;
-  const perSeries = Math.ceil(POINTS / series);
-  let written = 0;
-  for (let s = 0; s < series && written < POINTS; s++) {
-    const batch = emptyBatch();
-    const svc = s % SERVICES;
-    const route = Math.floor(s / SERVICES) % ROUTES;
-    const code = CODES[Math.floor(s / (SERVICES * ROUTES))];
-    const counts = new Array<number>(BOUNDS.length + 1).fill(0);
-    for (let p = 0; p < perSeries && written < POINTS; p++, written++) {
-      for (let k = 0; k < 5; k++) counts[Math.min(BOUNDS.length, Math.floor(rand() * 9))]++;
-      const row: HistogramPointRow = Object.assign<Omit<HistogramPointRow, keyof typeof hot>, typeof hot>({
-        seriesKey: `series-${s}`,
-        metricName: 'http.server.request.duration',
-        description: '',
-        unit: 's',
-        serviceName: `svc-${svc}`,
-        source: 'ebpf',
-        startNs: END - BigInt(perSeries) * 60n * SEC,
-        timeNs: END - BigInt(perSeries - p) * 60n * SEC,
-        attributes: '{}',
-        resourceAttributes: '{}',
-        temporality: 'cumulative',
-        count: counts.reduce((a, b) => a + b, 0),
-        sum: null,
-        min: null,
-        max: null,
-        bounds: BOUNDS,
-        bucketCounts: [...counts],
-      }, hot);
-      row.httpMethod = 'GET';
-      row.httpRoute = `/api/r${route}`;
-      row.httpStatusCode = code;
-      batch.histogramPoints.push(row);
-    }
-    await store.write(batch);
-  }
-}
 
 async function time(fn: () => Promise<unknown>, runs = 15): Promise<{ p50: number; max: number }> {
   await fn();
@@ -122,7 +24,7 @@ async function time(fn: () => Promise<unknown>, runs = 15): Promise<{ p50: numbe
 
 const store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '8GB' });
 const loadStart = performance.now();
-await populate(store);
+await populate(store, SPANS, POINTS);
 const counts = await store.counts();
 const loadMs = performance.now() - loadStart;
 const q: RedQuery = { service: 'svc-3', protocol: 'http', range: { fromNs: END - 3600n * SEC, toNs: END } };

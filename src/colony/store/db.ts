@@ -22,6 +22,8 @@ export type Row = Record<string, unknown>;
 
 /** Bulk-write connections: two, so that one appends while the other commits (see writer.ts). */
 const WRITE_LANES = 2;
+/** Read connections: a tool's independent queries run side by side instead of queueing on one. */
+const READERS = 3;
 
 /**
  * A DuckDB database with the colony schema: connections for bulk writes, one for the service
@@ -33,8 +35,10 @@ export class Database {
     private readonly instance: DuckDBInstance,
     readonly writers: DuckDBConnection[],
     readonly registry: DuckDBConnection,
-    private readonly reader: DuckDBConnection,
+    private readonly readers: DuckDBConnection[],
   ) {}
+
+  private nextReader = 0;
 
   /** The connection for schema changes and maintenance. */
   get admin(): DuckDBConnection {
@@ -58,7 +62,9 @@ export class Database {
     }
     const writers: DuckDBConnection[] = [];
     for (let i = 0; i < WRITE_LANES; i++) writers.push(await instance.connect());
-    const db = new Database(opts.path, instance, writers, await instance.connect(), await instance.connect());
+    const readers: DuckDBConnection[] = [];
+    for (let i = 0; i < READERS; i++) readers.push(await instance.connect());
+    const db = new Database(opts.path, instance, writers, await instance.connect(), readers);
     await db.migrate();
     return db;
   }
@@ -82,14 +88,16 @@ export class Database {
 
   /** Runs a read query with bound parameters; BIGINT values stay JS bigint (cast in SQL where a number is meant). */
   async query<T = Row>(sql: string, params: Params = {}): Promise<T[]> {
-    const reader = await this.reader.runAndReadAll(sql, params);
-    return reader.getRowObjectsJS() as T[];
+    const conn = this.readers[this.nextReader];
+    this.nextReader = (this.nextReader + 1) % this.readers.length;
+    const result = await conn.runAndReadAll(sql, params);
+    return result.getRowObjectsJS() as T[];
   }
 
   close(): void {
     for (const w of this.writers) w.closeSync();
     this.registry.closeSync();
-    this.reader.closeSync();
+    for (const r of this.readers) r.closeSync();
     this.instance.closeSync();
   }
 }

@@ -84,7 +84,7 @@ export function analysis(sections: RedSection[]): string {
   const rows = sections.flatMap((s) => s.rows.map((r) => ({ r, s })));
   if (rows.length === 0) return '';
   const parts: string[] = [];
-  const worst = rows.filter(({ r }) => r.errorRate >= 0.01 && r.errors >= 2).sort((a, b) => b.r.errorRate - a.r.errorRate)[0];
+  const worst = rows.filter(({ r }) => r.errorRate >= 0.01 && r.errors >= 1).sort((a, b) => b.r.errorRate - a.r.errorRate)[0];
   if (worst) parts.push(`${operationLabel(worst.r).replace(/^\w+: /, '')} fails ${formatPercent(worst.r.errorRate)} of requests ${tag(worst.s.source)}`);
   else parts.push('no operation has a notable error rate');
   const slowest = rows.filter(({ r }) => r.p99Ms !== null).sort((a, b) => (b.r.p99Ms ?? 0) - (a.r.p99Ms ?? 0))[0];
