@@ -48,7 +48,8 @@ mcp
   .description('print the JSON snippet an MCP client needs to start `coral mcp`')
   .option('--db <file>', 'colony database file to serve')
   .option('--demo <scenario>', 'serve a demo scenario instead')
-  .action(async (opts) => (await import('./commands/mcp.js')).mcpConfig(opts));
+  // The parent `mcp` declares the same options, so they may land on it: read both levels.
+  .action(async (_opts, cmd: Command) => (await import('./commands/mcp.js')).mcpConfig(cmd.optsWithGlobals()));
 
 const query = program
   .command('query')

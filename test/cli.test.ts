@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -67,4 +67,57 @@ describe('coral CLI (the built bundle)', () => {
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(new RegExp(`Port ${port} on 127\\.0\\.0\\.1 is already in use.*\\n.*--otlp-port`));
   });
+});
+
+describe('coral query and coral mcp (the built bundle)', () => {
+  it('answers the porcelain tools from a demo colony, as tables, trees and JSON', async () => {
+    const metrics = await coral('query', 'metrics', 'payment', '--demo', 'payment-failure', '--since', '20m');
+    expect(metrics.code).toBe(0);
+    expect(metrics.stdout).toMatch(/│ \[eBPF\] │ grpc +│ oteldemo\.PaymentService\/Charge/);
+    expect(metrics.stdout).toMatch(/│ \[OTLP\] │ grpc +│ oteldemo\.PaymentService\/Charge/);
+    const summary = JSON.parse((await coral('query', 'summary', '--demo', 'payment-failure', '-o', 'json')).stdout) as { standOut: { service: string }[] };
+    expect(summary.standOut[0].service).toBe('payment');
+    const traces = await coral('query', 'traces', 'checkout', '--demo', 'payment-failure', '--min-duration', '30ms', '--max', '1');
+    expect(traces.stdout).toMatch(/^Showing 1 of \d+ matching traces \(slowest first\)\.\nTrace: [0-9a-f]{32}/);
+    expect(traces.stdout).toMatch(/└─ \[OTLP\] frontend-proxy: ingress/);
+  });
+
+  it('refuses bad query options with what is accepted', async () => {
+    expect((await coral('query', 'metrics', 'payment', '--demo', 'healthy', '-o', 'yaml')).stderr).toMatch(/Invalid --output "yaml"\.\n\s+Use one of: table, json, tree, text/);
+    expect((await coral('query', 'metrics', 'payment', '--demo', 'healthy', '--protocol', 'soap')).stderr).toMatch(/protocol must be one of: auto, http, grpc, sql/);
+    expect((await coral('query', 'traces', '--demo', 'healthy', '--min-duration', 'slow')).stderr).toMatch(/Invalid duration "slow"/);
+  });
+
+  it('prints the MCP client configuration', async () => {
+    const cfg = JSON.parse((await coral('mcp', 'config', '--demo', 'healthy')).stdout) as { mcpServers: { coral: { command: string; args: string[] } } };
+    expect(cfg.mcpServers.coral.command).toBe(process.execPath);
+    expect(cfg.mcpServers.coral.args.slice(-3)).toEqual(['mcp', '--demo', 'healthy']);
+    expect(cfg.mcpServers.coral.args[0]).toMatch(/dist\/coral\.js$/);
+  });
+
+  it('end to end: colony serve, demo replay over OTLP, then query the running colony over MCP', async () => {
+    const serve = spawn(process.execPath, ['dist/coral.js', 'colony', 'serve', '--db', ':memory:', '--otlp-port', '0'], { env: { ...process.env, CORAL_HOME: home } });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        serve.stderr.on('data', (d: Buffer) => {
+          err += d.toString();
+          const m = /OTLP\/HTTP listening on (http:\/\/\S+)/.exec(err);
+          if (m && err.includes('MCP (Streamable HTTP)')) resolve(m[1]);
+        });
+        serve.on('exit', () => reject(new Error(`colony serve exited: ${err}`)));
+      });
+      const replay = await coral('demo', 'replay', 'product-catalog-failure', '--speed', '100000', '--otlp', url);
+      expect(replay.code).toBe(0);
+      expect(replay.stderr).toMatch(/\d+ exports sent/);
+      const health = JSON.parse((await coral('query', 'health', '--colony', url, '-o', 'json')).stdout) as { services: unknown[] };
+      expect(health.services.length).toBe(15);
+      const metrics = await coral('query', 'metrics', 'product-catalog', '--colony', url, '--grpc-method', 'GetProduct', '-o', 'text');
+      expect(metrics.stdout).toMatch(/GetProduct, Requests: \d+/);
+      const wrong = await coral('query', 'summary', '--colony', 'http://127.0.0.1:9');
+      expect(wrong.stderr).toMatch(/Cannot reach the colony at http:\/\/127\.0\.0\.1:9\/mcp/);
+    } finally {
+      serve.kill('SIGINT');
+    }
+  }, 60_000);
 });
