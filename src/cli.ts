@@ -139,6 +139,36 @@ queryCommand(telemetry, 'logs [service]', 'logs, newest first (coral_query_telem
     await runQuery('coral_query_telemetry_logs', { service, level: o.level, search: o.search, trace_id: o.traceId, limit: int('--limit', o.limit, 500) }, o, 'table');
   });
 
+const honeycomb = program.command('honeycomb').description('find columns across Honeycomb datasets (the bundled fake environment without HONEYCOMB_API_KEY)');
+
+/** Where the Honeycomb answers come from. */
+function honeycombCommand(spec: string, description: string): Command {
+  return honeycomb
+    .command(spec)
+    .description(description)
+    .option('--demo', 'use the bundled fake environment even with HONEYCOMB_API_KEY set')
+    .addOption(new Option('--fake-environment <name>', 'fake environment: demo or large').choices(['demo', 'large']))
+    .option('--region <region>', 'us (default) or eu')
+    .option('--api-url <url>', 'Honeycomb API base URL (overrides --region)');
+}
+
+honeycombCommand('search <query>', 'search columns by name across datasets (honeycomb_search_columns)')
+  .option('--dataset <slug>', 'search one dataset only')
+  .option('--limit <n>', 'results per page (1-1000)', '50')
+  .option('--offset <n>', 'skip this many results', '0')
+  .addOption(new Option('--tie-break <order>', 'order among equal scores').choices(['stable', 'tokens']))
+  .option('-o, --output <format>', 'table or json', 'table')
+  .action(async (query, o) => (await import('./commands/honeycomb.js')).honeycombSearch(query, o));
+
+honeycombCommand('summary', 'datasets, their conventions and custom columns (honeycomb_get_environment_summary)')
+  .option('--samples <n>', 'sample columns per dataset (1-50)', '10')
+  .option('--no-samples', 'leave sample columns out')
+  .option('-o, --output <format>', 'table or json', 'table')
+  .action(async (o) => (await import('./commands/honeycomb.js')).honeycombSummary(o));
+
+honeycombCommand('mcp', 'serve the two Honeycomb tools over stdio to MCP clients')
+  .action(async (o) => (await import('./commands/honeycomb.js')).honeycombMcp(o));
+
 const demo = program.command('demo').description('bundled incident scenarios modelled on the OpenTelemetry Demo');
 
 demo

@@ -121,3 +121,45 @@ describe('coral query and coral mcp (the built bundle)', () => {
     }
   }, 60_000);
 });
+
+describe('coral honeycomb (the built bundle, bundled fake environment)', () => {
+  const noKey = async (...args: string[]) => {
+    const saved = process.env.HONEYCOMB_API_KEY;
+    delete process.env.HONEYCOMB_API_KEY;
+    try {
+      return await coral(...args);
+    } finally {
+      if (saved !== undefined) process.env.HONEYCOMB_API_KEY = saved;
+    }
+  };
+
+  it('searches and summarises the fake environment without a key, saying so', async () => {
+    const search = await noKey('honeycomb', 'search', 'latency');
+    expect(search.stderr).toMatch(/using the bundled fake Honeycomb environment "demo" \(no HONEYCOMB_API_KEY set\)/);
+    expect(search.stdout).toMatch(/│ latency_bucket +│ __environment__ │ string │ 0\.900/);
+    const json = JSON.parse((await noKey('honeycomb', 'search', 'status', '--dataset', 'payment', '--limit', '2', '-o', 'json')).stdout) as { results: unknown[]; has_more: boolean };
+    expect(json.results).toHaveLength(2);
+    expect(json.has_more).toBe(true);
+    const summary = await noKey('honeycomb', 'summary', '--fake-environment', 'large', '--no-samples');
+    expect(summary.stdout).toMatch(/^Environment large: 64 datasets/);
+    expect(summary.stdout).toMatch(/svc-12 \(stale\)/);
+  });
+
+  it('serves the two tools over stdio (coral honeycomb mcp)', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const client = new Client({ name: 't', version: '1' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['dist/coral.js', 'honeycomb', 'mcp', '--demo'], stderr: 'pipe' }));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['honeycomb_search_columns', 'honeycomb_get_environment_summary']);
+      const r = await client.callTool({ name: 'honeycomb_search_columns', arguments: { query: 'loyalty' } });
+      expect(JSON.parse((r.content as { text: string }[])[0].text).results[0]).toMatchObject({ column: 'app.loyalty.level', dataset: 'payment', similarity: 0.8 });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('rejects a bad limit with what is accepted', async () => {
+    expect((await noKey('honeycomb', 'search', 'x', '--limit', '5000')).stderr).toMatch(/Invalid --limit "5000"\.\n\s+Expected a whole number from 1 to 1000/);
+  });
+});

@@ -3,7 +3,7 @@ import type { CallNode } from './calls.js';
 import { Instrumenter, type LogOut, type Published, type SpanOut } from './instrument.js';
 import { HistogramAccumulator, type MetricPoint, gauge } from './metrics.js';
 import { type KeyValue, attributes, nanos } from './otlp-json.js';
-import { Random } from './random.js';
+import { Random } from '../core/random.js';
 import { edgeRequest } from './requests.js';
 import { SCENARIO_BASE_NS, SCENARIO_SECONDS, type ScenarioDef, conditionsAt } from './scenarios.js';
 import { SERVICES, type ServiceDef, hasSdk, service } from './world.js';

@@ -2,7 +2,7 @@ import type { CallNode, Operation } from './calls.js';
 import { GRPC_CODE_NAMES, GRPC_SERVER_ERROR_CODES } from '../core/grpc.js';
 import { PEERS } from './calls.js';
 import { type KeyValue, attributes, nanos } from './otlp-json.js';
-import type { Random } from './random.js';
+import type { Random } from '../core/random.js';
 import { type ServiceDef, hasEbpf, hasSdk, service } from './world.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { CallError, CallNode, Operation } from './calls.js';
 import { PRODUCTS } from './world.js';
-import type { Random } from './random.js';
+import type { Random } from '../core/random.js';
 
 /** Failure flags of the OpenTelemetry Demo that the scenarios switch on. */
 export type Flag = 'paymentFailure' | 'productCatalogFailure' | 'recommendationCacheFailure' | 'kafkaQueueProblems';

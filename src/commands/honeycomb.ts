@@ -1,0 +1,110 @@
+import Table from 'cli-table3';
+import { z } from 'zod';
+import { CoralError } from '../core/errors.js';
+import { parseIntOption } from '../core/args.js';
+import { type HoneycombConnectOptions, connectHoneycomb } from '../honeycomb/connect.js';
+import { type SearchArgs, type SummaryArgs, runSearch, runSummary, searchInput, summaryInput } from '../honeycomb/tools.js';
+
+interface CommonOptions extends HoneycombConnectOptions {
+  output?: string;
+}
+
+function tableOf(head: string[], rows: string[][]): string {
+  const t = new Table({ head, style: { head: process.stdout.isTTY ? ['cyan'] : [], border: process.stdout.isTTY ? ['grey'] : [] }, wordWrap: true });
+  t.push(...rows);
+  return t.toString();
+}
+
+function validated<T>(shape: z.ZodRawShape, args: Record<string, unknown>): T {
+  const r = z.object(shape).safeParse(args);
+  if (!r.success) throw new CoralError(`Invalid input: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  return r.data as T;
+}
+
+function format(o: CommonOptions): 'table' | 'json' {
+  const f = o.output ?? 'table';
+  if (f !== 'table' && f !== 'json') throw new CoralError(`Invalid --output "${f}".`, 'Use table or json.');
+  return f;
+}
+
+async function withConnection<T>(o: CommonOptions, fn: (c: Awaited<ReturnType<typeof connectHoneycomb>>) => Promise<T>): Promise<T> {
+  const conn = await connectHoneycomb(o);
+  process.stderr.write(`coral honeycomb: using ${conn.describe}\n`);
+  try {
+    return await fn(conn);
+  } finally {
+    await conn.close();
+  }
+}
+
+/** `coral honeycomb search <query>`. */
+export async function honeycombSearch(query: string, o: CommonOptions & { dataset?: string; limit: string; offset: string; tieBreak?: string }): Promise<void> {
+  const fmt = format(o);
+  const args = validated<SearchArgs>(searchInput, {
+    query, dataset: o.dataset, limit: parseIntOption('--limit', o.limit, 1, 1000), offset: parseIntOption('--offset', o.offset, 0, Number.MAX_SAFE_INTEGER), tie_break: o.tieBreak,
+  });
+  await withConnection(o, async ({ client }) => {
+    const r = await runSearch(client, args);
+    if (fmt === 'json') {
+      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+      return;
+    }
+    if (r.results.length === 0) process.stdout.write(`No columns match "${query}" in ${r.datasets_searched} datasets.\n`);
+    else {
+      process.stdout.write(`${tableOf(['column', 'dataset', 'type', 'score', 'last written', 'derived expression'], r.results.map((c) => [
+        c.column, c.dataset, c.type, c.similarity.toFixed(3), c.last_written ?? '', c.derived_expression ?? '',
+      ]))}\n`);
+      process.stdout.write(`${args.offset + 1}-${args.offset + r.results.length} of ${r.total_matches} matches in ${r.datasets_searched} datasets${r.has_more ? ` (more: --offset ${args.offset + r.results.length})` : ''}\n`);
+    }
+    if (r.related_derived_columns.length > 0) {
+      process.stdout.write(`\nDerived columns built on these matches:\n${r.related_derived_columns.map((d) => `  ${d.column} (${d.dataset}): ${d.derived_expression}`).join('\n')}\n`);
+    }
+    for (const f of r.datasets_failed) process.stderr.write(`warning: dataset ${f.dataset} could not be searched: ${f.reason}\n`);
+  });
+}
+
+/** `coral honeycomb summary`. */
+export async function honeycombSummary(o: CommonOptions & { samples: string | false }): Promise<void> {
+  const fmt = format(o);
+  // --no-samples and --samples N share one option: false, or the count.
+  const include = o.samples !== false;
+  const args = validated<SummaryArgs>(summaryInput, { include_sample_columns: include, sample_column_count: include ? parseIntOption('--samples', o.samples as string, 1, 50) : 10 });
+  await withConnection(o, async ({ client }) => {
+    const r = await runSummary(client, args);
+    if (fmt === 'json') {
+      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+      return;
+    }
+    process.stdout.write(`Environment ${r.environment}: ${r.dataset_count} datasets\n`);
+    process.stdout.write(`${tableOf(['dataset', 'columns', 'derived', 'last written', 'conventions', 'custom columns'], r.datasets.map((d) => [
+      d.is_stale ? `${d.name} (stale)` : d.name,
+      String(d.column_count),
+      String(d.derived_column_count),
+      d.last_written ?? 'never',
+      Object.entries(d.semantic_groups).filter(([, v]) => v).map(([k]) => k.replace(/^has_/, '')).join(' '),
+      d.custom_columns.slice(0, 6).join(', '),
+    ]))}\n`);
+    if (r.environment_derived_columns?.length) {
+      process.stdout.write(`\nEnvironment-wide derived columns:\n${r.environment_derived_columns.map((d) => `  ${d.alias}: ${d.expression}`).join('\n')}\n`);
+    }
+    for (const f of r.datasets_failed) process.stderr.write(`warning: dataset ${f.dataset} could not be summarised: ${f.reason}\n`);
+  });
+}
+
+/** `coral honeycomb mcp`: the two tools over stdio. */
+export async function honeycombMcp(o: HoneycombConnectOptions): Promise<void> {
+  const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
+  const { createHoneycombServer } = await import('../honeycomb/tools.js');
+  const conn = await connectHoneycomb(o);
+  process.stderr.write(`coral honeycomb mcp: serving ${conn.describe} over stdio\n`);
+  const server = createHoneycombServer(conn.client);
+  const transport = new StdioServerTransport();
+  const closed = new Promise<void>((done) => {
+    transport.onclose = () => done();
+    process.stdin.once('end', () => done());
+  });
+  await server.connect(transport);
+  await closed;
+  await server.close();
+  await conn.close();
+}

@@ -1,0 +1,147 @@
+import type { HoneycombClient } from './api.js';
+import { derivedType, referencedColumns } from './expressions.js';
+import { relativeTime } from './relative-time.js';
+import { matchScore, queryCounts } from './similarity.js';
+import { ENVIRONMENT_DATASET, type HcColumn, type HcDerivedColumn } from './types.js';
+
+export interface ColumnSearchResult {
+  column: string;
+  dataset: string;
+  type: string;
+  description: string;
+  similarity: number;
+  last_written: string | null;
+  is_derived: boolean;
+  derived_expression: string | null;
+}
+
+export interface DatasetFailure {
+  dataset: string;
+  reason: string;
+}
+
+export interface SearchColumnsResponse {
+  results: ColumnSearchResult[];
+  related_derived_columns: ColumnSearchResult[];
+  total_matches: number;
+  datasets_searched: number;
+  has_more: boolean;
+  /** Beyond the specification: datasets that could not be searched, never silently dropped. */
+  datasets_failed: DatasetFailure[];
+}
+
+export interface SearchOptions {
+  query: string;
+  dataset?: string;
+  limit?: number;
+  offset?: number;
+  /** Order within equal scores: `stable` (dataset, then column order) or `tokens` (shared name tokens first). */
+  tieBreak?: 'stable' | 'tokens';
+  now?: number;
+}
+
+export const MAX_LIMIT = 1000;
+const MAX_RELATED = 25;
+
+/** Candidate columns of one dataset, as search results before scoring. */
+function regular(dataset: string, c: HcColumn, now: number): Omit<ColumnSearchResult, 'similarity'> {
+  return { column: c.key_name, dataset, type: c.type, description: c.description ?? '', last_written: relativeTime(c.last_written, now), is_derived: false, derived_expression: null };
+}
+
+function derived(dataset: string, d: HcDerivedColumn): Omit<ColumnSearchResult, 'similarity'> {
+  return { column: d.alias, dataset, type: derivedType(d.expression), description: d.description ?? '', last_written: null, is_derived: true, derived_expression: d.expression };
+}
+
+/** Related words that name the same measure, for the optional tie-break only. */
+const SYNONYMS: Record<string, string[]> = {
+  latency: ['duration', 'time', 'elapsed'],
+  duration: ['latency', 'time', 'elapsed'],
+  error: ['err', 'errors', 'exception', 'fail', 'failed'],
+  errors: ['error', 'err'],
+  memory: ['mem', 'rss', 'heap'],
+  cpu: ['processor'],
+  status: ['code', 'status_code'],
+  request: ['req', 'requests'],
+};
+
+const tokensOf = (s: string) => s.toLowerCase().split(/[.\-_\s/]+/).filter(Boolean);
+
+/** How many of the query's tokens (or their synonyms) the column name contains. */
+export function tokenOverlap(query: string, column: string): number {
+  const col = new Set(tokensOf(column));
+  return tokensOf(query).filter((t) => col.has(t) || (SYNONYMS[t] ?? []).some((s) => col.has(s))).length;
+}
+
+export async function searchColumns(client: HoneycombClient, o: SearchOptions): Promise<SearchColumnsResponse> {
+  const limit = o.limit ?? 50;
+  const offset = o.offset ?? 0;
+  const failed: DatasetFailure[] = [];
+  const slugs = o.dataset ? [o.dataset] : (await client.datasets()).map((d) => d.slug);
+  const [perDataset, envDerived] = await Promise.all([
+    Promise.all(slugs.map(async (slug) => {
+      try {
+        const [columns, dcs] = await Promise.all([client.columns(slug), client.derivedColumns(slug)]);
+        return { slug, columns, dcs };
+      } catch (err) {
+        failed.push({ dataset: slug, reason: (err as Error).message });
+        return null;
+      }
+    })),
+    client.derivedColumns().catch((err: Error) => {
+      failed.push({ dataset: ENVIRONMENT_DATASET, reason: err.message });
+      return [] as HcDerivedColumn[];
+    }),
+  ]);
+  const now = o.now ?? Date.now();
+  const envAliases = new Set(envDerived.map((d) => d.alias));
+  // Candidates stay raw until they match: building a result (relative time, type) for each of tens
+  // of thousands of columns would cost more than scoring them.
+  type Candidate = { name: string; dataset: string; column?: HcColumn; derived?: Omit<ColumnSearchResult, 'similarity'> };
+  const candidates: Candidate[] = [];
+  const allDerived: Omit<ColumnSearchResult, 'similarity'>[] = [];
+  for (const d of perDataset) {
+    if (!d) continue;
+    for (const c of d.columns) candidates.push({ name: c.key_name, dataset: d.slug, column: c });
+    for (const dc of d.dcs) {
+      // An environment-wide column may be listed per dataset too: report it once, as environment-wide.
+      if (envAliases.has(dc.alias)) continue;
+      const r = derived(d.slug, dc);
+      candidates.push({ name: dc.alias, dataset: d.slug, derived: r });
+      allDerived.push(r);
+    }
+  }
+  for (const dc of envDerived) {
+    const r = derived(ENVIRONMENT_DATASET, dc);
+    candidates.push({ name: dc.alias, dataset: ENVIRONMENT_DATASET, derived: r });
+    allDerived.push(r);
+  }
+  const build = (c: Candidate) => c.derived ?? regular(c.dataset, c.column as HcColumn, now);
+  // Candidates are in dataset order, then column order, environment-wide derived columns last:
+  // the index keeps ties in that order.
+  const q = o.query.toLowerCase();
+  const counts = queryCounts(q);
+  const scored: { c: Candidate; similarity: number; index: number }[] = [];
+  candidates.forEach((c, index) => {
+    const similarity = matchScore(q, c.name, counts);
+    if (similarity !== null) scored.push({ c, similarity, index });
+  });
+  scored.sort((a, b) => b.similarity - a.similarity
+    || (o.tieBreak === 'tokens' ? tokenOverlap(o.query, b.c.name) - tokenOverlap(o.query, a.c.name) : 0)
+    || a.index - b.index);
+  const page = scored.slice(offset, offset + limit).map((s) => ({ ...build(s.c), similarity: s.similarity }));
+  // Derived columns built on what matched: how a column is already used, often the better answer.
+  const matchedNames = new Set(scored.map((m) => m.c.name));
+  const shown = new Set(page.filter((p) => p.is_derived).map((p) => `${p.dataset}\u0000${p.column}`));
+  const related = allDerived
+    .filter((d) => !shown.has(`${d.dataset}\u0000${d.column}`) && referencedColumns(d.derived_expression ?? '').some((c) => matchedNames.has(c)))
+    .slice(0, MAX_RELATED)
+    .map((d) => ({ ...d, similarity: 0 }));
+  return {
+    results: page,
+    related_derived_columns: related,
+    total_matches: scored.length,
+    datasets_searched: perDataset.filter(Boolean).length,
+    has_more: offset + page.length < scored.length,
+    datasets_failed: failed,
+  };
+}
