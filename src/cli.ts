@@ -37,6 +37,34 @@ colony
   .option('--json', 'print JSON instead of text')
   .action(async (opts) => (await import('./commands/colony-status.js')).colonyStatus(opts));
 
+program
+  .command('ask <question>')
+  .description('ask the agent: it investigates with the colony and Honeycomb tools and answers with its sources')
+  .option('--model <provider:model>', 'google:gemini-2.5-flash, openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, ollama:llama3.2, replay:<scenario|file>, triage:automatic')
+  .option('--demo <scenario>', 'investigate a demo scenario (in memory); without a model its recorded investigation plays')
+  .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
+  .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
+  .option('--token <secret>', 'bearer token for --colony')
+  .option('--json', 'print exactly one JSON object: answer, model, tool_calls, usage')
+  .option('--stream', 'print every agent event as a JSON line')
+  .option('--continue', 'continue the latest conversation')
+  .option('--resume <id>', 'continue this conversation')
+  .option('--record <file>', 'save the model\'s rounds so replay:<file> can play them')
+  .option('--max-tool-rounds <n>', 'tool rounds before the model must answer (default 8)')
+  .option('-y, --yes', 'accept sending telemetry to a cloud model without asking (remembered per provider)')
+  .action(async (question, o) => (await import('./commands/ask.js')).ask(question, o));
+
+const config = program.command('config').description('the settings coral ask and the console use (~/.coral/config.yaml, .coral/config.yaml)');
+config
+  .command('show')
+  .description('the effective settings, where each comes from, secrets masked')
+  .option('--json', 'print JSON')
+  .action(async (o) => (await import('./commands/config.js')).configShow(o));
+config
+  .command('validate')
+  .description('check the config files and the keys they reference')
+  .action(async () => (await import('./commands/config.js')).configValidate());
+
 const mcp = program.command('mcp').description('serve the colony\'s tools over stdio to MCP clients (Claude Desktop, IDEs)');
 mcp
   .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')

@@ -1,0 +1,155 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { z } from 'zod';
+import { CoralError } from '../core/errors.js';
+import { coralHome } from '../core/paths.js';
+
+/**
+ * Configuration for `coral ask` and the console: ~/.coral/config.yaml (CORAL_HOME moves it), a
+ * project .coral/config.yaml, and per-colony overrides. Secrets are references (env://VAR), never
+ * values: a plain-text key is refused with the form to use instead.
+ *
+ * Precedence, highest first: command-line flags > environment (CORAL_ASK_MODEL,
+ * CORAL_ASK_FALLBACK_MODELS) > project > colony (colonies.<id>.ask) > global > built-in.
+ */
+const MODEL = /^(google|openai|anthropic|ollama|replay|triage):.+$/;
+const modelName = z.string().regex(MODEL, { error: 'a model is provider:model, e.g. google:gemini-2.5-flash, openai:gpt-4o-mini, ollama:llama3.2, replay:payment-failure' });
+const secretRef = z.string().refine((v) => v.startsWith('env://') || v.startsWith('keyring://'), {
+  error: 'API keys are references, not values: write env://VARIABLE (e.g. env://GEMINI_API_KEY) and export the key in that variable',
+});
+
+const askShape = {
+  default_model: modelName.optional(),
+  fallback_models: z.array(modelName).optional(),
+  api_keys: z.object({ google: secretRef.optional(), openai: secretRef.optional(), anthropic: secretRef.optional() }).strict().optional(),
+  max_tool_rounds: z.number().int().min(1).max(50).optional(),
+  conversation: z.object({
+    max_turns: z.number().int().min(1).max(1000).optional(),
+    context_window: z.number().int().min(1000).optional(),
+    auto_prune: z.boolean().optional(),
+  }).strict().optional(),
+};
+const askSchema = z.object(askShape).strict();
+
+export const configSchema = z.object({
+  ai: z.object({ ask: askSchema.optional() }).strict().optional(),
+  colonies: z.record(z.string(), z.object({ ask: askSchema.optional() }).strict()).optional(),
+}).strict();
+
+export type ConfigFile = z.infer<typeof configSchema>;
+type Ask = z.infer<typeof askSchema>;
+
+/** The settings a turn runs with, after precedence. */
+export interface AskSettings {
+  model: string | null;
+  fallbackModels: string[];
+  apiKeys: { google?: string; openai?: string; anthropic?: string };
+  maxToolRounds: number;
+  maxTurns: number;
+  contextWindow: number;
+  autoPrune: boolean;
+  /** Where each setting came from, for `coral config show`. */
+  origin: Record<string, string>;
+}
+
+export const BUILT_IN = { maxToolRounds: 8, maxTurns: 20, contextWindow: 128_000, autoPrune: true };
+
+export function globalConfigPath(env: NodeJS.ProcessEnv = process.env): string {
+  return join(coralHome(env), 'config.yaml');
+}
+
+export function projectConfigPath(cwd: string = process.cwd()): string {
+  return join(cwd, '.coral', 'config.yaml');
+}
+
+/** Reads and validates one config file; absent is empty, invalid is a clear error naming the file and key. */
+export function readConfigFile(path: string): ConfigFile {
+  if (!existsSync(path)) return {};
+  let raw: unknown;
+  try {
+    raw = parse(readFileSync(path, 'utf8')) ?? {};
+  } catch (err) {
+    throw new CoralError(`${path} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const r = configSchema.safeParse(raw);
+  if (!r.success) {
+    const issues = r.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
+    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colonies.<id>.ask.');
+  }
+  return r.data;
+}
+
+export interface ResolveInputs {
+  flags?: { model?: string };
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Which colony the session talks to, for colonies.<id>.ask. */
+  colonyId?: string;
+}
+
+export function resolveAskSettings(i: ResolveInputs = {}): AskSettings {
+  const env = i.env ?? process.env;
+  const global = readConfigFile(globalConfigPath(env));
+  const project = readConfigFile(projectConfigPath(i.cwd));
+  const layers: [string, Ask | undefined][] = [
+    ['built-in', undefined],
+    [`global (${globalConfigPath(env)})`, global.ai?.ask],
+    [`colony ${i.colonyId ?? ''}`, i.colonyId ? (global.colonies?.[i.colonyId]?.ask ?? project.colonies?.[i.colonyId]?.ask) : undefined],
+    [`project (${projectConfigPath(i.cwd)})`, project.ai?.ask],
+  ];
+  const out: AskSettings = { model: null, fallbackModels: [], apiKeys: {}, ...BUILT_IN, origin: {} };
+  const set = <K extends keyof AskSettings>(key: K, value: AskSettings[K] | undefined, from: string) => {
+    if (value === undefined) return;
+    out[key] = value;
+    out.origin[key] = from;
+  };
+  for (const [from, ask] of layers) {
+    if (!ask) continue;
+    set('model', ask.default_model, from);
+    set('fallbackModels', ask.fallback_models, from);
+    if (ask.api_keys) set('apiKeys', { ...out.apiKeys, ...ask.api_keys }, from);
+    set('maxToolRounds', ask.max_tool_rounds, from);
+    set('maxTurns', ask.conversation?.max_turns, from);
+    set('contextWindow', ask.conversation?.context_window, from);
+    set('autoPrune', ask.conversation?.auto_prune, from);
+  }
+  if (env.CORAL_ASK_MODEL) {
+    const m = modelName.safeParse(env.CORAL_ASK_MODEL);
+    if (!m.success) throw new CoralError(`CORAL_ASK_MODEL="${env.CORAL_ASK_MODEL}" is not a model name.`, m.error.issues[0].message);
+    set('model', m.data, 'environment (CORAL_ASK_MODEL)');
+  }
+  if (env.CORAL_ASK_FALLBACK_MODELS) set('fallbackModels', env.CORAL_ASK_FALLBACK_MODELS.split(',').map((s) => s.trim()).filter(Boolean), 'environment (CORAL_ASK_FALLBACK_MODELS)');
+  if (i.flags?.model) {
+    const m = modelName.safeParse(i.flags.model);
+    if (!m.success) throw new CoralError(`--model "${i.flags.model}" is not a model name.`, m.error.issues[0].message);
+    set('model', m.data, 'flag (--model)');
+  }
+  return out;
+}
+
+/** Resolves a secret reference to its value, or says exactly what is missing. */
+export function resolveSecret(ref: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (ref.startsWith('env://')) {
+    const name = ref.slice('env://'.length);
+    const value = env[name];
+    if (!value) throw new CoralError(`The key reference ${ref} points to ${name}, which is not set.`, `export ${name}=... in the shell that runs coral.`);
+    return value;
+  }
+  if (ref.startsWith('keyring://')) {
+    throw new CoralError(`${ref}: no system keyring is available to coral on this machine.`, 'Use env://VARIABLE instead, with the key exported in that variable.');
+  }
+  throw new CoralError('API keys are references, not values.', 'Write env://VARIABLE (e.g. env://GEMINI_API_KEY) and export the key in that variable.');
+}
+
+/** The settings with secrets masked, for `coral config show`. */
+export function describeSettings(s: AskSettings): Record<string, unknown> {
+  return {
+    model: s.model ?? '(none: recorded investigation on demos, else automatic triage)',
+    fallback_models: s.fallbackModels,
+    api_keys: Object.fromEntries(Object.entries(s.apiKeys).map(([k, v]) => [k, v ? `${v} (${v.startsWith('env://') && process.env[v.slice(6)] ? 'set' : 'NOT SET'})` : v])),
+    max_tool_rounds: s.maxToolRounds,
+    conversation: { max_turns: s.maxTurns, context_window: s.contextWindow, auto_prune: s.autoPrune },
+    origin: s.origin,
+  };
+}

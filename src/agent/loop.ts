@@ -1,0 +1,100 @@
+import type { AgentEvent, Message, ToolCall, ToolResult } from './events.js';
+import type { ModelProvider } from './providers/types.js';
+import { truncate } from './prompt.js';
+import type { ToolHub } from './toolhub.js';
+
+export interface TurnOptions {
+  provider: ModelProvider;
+  hub: ToolHub;
+  system: string;
+  /** The conversation so far; the turn appends to it, always leaving tool calls paired with results. */
+  messages: Message[];
+  question: string;
+  maxToolRounds?: number;
+  toolTimeoutMs?: number;
+  /** Tool output reaches the model cut to this many tokens (about 4 characters each). */
+  toolOutputTokens?: number;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_MAX_TOOL_ROUNDS = 8;
+export const DEFAULT_TOOL_TIMEOUT_MS = 60_000;
+export const DEFAULT_TOOL_OUTPUT_TOKENS = 6_000;
+
+/**
+ * One turn of the agent loop: the model answers or asks for tools (several at once run
+ * concurrently), sees their results, and goes on until it answers or reaches max_tool_rounds, when
+ * it must answer with what it has. Cancellation at any point leaves the conversation consistent.
+ */
+export async function* runTurn(o: TurnOptions): AsyncGenerator<AgentEvent> {
+  const signal = o.signal ?? new AbortController().signal;
+  const maxRounds = o.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
+  const outputChars = (o.toolOutputTokens ?? DEFAULT_TOOL_OUTPUT_TOKENS) * 4;
+  o.messages.push({ role: 'user', text: o.question });
+  yield { type: 'user_message', text: o.question };
+  for (let round = 1; ; round++) {
+    const lastRound = round > maxRounds;
+    if (lastRound) yield { type: 'warning', message: `Reached max_tool_rounds (${maxRounds}): answering with what was found so far.` };
+    let text = '';
+    const calls: ToolCall[] = [];
+    try {
+      for await (const chunk of o.provider.generate({
+        system: lastRound ? `${o.system}\n\nYou may not call more tools: answer now with what you have, and say what is still unknown.` : o.system,
+        messages: o.messages,
+        tools: lastRound ? [] : o.hub.tools(),
+      }, signal)) {
+        if (chunk.type === 'text') {
+          text += chunk.text;
+          yield { type: 'text_delta', text: chunk.text };
+        } else if (chunk.type === 'tool_call') {
+          calls.push(chunk.call);
+        } else if (chunk.type === 'notice') {
+          yield { type: 'warning', message: chunk.text };
+        } else {
+          yield { type: 'usage', inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens };
+        }
+      }
+    } catch (err) {
+      if (signal.aborted) {
+        if (text) o.messages.push({ role: 'model', text, toolCalls: [] });
+        yield { type: 'turn_end', reason: 'cancelled', model: o.provider.name };
+        return;
+      }
+      if (text) o.messages.push({ role: 'model', text, toolCalls: [] });
+      yield { type: 'error', message: (err as Error).message };
+      yield { type: 'turn_end', reason: 'error', model: o.provider.name };
+      return;
+    }
+    if (signal.aborted) {
+      if (text) o.messages.push({ role: 'model', text, toolCalls: [] });
+      yield { type: 'turn_end', reason: 'cancelled', model: o.provider.name };
+      return;
+    }
+    o.messages.push({ role: 'model', text, toolCalls: calls });
+    if (calls.length === 0) {
+      yield { type: 'message_end', text };
+      yield { type: 'turn_end', reason: lastRound ? 'max_rounds' : 'answered', model: o.provider.name };
+      return;
+    }
+    for (const c of calls) yield { type: 'tool_call_started', id: c.id, server: o.hub.serverOf(c.name), tool: c.name, args: c.args };
+    // Run concurrently; report each as it finishes.
+    const started = performance.now();
+    const pending = new Map(calls.map((c) => [c.id, o.hub.call(c.id, c.name, c.args, { timeoutMs: o.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS, signal }).then((r) => ({ r, ms: performance.now() - started }))]));
+    const results = new Map<string, ToolResult>();
+    while (pending.size > 0) {
+      const { r, ms } = await Promise.race(pending.values());
+      pending.delete(r.id);
+      results.set(r.id, r);
+      yield { type: 'tool_call_finished', id: r.id, tool: r.name, ok: r.ok, durationMs: Math.round(ms), text: r.text, structured: r.structured };
+    }
+    // Results in call order, each paired with its call; cut to the budget the model gets.
+    o.messages.push({ role: 'tool', results: calls.map((c) => {
+      const r = results.get(c.id) as ToolResult;
+      return { ...r, text: truncate(r.text, outputChars) };
+    }) });
+    if (signal.aborted) {
+      yield { type: 'turn_end', reason: 'cancelled', model: o.provider.name };
+      return;
+    }
+  }
+}

@@ -1,0 +1,40 @@
+import type { Message, ToolCall } from '../events.js';
+
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: Record<string, unknown>;
+}
+
+export interface ModelRequest {
+  system: string;
+  messages: Message[];
+  tools: ToolSpec[];
+}
+
+export type ModelChunk =
+  | { type: 'text'; text: string }
+  | { type: 'tool_call'; call: ToolCall }
+  | { type: 'usage'; inputTokens: number; outputTokens: number }
+  /** Something the user should know (a fallback model took over). */
+  | { type: 'notice'; text: string };
+
+/** A model behind one API. `provider:model` names it, e.g. google:gemini-2.5-flash. */
+export interface ModelProvider {
+  readonly name: string;
+  /** Sends data off this machine (a cloud API): the user is asked once per provider. */
+  readonly cloud: boolean;
+  generate(req: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk>;
+}
+
+/** A provider error worth trying the next fallback model for. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly retryable: boolean,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+}

@@ -1,0 +1,85 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { nowNs } from '../core/time.js';
+import { createColonyServer } from '../colony/server.js';
+import { ColonyStore } from '../colony/store/store.js';
+import { CHARS_PER_TOKEN, DEFAULT_MAX_RESPONSE_TOKENS } from '../colony/tools/types.js';
+import { connectHoneycomb, type HoneycombConnection } from '../honeycomb/connect.js';
+import { createHoneycombServer } from '../honeycomb/tools.js';
+import { defaultColonyDbPath } from '../core/paths.js';
+import { systemPrompt } from './prompt.js';
+import { ToolHub } from './toolhub.js';
+
+export interface ColonyChoice {
+  /** An in-memory colony with this demo scenario, loaded while the turn starts. */
+  demo?: string;
+  db?: string;
+  /** A running colony's base URL (its /mcp). */
+  colony?: string;
+  token?: string;
+}
+
+export interface AgentSession {
+  hub: ToolHub;
+  system: string;
+  /** Names the colony: demo:<scenario>, a file path, or a URL (for colonies.<id> config and the status bar). */
+  colonyId: string;
+  /** Resolves when the colony's data is ready (a demo loads in the background). */
+  ready: Promise<void>;
+  honeycomb: string;
+  close(): Promise<void>;
+}
+
+/** Connects the tool servers the agent uses: the colony (local, demo or remote) and Honeycomb. */
+export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (fraction: number) => void } = {}): Promise<AgentSession> {
+  const closers: (() => Promise<void>)[] = [];
+  const entries: Parameters<typeof ToolHub.connect>[0] = [];
+  let colonyId: string;
+  let ready: Promise<void> = Promise.resolve();
+  let services: string[] = [];
+  if (choice.colony) {
+    colonyId = choice.colony;
+    const url = new URL(choice.colony.replace(/\/+$/, '').endsWith('/mcp') ? choice.colony : `${choice.colony.replace(/\/+$/, '')}/mcp`);
+    const token = choice.token ?? process.env.CORAL_COLONY_TOKEN;
+    entries.push({ name: 'colony', transport: new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined) });
+  } else {
+    const store = await ColonyStore.open({ path: choice.demo ? ':memory:' : (choice.db ?? defaultColonyDbPath()), threads: 2, memoryLimit: '4GB' });
+    // A demo may still be loading: let it finish before the store closes under it.
+    closers.push(async () => {
+      await ready.catch(() => undefined);
+      await store.close();
+    });
+    if (choice.demo) {
+      colonyId = `demo:${choice.demo}`;
+      const { loadScenario } = await import('../demo/load.js');
+      const { SERVICES } = await import('../demo/world.js');
+      services = SERVICES.map((s) => s.name);
+      // The turn starts at once; tool calls wait for the data.
+      ready = loadScenario(store, choice.demo, { onProgress: (p) => o.onProgress?.(p.exportsDone / p.exportsTotal) }).then(() => undefined);
+    } else {
+      colonyId = store.path;
+      services = (await store.listServices()).map((s) => s.serviceName);
+    }
+    const ctx = { store, now: nowNs, maxResponseChars: DEFAULT_MAX_RESPONSE_TOKENS * CHARS_PER_TOKEN };
+    entries.push({ name: 'colony', server: createColonyServer(ctx), ready });
+  }
+  const hc: HoneycombConnection = await connectHoneycomb();
+  closers.push(() => hc.close());
+  entries.push({ name: 'honeycomb', server: createHoneycombServer(hc.client) });
+  const hub = await ToolHub.connect(entries);
+  closers.unshift(() => hub.close());
+  if (choice.colony) {
+    const r = await hub.call('services', 'coral_get_service_health', { time_range: '24h' }, { timeoutMs: 10_000, signal: new AbortController().signal });
+    services = ((r.structured?.services ?? []) as { serviceName: string }[]).map((s) => s.serviceName);
+  }
+  ready.catch(() => undefined);
+  return {
+    hub,
+    system: systemPrompt({ now: new Date(), services }),
+    colonyId,
+    ready,
+    honeycomb: hc.describe,
+    close: async () => {
+      for (const c of closers) await c();
+    },
+  };
+}

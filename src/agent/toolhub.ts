@@ -1,0 +1,84 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ToolResult } from './events.js';
+import type { ToolSpec } from './providers/types.js';
+
+/**
+ * One tool list over several MCP servers (the colony and Honeycomb in-process, a remote colony over
+ * Streamable HTTP, servers from config): the agent calls tools by name and never knows where they run.
+ */
+interface Connected {
+  name: string;
+  client: Client;
+  /** Calls wait for this (a demo colony still loading), so the loop can start at once. */
+  ready?: Promise<void>;
+}
+
+export class ToolHub {
+  private readonly owner = new Map<string, Connected>();
+  private specs: ToolSpec[] = [];
+
+  private constructor(private readonly servers: Connected[]) {}
+
+  static async connect(entries: { name: string; server?: McpServer; transport?: Transport; ready?: Promise<void> }[]): Promise<ToolHub> {
+    const servers: Connected[] = [];
+    for (const e of entries) {
+      const client = new Client({ name: 'coral-agent', version: '1' });
+      if (e.server) {
+        const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+        await e.server.connect(serverSide);
+        await client.connect(clientSide);
+      } else if (e.transport) {
+        await client.connect(e.transport);
+      } else {
+        throw new Error(`tool server ${e.name} has neither a server nor a transport`);
+      }
+      servers.push({ name: e.name, client, ready: e.ready });
+    }
+    const hub = new ToolHub(servers);
+    await hub.refresh();
+    return hub;
+  }
+
+  private async refresh(): Promise<void> {
+    this.specs = [];
+    this.owner.clear();
+    for (const s of this.servers) {
+      for (const t of (await s.client.listTools()).tools) {
+        if (this.owner.has(t.name)) continue; // first server wins a name
+        this.owner.set(t.name, s);
+        this.specs.push({ name: t.name, description: t.description ?? '', parameters: t.inputSchema as Record<string, unknown> });
+      }
+    }
+  }
+
+  tools(): ToolSpec[] {
+    return this.specs;
+  }
+
+  serverOf(tool: string): string {
+    return this.owner.get(tool)?.name ?? 'unknown';
+  }
+
+  /** Calls a tool; never throws: failures, timeouts and unknown tools come back as results with ok=false. */
+  async call(id: string, name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal: AbortSignal }): Promise<ToolResult> {
+    const s = this.owner.get(name);
+    if (!s) return { id, name, ok: false, text: `No tool named ${name}. Available: ${this.specs.map((t) => t.name).join(', ')}.` };
+    try {
+      await s.ready;
+      const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
+      const r = await s.client.callTool({ name, arguments: args }, undefined, { signal, timeout: opts.timeoutMs });
+      const text = (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
+      return { id, name, ok: r.isError !== true, text, structured: r.structuredContent as Record<string, unknown> | undefined };
+    } catch (err) {
+      const msg = opts.signal.aborted ? 'cancelled' : (err as Error).name === 'TimeoutError' || /timed? ?out/i.test((err as Error).message) ? `timed out after ${opts.timeoutMs} ms` : (err as Error).message;
+      return { id, name, ok: false, text: `${name} failed: ${msg}` };
+    }
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.servers.map((s) => s.client.close()));
+  }
+}

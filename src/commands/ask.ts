@@ -1,0 +1,166 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { CoralError } from '../core/errors.js';
+import { formatCount } from '../core/format.js';
+import { parseIntOption } from '../core/args.js';
+import { resolveAskSettings } from '../agent/config.js';
+import { ensureConsent } from '../agent/consent.js';
+import { type Conversation, latestConversation, loadConversation, newConversation, prune, saveConversation } from '../agent/conversation.js';
+import type { AgentEvent } from '../agent/events.js';
+import { runTurn } from '../agent/loop.js';
+import { createModel, sessionsDir } from '../agent/providers/index.js';
+import type { RecordedSession } from '../agent/providers/replay.js';
+import { type ColonyChoice, openAgentSession } from '../agent/setup.js';
+import type { AskJson } from './ask-output.js';
+
+export interface AskOptions extends ColonyChoice {
+  model?: string;
+  json?: boolean;
+  stream?: boolean;
+  continue?: boolean;
+  resume?: string;
+  record?: string;
+  yes?: boolean;
+  maxToolRounds?: string;
+}
+
+const out = (s: string) => process.stdout.write(s);
+const err = (s: string) => process.stderr.write(s);
+
+function short(args: Record<string, unknown>): string {
+  const s = JSON.stringify(args);
+  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+}
+
+/** `coral ask "<question>"`: one turn of the agent, streamed, then its sources and token usage. */
+export async function ask(question: string, o: AskOptions): Promise<void> {
+  if (!question.trim()) throw new CoralError('The question is empty.', 'coral ask "why is checkout slow?"');
+  if (o.json && o.stream) throw new CoralError('--json and --stream cannot be combined.', '--json prints one object at the end; --stream prints every event as a JSON line.');
+  const colonyId = o.colony ?? (o.demo ? `demo:${o.demo}` : (o.db ?? 'default'));
+  const settings = resolveAskSettings({ flags: { model: o.model }, colonyId });
+  if (o.maxToolRounds) settings.maxToolRounds = parseIntOption('--max-tool-rounds', o.maxToolRounds, 1, 50);
+  // On a demo with no model configured, the scenario's recorded investigation plays (tools run for real).
+  if (!settings.model && o.demo && existsSync(join(sessionsDir(), `${o.demo}.json`))) settings.model = `replay:${o.demo}`;
+  const provider = createModel(settings);
+  if (provider.cloud) await ensureConsent(provider.name.split(':')[0], { yes: o.yes });
+
+  let conversation: Conversation;
+  if (o.resume) conversation = loadConversation(o.resume);
+  else if (o.continue) conversation = latestConversation() ?? newConversation(provider.name, colonyId);
+  else conversation = newConversation(provider.name, colonyId);
+  if (settings.autoPrune) conversation.messages = prune(conversation.messages, { maxTurns: settings.maxTurns - 1, contextWindow: settings.contextWindow });
+
+  const quiet = o.json === true || o.stream === true;
+  const session = await openAgentSession(o, {
+    onProgress: quiet ? undefined : (f) => err(process.stderr.isTTY ? `\r\x1b[2Kloading demo ${o.demo}: ${Math.round(f * 100)}%` : ''),
+  });
+  if (!quiet) err(`coral: ${provider.name === 'triage:automatic' ? 'no model configured: automatic triage' : provider.name.startsWith('replay:') ? `recorded investigation (${provider.name})` : `model ${provider.name}`} on ${session.colonyId}\n`);
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  const before = conversation.messages.length;
+  // In call order, as the answer cites them ([n] is the n-th call of the turn).
+  const calls: AskJson['tool_calls'] = [];
+  const byId = new Map<string, AskJson['tool_calls'][number]>();
+  let atLineStart = true;
+  const warnings: string[] = [];
+  const usage = { input_tokens: 0, output_tokens: 0 };
+  let answer = '';
+  let finished = 'error' as AskJson['finished'];
+  let error: string | null = null;
+  try {
+    for await (const ev of runTurn({ provider, hub: session.hub, system: session.system, messages: conversation.messages, question, maxToolRounds: settings.maxToolRounds, signal: abort.signal })) {
+      if (o.stream) out(`${JSON.stringify(ev)}\n`);
+      track(ev);
+      if (!quiet) show(ev);
+    }
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    conversation.model = provider.name;
+    saveConversation(conversation);
+    await session.close();
+  }
+  if (o.record) writeRecording(o.record, question, provider.name, conversation, before);
+  if (o.json) {
+    const result: AskJson = { answer, model: provider.name, conversation_id: conversation.id, finished, tool_calls: calls, usage, warnings, error };
+    out(`${JSON.stringify(result)}\n`);
+  } else if (!o.stream) {
+    if (calls.length > 0) err(`\nSources:\n${calls.map((c, i) => `  [${i + 1}] ${c.tool} ${short(c.args)} (${c.ok ? `${c.duration_ms} ms` : 'failed'})`).join('\n')}\n`);
+    const tokens = usage.input_tokens + usage.output_tokens > 0 ? `${formatCount(usage.input_tokens)} in, ${formatCount(usage.output_tokens)} out` : `none (${provider.name} is not a live model)`;
+    err(`Tokens: ${tokens} · conversation ${conversation.id} (coral ask --continue to follow up)\n`);
+  }
+  if (finished === 'error') process.exitCode = 1;
+  if (finished === 'cancelled') process.exitCode = 130;
+
+  function track(ev: AgentEvent): void {
+    switch (ev.type) {
+      case 'message_end':
+        answer = ev.text;
+        break;
+      case 'tool_call_started': {
+        const c = { tool: ev.tool, server: ev.server, args: ev.args, duration_ms: 0, ok: false };
+        calls.push(c);
+        byId.set(ev.id, c);
+        break;
+      }
+      case 'tool_call_finished': {
+        const c = byId.get(ev.id);
+        if (c) Object.assign(c, { duration_ms: ev.durationMs, ok: ev.ok });
+        break;
+      }
+      case 'usage':
+        usage.input_tokens += ev.inputTokens;
+        usage.output_tokens += ev.outputTokens;
+        break;
+      case 'warning':
+        warnings.push(ev.message);
+        break;
+      case 'error':
+        error = ev.message;
+        break;
+      case 'turn_end':
+        finished = ev.reason;
+        break;
+    }
+  }
+
+  function show(ev: AgentEvent): void {
+    switch (ev.type) {
+      case 'text_delta':
+        out(ev.text);
+        atLineStart = ev.text.endsWith('\n');
+        break;
+      case 'message_end':
+        if (!atLineStart) out('\n');
+        atLineStart = true;
+        break;
+      case 'tool_call_started':
+        // The model's words before its tool calls end their line before the progress lines.
+        if (!atLineStart) out('\n');
+        atLineStart = true;
+        err(`  → ${ev.tool} ${short(ev.args)}\n`);
+        break;
+      case 'tool_call_finished':
+        err(`  ${ev.ok ? '✓' : '✗'} ${ev.tool} (${ev.durationMs} ms)${ev.ok ? '' : `: ${ev.text.split('\n')[0]}`}\n`);
+        break;
+      case 'warning':
+        err(`warning: ${ev.message}\n`);
+        break;
+      case 'error':
+        err(`error: ${ev.message}\n`);
+        break;
+      case 'turn_end':
+        if (ev.reason === 'cancelled') err('\ncancelled; the conversation was saved as it stood.\n');
+        break;
+    }
+  }
+}
+
+/** Saves this turn's model rounds as a session that replay:<file> plays back. */
+function writeRecording(path: string, question: string, model: string, c: Conversation, from: number): void {
+  const rounds = c.messages.slice(from).flatMap((m) => (m.role === 'model' ? [{ text: m.text || undefined, toolCalls: m.toolCalls.map((t) => ({ name: t.name, args: t.args })) }] : []));
+  const session: RecordedSession = { recordedWith: model, question, rounds };
+  writeFileSync(path, `${JSON.stringify(session, null, 2)}\n`);
+  err(`coral: recorded ${rounds.length} rounds to ${path}\n`);
+}
