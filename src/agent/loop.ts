@@ -70,6 +70,8 @@ export async function* runTurn(o: TurnOptions): AsyncGenerator<AgentEvent> {
       yield { type: 'turn_end', reason: 'cancelled', model: o.provider.name };
       return;
     }
+    // On the last round no tools were offered: a model that asks anyway is not obeyed.
+    if (lastRound) calls.length = 0;
     o.messages.push({ role: 'model', text, toolCalls: calls });
     if (calls.length === 0) {
       yield { type: 'message_end', text };

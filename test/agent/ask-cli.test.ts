@@ -1,0 +1,77 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { askJsonSchema } from '../../src/commands/ask-output.js';
+import { fakeGemini } from '../support/fake-llm.js';
+
+const run = promisify(execFile);
+const home = mkdtempSync(join(tmpdir(), 'coral-ask-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+async function coral(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['dist/coral.js', ...args], { env: { ...process.env, CORAL_HOME: home, HONEYCOMB_API_KEY: '', GEMINI_API_KEY: '', ...env }, timeout: 60_000 });
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('coral ask (the built bundle)', () => {
+  it('--json prints exactly one object that matches its schema', async () => {
+    const r = await coral(['ask', 'Why are checkouts failing?', '--demo', 'payment-failure', '--json']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const out = askJsonSchema.parse(JSON.parse(lines[0]));
+    expect(out.model).toBe('replay:payment-failure');
+    expect(out.finished).toBe('answered');
+    expect(out.answer).toMatch(/Root cause: the payment service/);
+    expect(out.tool_calls.map((c) => c.tool)).toEqual(['coral_query_summary', 'coral_query_metrics', 'coral_query_traces', 'coral_query_telemetry_logs']);
+    expect(out.tool_calls.every((c) => c.ok && c.server === 'colony')).toBe(true);
+  });
+
+  it('--stream prints every event as a JSON line, and --continue follows up in the same conversation', async () => {
+    const r = await coral(['ask', 'what is wrong?', '--demo', 'healthy', '--model', 'triage:automatic', '--stream']);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(events[0].type).toBe('user_message');
+    expect(events.at(-1)).toMatchObject({ type: 'turn_end', reason: 'answered', model: 'triage:automatic' });
+    const first = askJsonSchema.parse(JSON.parse((await coral(['ask', 'and now?', '--demo', 'healthy', '--model', 'triage:automatic', '--json'])).stdout));
+    const next = askJsonSchema.parse(JSON.parse((await coral(['ask', 'anything else?', '--demo', 'healthy', '--model', 'triage:automatic', '--json', '--continue'])).stdout));
+    expect(next.conversation_id).toBe(first.conversation_id);
+  });
+
+  it('asks before sending telemetry to a cloud model, and --yes consents for scripts', async () => {
+    const refused = await coral(['ask', 'q', '--demo', 'healthy', '--model', 'google:gemini-test'], { GEMINI_API_KEY: 'k' });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/will be sent to google's cloud API\.\n\s+Confirm once with --yes/);
+    const gemini = await fakeGemini([{ text: ['Nothing ', 'is wrong.'] }]);
+    try {
+      const ok = await coral(['ask', 'q', '--demo', 'healthy', '--model', 'google:gemini-test', '--yes', '--json'], { GEMINI_API_KEY: 'k', CORAL_GEMINI_BASE_URL: gemini.url });
+      const out = askJsonSchema.parse(JSON.parse(ok.stdout));
+      expect(out.answer).toBe('Nothing is wrong.');
+      expect(out.usage).toEqual({ input_tokens: 100, output_tokens: 20 });
+      // Remembered: no --yes needed the second time.
+      const again = await coral(['ask', 'q', '--demo', 'healthy', '--model', 'google:gemini-test', '--json'], { GEMINI_API_KEY: 'k', CORAL_GEMINI_BASE_URL: gemini.url });
+      expect(again.code).toBe(0);
+    } finally {
+      await gemini.close();
+    }
+  });
+
+  it('says what is missing: no key, an empty question, a bad model', async () => {
+    expect((await coral(['ask', 'q', '--demo', 'healthy', '--model', 'openai:gpt-4o-mini'])).stderr).toMatch(/No API key for openai\.\n\s+Set ai\.ask\.api_keys\.openai: env:\/\/OPENAI_API_KEY/);
+    expect((await coral(['ask', '  ', '--demo', 'healthy'])).stderr).toMatch(/The question is empty/);
+    expect((await coral(['ask', 'q', '--model', 'gpt4'])).stderr).toMatch(/--model "gpt4" is not a model name/);
+  });
+
+  it('coral config show and validate', async () => {
+    const show = JSON.parse((await coral(['config', 'show', '--json'])).stdout) as { max_tool_rounds: number };
+    expect(show.max_tool_rounds).toBe(8);
+    expect((await coral(['config', 'validate'])).stdout).toMatch(/configuration is valid/);
+  });
+});
