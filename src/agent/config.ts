@@ -32,10 +32,19 @@ const askShape = {
 };
 const askSchema = z.object(askShape).strict();
 
+/** Extra MCP servers whose tools the agent may use: a command over stdio, or a Streamable HTTP URL. */
+const mcpServer = z.union([
+  z.object({ command: z.string().min(1), args: z.array(z.string()).optional(), env: z.record(z.string(), z.string()).optional() }).strict(),
+  z.object({ url: z.url({ error: 'url must be an http(s) URL' }), token: secretRef.optional() }).strict(),
+], { error: 'an MCP server is {command, args?, env?} (stdio) or {url, token?} (Streamable HTTP)' });
+
 export const configSchema = z.object({
   ai: z.object({ ask: askSchema.optional() }).strict().optional(),
   colonies: z.record(z.string(), z.object({ ask: askSchema.optional() }).strict()).optional(),
+  mcp_servers: z.record(z.string(), mcpServer).optional(),
 }).strict();
+
+export type McpServerConfig = z.infer<typeof mcpServer>;
 
 export type ConfigFile = z.infer<typeof configSchema>;
 type Ask = z.infer<typeof askSchema>;
@@ -49,6 +58,8 @@ export interface AskSettings {
   maxTurns: number;
   contextWindow: number;
   autoPrune: boolean;
+  /** Extra MCP servers (global and project files merged; the project wins a name). */
+  mcpServers: Record<string, McpServerConfig>;
   /** Where each setting came from, for `coral config show`. */
   origin: Record<string, string>;
 }
@@ -75,7 +86,7 @@ export function readConfigFile(path: string): ConfigFile {
   const r = configSchema.safeParse(raw);
   if (!r.success) {
     const issues = r.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
-    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colonies.<id>.ask.');
+    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colonies.<id>.ask, mcp_servers.<name>.{command, args, env | url, token}.');
   }
   return r.data;
 }
@@ -98,7 +109,7 @@ export function resolveAskSettings(i: ResolveInputs = {}): AskSettings {
     [`colony ${i.colonyId ?? ''}`, i.colonyId ? (global.colonies?.[i.colonyId]?.ask ?? project.colonies?.[i.colonyId]?.ask) : undefined],
     [`project (${projectConfigPath(i.cwd)})`, project.ai?.ask],
   ];
-  const out: AskSettings = { model: null, fallbackModels: [], apiKeys: {}, ...BUILT_IN, origin: {} };
+  const out: AskSettings = { model: null, fallbackModels: [], apiKeys: {}, ...BUILT_IN, mcpServers: { ...global.mcp_servers, ...project.mcp_servers }, origin: {} };
   const set = <K extends keyof AskSettings>(key: K, value: AskSettings[K] | undefined, from: string) => {
     if (value === undefined) return;
     out[key] = value;
@@ -150,6 +161,7 @@ export function describeSettings(s: AskSettings): Record<string, unknown> {
     api_keys: Object.fromEntries(Object.entries(s.apiKeys).map(([k, v]) => [k, v ? `${v} (${v.startsWith('env://') && process.env[v.slice(6)] ? 'set' : 'NOT SET'})` : v])),
     max_tool_rounds: s.maxToolRounds,
     conversation: { max_turns: s.maxTurns, context_window: s.contextWindow, auto_prune: s.autoPrune },
+    mcp_servers: Object.fromEntries(Object.entries(s.mcpServers).map(([k, v]) => [k, 'command' in v ? `stdio: ${v.command} ${(v.args ?? []).join(' ')}`.trim() : `http: ${v.url}`])),
     origin: s.origin,
   };
 }

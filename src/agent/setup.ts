@@ -8,6 +8,18 @@ import { createHoneycombServer } from '../honeycomb/tools.js';
 import { defaultColonyDbPath } from '../core/paths.js';
 import { systemPrompt } from './prompt.js';
 import { ToolHub } from './toolhub.js';
+import { type McpServerConfig, resolveSecret } from './config.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+
+/** A transport for an MCP server from config: a child process over stdio, or Streamable HTTP. */
+function configuredTransport(name: string, cfg: McpServerConfig): Transport {
+  if ('command' in cfg) {
+    return new StdioClientTransport({ command: cfg.command, args: cfg.args ?? [], env: { ...(process.env as Record<string, string>), ...cfg.env }, stderr: 'ignore' });
+  }
+  const token = cfg.token ? resolveSecret(cfg.token) : undefined;
+  return new StreamableHTTPClientTransport(new URL(cfg.url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
+}
 
 export interface ColonyChoice {
   /** An in-memory colony with this demo scenario, loaded while the turn starts. */
@@ -30,7 +42,7 @@ export interface AgentSession {
 }
 
 /** Connects the tool servers the agent uses: the colony (local, demo or remote) and Honeycomb. */
-export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (fraction: number) => void } = {}): Promise<AgentSession> {
+export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (fraction: number) => void; mcpServers?: Record<string, McpServerConfig> } = {}): Promise<AgentSession> {
   const closers: (() => Promise<void>)[] = [];
   const entries: Parameters<typeof ToolHub.connect>[0] = [];
   let colonyId: string;
@@ -65,6 +77,7 @@ export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (
   const hc: HoneycombConnection = await connectHoneycomb();
   closers.push(() => hc.close());
   entries.push({ name: 'honeycomb', server: createHoneycombServer(hc.client) });
+  for (const [name, cfg] of Object.entries(o.mcpServers ?? {})) entries.push({ name, transport: configuredTransport(name, cfg), optional: true });
   const hub = await ToolHub.connect(entries);
   closers.unshift(() => hub.close());
   if (choice.colony) {

@@ -20,24 +20,39 @@ export class ToolHub {
   private readonly owner = new Map<string, Connected>();
   private specs: ToolSpec[] = [];
 
+  /** Optional servers that could not be reached, in words. */
+  readonly warnings: string[] = [];
+
   private constructor(private readonly servers: Connected[]) {}
 
-  static async connect(entries: { name: string; server?: McpServer; transport?: Transport; ready?: Promise<void> }[]): Promise<ToolHub> {
+  /**
+   * Connects every server. The built-in ones must connect; an optional one (from config) that
+   * fails is left out with a warning rather than stopping the investigation.
+   */
+  static async connect(entries: { name: string; server?: McpServer; transport?: Transport; ready?: Promise<void>; optional?: boolean }[]): Promise<ToolHub> {
     const servers: Connected[] = [];
+    const warnings: string[] = [];
     for (const e of entries) {
       const client = new Client({ name: 'coral-agent', version: '1' });
-      if (e.server) {
-        const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
-        await e.server.connect(serverSide);
-        await client.connect(clientSide);
-      } else if (e.transport) {
-        await client.connect(e.transport);
-      } else {
-        throw new Error(`tool server ${e.name} has neither a server nor a transport`);
+      try {
+        if (e.server) {
+          const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+          await e.server.connect(serverSide);
+          await client.connect(clientSide);
+        } else if (e.transport) {
+          await client.connect(e.transport);
+        } else {
+          throw new Error(`tool server ${e.name} has neither a server nor a transport`);
+        }
+      } catch (err) {
+        if (!e.optional) throw err;
+        warnings.push(`MCP server ${e.name} is unavailable (${(err as Error).message}); its tools are left out.`);
+        continue;
       }
       servers.push({ name: e.name, client, ready: e.ready });
     }
     const hub = new ToolHub(servers);
+    hub.warnings.push(...warnings);
     await hub.refresh();
     return hub;
   }

@@ -52,10 +52,16 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   if (settings.autoPrune) conversation.messages = prune(conversation.messages, { maxTurns: settings.maxTurns - 1, contextWindow: settings.contextWindow });
 
   const quiet = o.json === true || o.stream === true;
+  const warnings: string[] = [];
   const session = await openAgentSession(o, {
+    mcpServers: settings.mcpServers,
     onProgress: quiet ? undefined : (f) => err(process.stderr.isTTY ? `\r\x1b[2Kloading demo ${o.demo}: ${Math.round(f * 100)}%` : ''),
   });
   if (!quiet) err(`coral: ${provider.name === 'triage:automatic' ? 'no model configured: automatic triage' : provider.name.startsWith('replay:') ? `recorded investigation (${provider.name})` : `model ${provider.name}`} on ${session.colonyId}\n`);
+  for (const w of session.hub.warnings) {
+    warnings.push(w);
+    if (!quiet) err(`warning: ${w}\n`);
+  }
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
@@ -64,7 +70,6 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   const calls: AskJson['tool_calls'] = [];
   const byId = new Map<string, AskJson['tool_calls'][number]>();
   let atLineStart = true;
-  const warnings: string[] = [];
   const usage = { input_tokens: 0, output_tokens: 0 };
   let answer = '';
   let finished = 'error' as AskJson['finished'];

@@ -75,3 +75,32 @@ describe('coral ask (the built bundle)', () => {
     expect((await coral(['config', 'validate'])).stdout).toMatch(/configuration is valid/);
   });
 });
+
+describe('configured MCP servers and recordings', () => {
+  it('adds the tools of an MCP server from config, and warns about one that cannot start', async () => {
+    const { openAgentSession } = await import('../../src/agent/setup.js');
+    const session = await openAgentSession({ demo: 'healthy' }, {
+      mcpServers: {
+        cd: { command: process.execPath, args: ['--import', 'tsx', 'test/support/echo-mcp-server.ts'] },
+        broken: { command: '/nonexistent/binary' },
+      },
+    });
+    try {
+      expect(session.hub.tools().map((t) => t.name)).toContain('echo_deploys');
+      expect(session.hub.serverOf('echo_deploys')).toBe('cd');
+      const r = await session.hub.call('1', 'echo_deploys', { service: 'payment' }, { timeoutMs: 10_000, signal: new AbortController().signal });
+      expect(r).toMatchObject({ ok: true, text: 'deploys of payment: v2.1.0 at 10:34' });
+      expect(session.hub.warnings.join(' ')).toMatch(/MCP server broken is unavailable/);
+    } finally {
+      await session.close();
+    }
+  }, 60_000);
+
+  it('--record saves the rounds, and replay:<file> plays them with the tools run again', async () => {
+    const file = join(home, 'recorded.json');
+    const first = askJsonSchema.parse(JSON.parse((await coral(['ask', 'what is wrong?', '--demo', 'payment-failure', '--model', 'triage:automatic', '--json', '--record', file])).stdout));
+    const replayed = askJsonSchema.parse(JSON.parse((await coral(['ask', 'what is wrong?', '--demo', 'payment-failure', '--model', `replay:${file}`, '--json'])).stdout));
+    expect(replayed.tool_calls.map((c) => [c.tool, c.args])).toEqual(first.tool_calls.map((c) => [c.tool, c.args]));
+    expect(replayed.answer).toBe(first.answer);
+  }, 60_000);
+});
