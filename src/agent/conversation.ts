@@ -79,3 +79,11 @@ export function prune(messages: Message[], o: { maxTurns: number; contextWindow:
   while (first < starts.length - 1 && (starts.length - first > o.maxTurns || total(starts[first]) > o.contextWindow)) first++;
   return starts.length === 0 ? messages : messages.slice(starts[first]);
 }
+
+/**
+ * The history a new turn starts from: with auto_prune, the previous turns that fit beside it in
+ * max_turns and context_window; without, everything (the model may then refuse a long history).
+ */
+export function historyForTurn(messages: Message[], s: { autoPrune: boolean; maxTurns: number; contextWindow: number }): Message[] {
+  return s.autoPrune ? prune(messages, { maxTurns: Math.max(1, s.maxTurns - 1), contextWindow: s.contextWindow }) : messages;
+}

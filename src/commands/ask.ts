@@ -6,7 +6,7 @@ import { formatCount } from '../core/format.js';
 import { parseIntOption } from '../core/args.js';
 import { resolveAskSettings } from '../agent/config.js';
 import { ensureConsent } from '../agent/consent.js';
-import { type Conversation, latestConversation, loadConversation, newConversation, prune, saveConversation } from '../agent/conversation.js';
+import { type Conversation, historyForTurn, latestConversation, loadConversation, newConversation, saveConversation } from '../agent/conversation.js';
 import type { AgentEvent } from '../agent/events.js';
 import { runTurn } from '../agent/loop.js';
 import { createModel, sessionsDir } from '../agent/providers/index.js';
@@ -49,7 +49,7 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   if (o.resume) conversation = loadConversation(o.resume);
   else if (o.continue) conversation = latestConversation() ?? newConversation(provider.name, colonyId);
   else conversation = newConversation(provider.name, colonyId);
-  if (settings.autoPrune) conversation.messages = prune(conversation.messages, { maxTurns: settings.maxTurns - 1, contextWindow: settings.contextWindow });
+  conversation.messages = historyForTurn(conversation.messages, settings);
 
   const quiet = o.json === true || o.stream === true;
   const warnings: string[] = [];

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveAskSettings, resolveSecret } from '../../src/agent/config.js';
-import { latestConversation, loadConversation, newConversation, prune, saveConversation } from '../../src/agent/conversation.js';
+import { historyForTurn, latestConversation, loadConversation, newConversation, prune, saveConversation } from '../../src/agent/conversation.js';
 import type { Message } from '../../src/agent/events.js';
 import { createModel, createProvider } from '../../src/agent/providers/index.js';
 import { FallbackProvider } from '../../src/agent/providers/fallback.js';
@@ -93,6 +93,13 @@ describe('conversations', () => {
     expect(loadConversation(c.id, env()).messages).toEqual(c.messages);
     expect(latestConversation(env())?.id).toBe(c.id);
     expect(() => loadConversation('../etc/passwd', env())).toThrow(/No conversation/);
+  });
+
+  it('auto_prune decides whether a new turn starts from a pruned history', () => {
+    const messages = [1, 2, 3, 4].flatMap(turn);
+    expect(historyForTurn(messages, { autoPrune: false, maxTurns: 2, contextWindow: 100 })).toHaveLength(16);
+    // max_turns 2 leaves room for one previous turn beside the new one.
+    expect(historyForTurn(messages, { autoPrune: true, maxTurns: 2, contextWindow: 1e9 })[0]).toEqual({ role: 'user', text: 'question 4' });
   });
 
   it('prunes whole turns to max_turns and the context window, keeping calls paired', () => {

@@ -139,6 +139,15 @@ describe('agent loop with Gemini (real @google/genai SDK, fake API)', () => {
     expect(events.find((e) => e.type === 'message_end')).toMatchObject({ text: 'Answer from the fallback.' });
   });
 
+  it('the fake Gemini API also answers unary generateContent, as the real one does', async () => {
+    const { GoogleGenAI } = await import('@google/genai');
+    const f = await fake('gemini', [{ text: ['unary answer'] }]);
+    const ai = new GoogleGenAI({ apiKey: 'k', httpOptions: { baseUrl: f.url } });
+    const r = await ai.models.generateContent({ model: 'gemini-test', contents: 'hi' });
+    expect(r.candidates?.[0]?.content?.parts?.[0]?.text).toBe('unary answer');
+    expect(String(f.requests[0]._path)).toMatch(/models\/gemini-test:generateContent/);
+  });
+
   it('retries a 500 before anything was streamed', async () => {
     const f = await fake('gemini', [{ status: 503 }, { text: ['fine'] }]);
     const { events } = await collect(gemini(f, 3), 'q');
