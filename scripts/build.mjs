@@ -17,6 +17,9 @@ await build({
   chunkNames: 'chunks/[name]-[hash]',
   // Native bindings cannot be bundled; they load from node_modules at run time.
   external: ['@duckdb/*'],
+  jsx: 'automatic',
+  // ink imports react-devtools-core only under DEV=true; the bundle gets an empty stand-in (T8).
+  alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
   define: { 'process.env.NODE_ENV': '"production"' },
   banner: { js: "import { createRequire as __coralCreateRequire } from 'node:module'; const require = __coralCreateRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -12,7 +12,14 @@ const program = new Command()
   .description('Coral: incident investigation over eBPF and OpenTelemetry data, from the terminal.')
   .version(VERSION, '-v, --version')
   .showHelpAfterError('(run with --help for usage)')
-  .configureHelp({ sortSubcommands: true });
+  .configureHelp({ sortSubcommands: true })
+  .enablePositionalOptions()
+  .option('--scenario <name>', 'console: the demo scenario to open (default payment-failure)')
+  .option('--db <file>', 'console: a colony database file instead of the demo')
+  .option('--colony <url>', 'console: a running colony instead of the demo')
+  .option('--token <secret>', 'console: bearer token for --colony')
+  .option('--model <provider:model>', 'console: the model (default: config, else the recorded investigation or automatic triage)')
+  .action(async (opts) => (await import('./commands/console.js')).consoleCommand(opts));
 
 const colony = program.command('colony').description('the embedded telemetry store and its OTLP receiver');
 

@@ -27,6 +27,8 @@ const treeNode: z.ZodType<TreeNode> = z.object({
     spanId: z.string(), queueMs: z.number(), durationMs: z.number(), statusCode: z.string(),
     httpStatusCode: z.number().nullable(), rpcStatusCode: z.number().nullable(),
   }).nullable(),
+  attributes: z.record(z.string(), z.unknown()),
+  events: z.array(z.unknown()),
   get children() {
     return z.array(treeNode);
   },
@@ -42,6 +44,7 @@ const traceOut = z.object({
   services: z.array(z.string()),
   depth: z.number(),
   incomplete: z.boolean(),
+  resources: z.record(z.string(), z.record(z.string(), z.unknown())),
   roots: z.array(treeNode),
 });
 

@@ -39,6 +39,9 @@ export interface TreeNode {
   /** Its parent is not in the trace: the root of an orphan subtree. */
   orphan: boolean;
   merged: EbpfEvidence | null;
+  /** For the span detail view (the text rendering leaves them out). */
+  attributes: Record<string, unknown>;
+  events: unknown[];
   children: TreeNode[];
 }
 
@@ -53,6 +56,8 @@ export interface TraceTree {
   depth: number;
   /** Some span's parent is missing. */
   incomplete: boolean;
+  /** Resource attributes per service (and source), for the span detail view. */
+  resources: Record<string, Record<string, unknown>>;
   roots: TreeNode[];
 }
 
@@ -147,6 +152,8 @@ export function buildTraceTree(traceId: string, input: SpanRecord[], opts: Build
         httpStatusCode: e.httpStatusCode,
         rpcStatusCode: e.rpcStatusCode,
       } : null,
+      attributes: s.attributes,
+      events: s.events,
       children: [],
     });
   }
@@ -184,6 +191,7 @@ export function buildTraceTree(traceId: string, input: SpanRecord[], opts: Build
     services: [...new Set(kept.map((s) => s.serviceName))].sort(),
     depth,
     incomplete,
+    resources: Object.fromEntries(kept.map((s) => [`${s.serviceName} ${s.source}`, s.resourceAttributes])),
     roots,
   };
 }

@@ -1,0 +1,122 @@
+import { Box, useApp, useInput, useStdin, useStdout } from 'ink';
+import { useEffect, useMemo, useReducer, useState } from 'react';
+import type { EngineEvent } from '../src/console/engine.js';
+import { type ConsoleActions, keyName, resolveKey, runMove } from './keys/registry.js';
+import { ChatPane } from './panes/ChatPane.js';
+import { CommandLine } from './panes/CommandLine.js';
+import { DetailPane } from './panes/DetailPane.js';
+import { HelpOverlay } from './panes/HelpOverlay.js';
+import { StatusBar } from './panes/StatusBar.js';
+import { ToolCallsPane } from './panes/ToolCallsPane.js';
+import { ActionsContext, StateContext } from './state/context.js';
+import { reducer } from './state/reducer.js';
+import type { ConsoleAction, ConsoleState } from './state/types.js';
+import { openTreeRows } from './trace/TraceView.js';
+
+/** What the UI needs from the engine: its events, and the actions keys and commands trigger. */
+export interface EngineLike {
+  subscribe(listener: (e: EngineEvent) => void): () => void;
+  ask(question: string): Promise<void>;
+  cancel(): void;
+  runCommand(line: string): void;
+  completions(line: string): string[];
+  close(): Promise<void>;
+}
+
+function fromEngine(e: EngineEvent): ConsoleAction {
+  switch (e.type) {
+    case 'agent':
+      return { type: 'agent', event: e.event };
+    case 'status':
+      return { type: 'status', patch: e.patch };
+    case 'notice':
+      return { type: 'notice', text: e.text, error: e.error };
+    case 'clear':
+      return { type: 'clear_session' };
+    case 'help':
+      return { type: 'overlay', overlay: 'help' };
+  }
+}
+
+/** The console: layout, state, and key routing through the one registry. Renders; never queries. */
+export function App({ initial, engine }: { initial: ConsoleState; engine: EngineLike }) {
+  const [state, dispatch] = useReducer(reducer, initial);
+  const { stdout } = useStdout();
+  const { isRawModeSupported } = useStdin();
+  const { exit } = useApp();
+  const [now, setNow] = useState(Date.now());
+  // useInput throws without raw mode (pipes, CI): every input hook is gated on it (T2).
+  const interactive = isRawModeSupported === true;
+
+  useEffect(() => engine.subscribe((e) => dispatch(fromEngine(e))), [engine]);
+  useEffect(() => {
+    const onResize = () => dispatch({ type: 'resize', cols: stdout.columns, rows: stdout.rows });
+    stdout.on('resize', onResize);
+    return () => {
+      stdout.off('resize', onResize);
+    };
+  }, [stdout]);
+  const running = state.toolCalls.some((c) => c.status === 'running');
+  useEffect(() => {
+    if (!running) return;
+    const t = setInterval(() => setNow(Date.now()), 250);
+    return () => clearInterval(t);
+  }, [running]);
+
+  const actions: ConsoleActions = useMemo(() => ({
+    submit: (q: string) => void engine.ask(q),
+    cancel: () => engine.cancel(),
+    runCommand: (line: string) => engine.runCommand(line),
+    complete: (line: string) => engine.completions(line),
+    quit: () => {
+      void engine.close().finally(() => exit());
+    },
+  }), [engine, exit]);
+
+  const treeRows = openTreeRows(state);
+  useInput((input, key) => {
+    const name = keyName(input, key);
+    if (state.overlay === 'command') {
+      if (name === 'escape') dispatch({ type: 'overlay', overlay: 'none' });
+      return;
+    }
+    if (state.columns.filtering && state.focus === 'detail' && state.tab === 'columns') {
+      if (name === 'escape') dispatch({ type: 'columns_filter', text: state.columns.filter, done: true });
+      return;
+    }
+    const binding = resolveKey(state, name);
+    if (!binding) return;
+    // The chat input owns Enter and the arrows while it has focus.
+    if (binding.scope === 'chat') return;
+    const ctx = { state, dispatch, actions, treeRows, page: Math.max(1, state.rows - 8) };
+    if (!runMove(binding.id, name, ctx)) binding.run(ctx);
+  }, { isActive: interactive });
+
+  // One row short of the terminal: a root exactly `rows` tall makes ink repaint everything (T1).
+  const height = Math.max(10, state.rows - 1);
+  const body = height - 1 - (state.overlay === 'command' ? 2 : 0);
+  const left = Math.max(30, Math.floor(state.cols * 0.42));
+  const right = Math.max(30, state.cols - left);
+  const toolsHeight = Math.max(5, Math.min(12, Math.floor(body * 0.35)));
+  return (
+    <StateContext.Provider value={state}>
+      <ActionsContext.Provider value={{ dispatch, actions }}>
+        <Box flexDirection="column" width={state.cols} height={height}>
+          {state.overlay === 'help' ? (
+            <HelpOverlay width={state.cols} height={body} />
+          ) : (
+            <Box height={body}>
+              <Box flexDirection="column" width={left}>
+                <ChatPane width={left} height={body - toolsHeight} focused={state.focus === 'chat' && state.overlay === 'none'} inputActive={interactive} />
+                <ToolCallsPane width={left} height={toolsHeight} focused={state.focus === 'tools'} now={now} />
+              </Box>
+              <DetailPane width={right} height={body} focused={state.focus === 'detail'} />
+            </Box>
+          )}
+          {state.overlay === 'command' && interactive && <CommandLine width={state.cols} />}
+          <StatusBar width={state.cols} />
+        </Box>
+      </ActionsContext.Provider>
+    </StateContext.Provider>
+  );
+}

@@ -1,0 +1,127 @@
+import type { ConsoleAction, ConsoleState } from '../state/types.js';
+
+/**
+ * The one key registry: each binding's id, keys, description and scope drive key handling, the
+ * status-bar hints and the `?` help overlay alike, so the three can never disagree.
+ */
+export type Scope = 'global' | 'chat' | 'tools' | 'traces' | 'columns' | 'metrics';
+
+/** What keys can ask of the engine (the actions context). */
+export interface ConsoleActions {
+  submit(question: string): void;
+  cancel(): void;
+  runCommand(line: string): void;
+  complete(line: string): string[];
+  quit(): void;
+}
+
+export interface KeyContext {
+  state: ConsoleState;
+  dispatch(a: ConsoleAction): void;
+  actions: ConsoleActions;
+  /** Rows of the open trace tree (for moves and jumps). */
+  treeRows: number;
+  /** Rows that fit in the detail pane (for page moves). */
+  page: number;
+}
+
+export interface KeyBinding {
+  id: string;
+  keys: string[];
+  description: string;
+  scope: Scope;
+  /** Shown in the status bar (the rest only in the help overlay). */
+  hint?: boolean;
+  run(c: KeyContext): void;
+}
+
+export const BINDINGS: readonly KeyBinding[] = [
+  { id: 'focus.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true, run: (c) => c.dispatch({ type: 'focus_cycle', delta: 1 }) },
+  { id: 'focus.prev', keys: ['shift+tab'], description: 'previous pane', scope: 'global', run: (c) => c.dispatch({ type: 'focus_cycle', delta: -1 }) },
+  { id: 'turn.cancel', keys: ['ctrl+c'], description: 'cancel the running turn (quit when idle)', scope: 'global', run: (c) => (c.state.busy ? c.actions.cancel() : c.actions.quit()) },
+  { id: 'back', keys: ['escape'], description: 'back / close / leave the input', scope: 'global', run: (c) => c.dispatch({ type: 'back' }) },
+  { id: 'help', keys: ['?'], description: 'keys and commands', scope: 'global', hint: true, run: (c) => c.dispatch({ type: 'overlay', overlay: c.state.overlay === 'help' ? 'none' : 'help' }) },
+  { id: 'command', keys: [':'], description: 'command line (:traces, :metrics, :columns, ...)', scope: 'global', hint: true, run: (c) => c.dispatch({ type: 'overlay', overlay: 'command' }) },
+  { id: 'tab.traces', keys: ['1'], description: 'trace view', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'traces' }) },
+  { id: 'tab.columns', keys: ['2'], description: 'column search', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'columns' }) },
+  { id: 'tab.metrics', keys: ['3'], description: 'metrics table', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'metrics' }) },
+  { id: 'quit', keys: ['q'], description: 'quit', scope: 'global', hint: true, run: (c) => c.actions.quit() },
+
+  { id: 'chat.send', keys: ['return'], description: 'send the question (Enter on empty input: run the recorded investigation)', scope: 'chat', hint: true, run: () => undefined },
+  { id: 'chat.history', keys: ['up', 'down'], description: 'previous / next question', scope: 'chat', run: () => undefined },
+
+  { id: 'tools.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'tools', hint: true, run: () => undefined },
+  { id: 'tools.expand', keys: ['return', 'space'], description: 'show arguments and result', scope: 'tools', hint: true, run: (c) => c.dispatch({ type: 'tools_toggle' }) },
+
+  { id: 'trace.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'traces', hint: true, run: () => undefined },
+  { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'traces', run: () => undefined },
+  { id: 'trace.top', keys: ['g'], description: 'first span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'top', rows: c.treeRows }) },
+  { id: 'trace.bottom', keys: ['G'], description: 'last span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'bottom', rows: c.treeRows }) },
+  { id: 'trace.fold', keys: ['return', 'space'], description: 'open trace / fold span', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_toggle' }) },
+  { id: 'trace.collapse', keys: ['['], description: 'collapse all', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_fold_all', fold: true }) },
+  { id: 'trace.expand', keys: [']'], description: 'expand all', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_fold_all', fold: false }) },
+  { id: 'trace.next', keys: ['n'], description: 'next slow or error span', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: 1 }) },
+  { id: 'trace.prev', keys: ['N'], description: 'previous slow or error span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: -1 }) },
+  { id: 'trace.detail', keys: ['d'], description: 'span details', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_detail' }) },
+
+  { id: 'columns.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'columns', run: () => undefined },
+  { id: 'columns.filter', keys: ['/'], description: 'filter', scope: 'columns', hint: true, run: (c) => c.dispatch({ type: 'columns_filter', text: '' }) },
+  { id: 'columns.view', keys: ['e'], description: 'search results / environment summary', scope: 'columns', hint: true, run: (c) => c.dispatch({ type: 'columns_view' }) },
+];
+
+/** Moves share one handler: the key says the direction. */
+const MOVES: Record<string, number> = { j: 1, down: 1, k: -1, up: -1 };
+
+export function runMove(id: string, key: string, c: KeyContext): boolean {
+  if (id === 'tools.move') c.dispatch({ type: 'tools_move', delta: MOVES[key] });
+  else if (id === 'trace.move') c.dispatch({ type: 'trace_move', delta: MOVES[key], rows: c.treeRows });
+  else if (id === 'trace.page') c.dispatch({ type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page, rows: c.treeRows });
+  else if (id === 'columns.move') c.dispatch({ type: 'columns_move', delta: MOVES[key] });
+  else return false;
+  return true;
+}
+
+export function scopeOf(s: ConsoleState): Scope {
+  if (s.focus === 'chat') return 'chat';
+  if (s.focus === 'tools') return 'tools';
+  return s.tab;
+}
+
+/** Keys that type text: while the chat input has focus they belong to it, not to global bindings. */
+const printable = (key: string) => key.length === 1;
+
+/** The binding a key triggers in this state, the focused pane's before the global ones. */
+export function resolveKey(s: ConsoleState, key: string): KeyBinding | undefined {
+  const scope = scopeOf(s);
+  const local = BINDINGS.find((b) => b.scope === scope && b.keys.includes(key));
+  if (local) return local;
+  if (scope === 'chat' && printable(key)) return undefined;
+  return BINDINGS.find((b) => b.scope === 'global' && b.keys.includes(key));
+}
+
+/** The hints for the status bar: the focused pane's, then the global ones. */
+export function hintsFor(s: ConsoleState): { keys: string; description: string }[] {
+  const scope = scopeOf(s);
+  const local = BINDINGS.filter((b) => b.hint && b.scope === scope);
+  const global = BINDINGS.filter((b) => b.hint && b.scope === 'global' && !(scope === 'chat' && b.keys.every(printable)));
+  return [...local, ...global].map((b) => ({ keys: b.keys.map(label).join('/'), description: b.description }));
+}
+
+export function label(key: string): string {
+  const names: Record<string, string> = { return: 'Enter', escape: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', space: 'Space', up: '↑', down: '↓', pageup: 'PgUp', pagedown: 'PgDn' };
+  return names[key] ?? key;
+}
+
+/** ink's (input, key) as one name: 'tab', 'shift+tab', 'ctrl+c', 'return', 'j', 'G', '?'. */
+export function keyName(input: string, key: { ctrl?: boolean; shift?: boolean; tab?: boolean; escape?: boolean; return?: boolean; upArrow?: boolean; downArrow?: boolean; pageUp?: boolean; pageDown?: boolean }): string {
+  if (key.tab) return key.shift ? 'shift+tab' : 'tab';
+  if (key.escape) return 'escape';
+  if (key.return) return 'return';
+  if (key.upArrow) return 'up';
+  if (key.downArrow) return 'down';
+  if (key.pageUp) return 'pageup';
+  if (key.pageDown) return 'pagedown';
+  if (key.ctrl && input) return `ctrl+${input}`;
+  if (input === ' ') return 'space';
+  return input;
+}

@@ -1,0 +1,28 @@
+import { Box, Text } from 'ink';
+import { useConsoleState } from '../state/context.js';
+import { TABS } from '../state/types.js';
+import { TraceView } from '../trace/TraceView.js';
+import { ColumnsView } from './ColumnsView.js';
+import { MetricsView } from './MetricsView.js';
+
+const TITLES = { traces: '1 Traces', columns: '2 Columns', metrics: '3 Metrics' } as const;
+
+/** The tabbed detail area: trace view, Honeycomb columns, metrics table. */
+export function DetailPane({ width, height, focused }: { width: number; height: number; focused: boolean }) {
+  const s = useConsoleState();
+  const inner = { width: width - 2, height: height - 3 };
+  return (
+    <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={focused ? 'cyan' : 'gray'}>
+      <Box>
+        {TABS.map((t) => (
+          <Text key={t} bold={s.tab === t} color={s.tab === t ? 'cyan' : 'gray'}>{` ${TITLES[t]} `}</Text>
+        ))}
+      </Box>
+      <Box flexDirection="column" height={inner.height} overflow="hidden">
+        {s.tab === 'traces' && <TraceView width={inner.width} height={inner.height} />}
+        {s.tab === 'columns' && <ColumnsView width={inner.width} height={inner.height} />}
+        {s.tab === 'metrics' && <MetricsView width={inner.width} height={inner.height} />}
+      </Box>
+    </Box>
+  );
+}

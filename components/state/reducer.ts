@@ -1,0 +1,172 @@
+import type { AgentEvent } from '../../src/agent/events.js';
+import { parents, visibleRows } from '../trace/rows.js';
+import { type ConsoleAction, type ConsoleState, PANES, type TraceJson } from './types.js';
+
+/** The console's state transitions (pure): agent events in, key actions in, new state out. */
+export function initialState(o: { cols: number; rows: number; colony: string; source: string; model: string }): ConsoleState {
+  return {
+    cols: o.cols,
+    rows: o.rows,
+    focus: 'chat',
+    tab: 'traces',
+    overlay: 'none',
+    command: { text: '', suggestions: [] },
+    chat: [],
+    live: '',
+    busy: false,
+    history: [],
+    toolCalls: [],
+    toolCursor: 0,
+    expandedTool: null,
+    turnCalls: [],
+    trace: { traces: [], open: null, listCursor: 0, cursor: 0, folded: {}, detail: false },
+    columns: { search: null, env: null, view: 'search', cursor: 0, filter: '', filtering: false },
+    metrics: null,
+    status: { colony: o.colony, source: o.source, model: o.model, tokensIn: 0, tokensOut: 0, loading: null, message: null },
+  };
+}
+
+const TRACE_TOOLS = new Set(['coral_query_traces', 'coral_get_trace_by_id', 'coral_query_ebpf_traces', 'coral_query_telemetry_spans']);
+const METRIC_TOOLS = new Set(['coral_query_metrics', 'coral_query_ebpf_http_metrics', 'coral_query_ebpf_grpc_metrics', 'coral_query_ebpf_sql_metrics']);
+
+/** Structured results feed the detail tabs: traces, metrics, Honeycomb columns. */
+function absorbResult(s: ConsoleState, tool: string, structured: Record<string, unknown> | undefined): ConsoleState {
+  if (!structured) return s;
+  if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) {
+    const traces = structured.traces as TraceJson[];
+    if (traces.length === 0) return s;
+    // The first trace opens at once; Esc shows the list.
+    return { ...s, tab: 'traces', trace: { traces, open: 0, listCursor: 0, cursor: 0, folded: {}, detail: false } };
+  }
+  if (METRIC_TOOLS.has(tool)) return { ...s, tab: 'metrics', metrics: structured };
+  if (tool === 'honeycomb_search_columns') return { ...s, tab: 'columns', columns: { ...s.columns, search: structured, view: 'search', cursor: 0 } };
+  if (tool === 'honeycomb_get_environment_summary') return { ...s, tab: 'columns', columns: { ...s.columns, env: structured, view: 'env', cursor: 0 } };
+  return s;
+}
+
+function agent(s: ConsoleState, ev: AgentEvent): ConsoleState {
+  switch (ev.type) {
+    case 'user_message':
+      return { ...s, busy: true, live: '', turnCalls: [], chat: [...s.chat, { role: 'user', text: ev.text }] };
+    case 'text_delta':
+      return { ...s, live: s.live + ev.text };
+    case 'tool_call_started':
+      return {
+        ...s,
+        // Words the model said before calling tools are settled: they leave the live tail.
+        chat: s.live.trim() ? [...s.chat, { role: 'assistant', text: s.live.trim() }] : s.chat,
+        live: '',
+        turnCalls: [...s.turnCalls, ev.id],
+        toolCalls: [...s.toolCalls, { id: ev.id, tool: ev.tool, server: ev.server, args: ev.args, status: 'running', startedAt: Date.now() }],
+        toolCursor: s.toolCalls.length,
+      };
+    case 'tool_call_finished': {
+      const toolCalls = s.toolCalls.map((c) => (c.id === ev.id ? { ...c, status: ev.ok ? ('done' as const) : ('failed' as const), durationMs: ev.durationMs, text: ev.text, structured: ev.structured } : c));
+      return absorbResult({ ...s, toolCalls }, ev.tool, ev.ok ? ev.structured : undefined);
+    }
+    case 'message_end':
+      return { ...s, live: '', chat: [...s.chat, { role: 'assistant', text: ev.text.trim(), citations: s.turnCalls }] };
+    case 'usage':
+      return { ...s, status: { ...s.status, tokensIn: s.status.tokensIn + ev.inputTokens, tokensOut: s.status.tokensOut + ev.outputTokens } };
+    case 'warning':
+      return { ...s, chat: [...s.chat, { role: 'notice', text: ev.message }] };
+    case 'error':
+      return { ...s, chat: [...s.chat, { role: 'error', text: ev.message }] };
+    case 'turn_end': {
+      const tail = s.live.trim() ? [...s.chat, { role: 'assistant' as const, text: s.live.trim() }] : s.chat;
+      const note = ev.reason === 'cancelled' ? [{ role: 'notice' as const, text: 'Cancelled. Ask again, or press Enter to continue.' }] : [];
+      return { ...s, busy: false, live: '', chat: [...tail, ...note] };
+    }
+  }
+}
+
+function openRows(s: ConsoleState) {
+  const t = s.trace.open === null ? null : s.trace.traces[s.trace.open];
+  return t ? visibleRows(t.roots, s.trace.folded) : [];
+}
+
+const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
+
+export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
+  switch (a.type) {
+    case 'agent':
+      return agent(s, a.event);
+    case 'resize':
+      return { ...s, cols: a.cols, rows: a.rows };
+    case 'focus':
+      return { ...s, focus: a.pane };
+    case 'focus_cycle':
+      return { ...s, focus: PANES[(PANES.indexOf(s.focus) + a.delta + PANES.length) % PANES.length] };
+    case 'tab':
+      return { ...s, tab: a.tab, focus: 'detail' };
+    case 'overlay':
+      return { ...s, overlay: a.overlay, command: a.overlay === 'command' ? { text: ':', suggestions: [] } : s.command };
+    case 'command_text':
+      return { ...s, command: { text: a.text, suggestions: a.suggestions } };
+    case 'notice':
+      return { ...s, chat: [...s.chat, { role: a.error ? 'error' : 'notice', text: a.text }] };
+    case 'status':
+      return { ...s, status: { ...s.status, ...a.patch } };
+    case 'tools_move':
+      return { ...s, toolCursor: clamp(s.toolCursor + a.delta, 0, Math.max(0, s.toolCalls.length - 1)) };
+    case 'tools_toggle': {
+      const id = s.toolCalls[s.toolCursor]?.id ?? null;
+      return { ...s, expandedTool: s.expandedTool === id ? null : id };
+    }
+    case 'trace_move': {
+      if (s.trace.open === null) return { ...s, trace: { ...s.trace, listCursor: clamp(s.trace.listCursor + a.delta, 0, Math.max(0, s.trace.traces.length - 1)) } };
+      return { ...s, trace: { ...s.trace, cursor: clamp(s.trace.cursor + a.delta, 0, Math.max(0, a.rows - 1)) } };
+    }
+    case 'trace_jump': {
+      const last = s.trace.open === null ? s.trace.traces.length - 1 : a.rows - 1;
+      const to = a.to === 'top' ? 0 : Math.max(0, last);
+      return { ...s, trace: s.trace.open === null ? { ...s.trace, listCursor: to } : { ...s.trace, cursor: to } };
+    }
+    case 'trace_toggle': {
+      if (s.trace.open === null) {
+        if (s.trace.traces.length === 0) return s;
+        return { ...s, trace: { ...s.trace, open: s.trace.listCursor, cursor: 0, folded: {}, detail: false } };
+      }
+      const row = openRows(s)[s.trace.cursor];
+      if (!row || !row.hasChildren) return s;
+      const folded = { ...s.trace.folded };
+      if (folded[row.node.spanId]) delete folded[row.node.spanId];
+      else folded[row.node.spanId] = true;
+      return { ...s, trace: { ...s.trace, folded } };
+    }
+    case 'trace_fold_all': {
+      const t = s.trace.open === null ? null : s.trace.traces[s.trace.open];
+      if (!t) return s;
+      const folded: Record<string, true> = {};
+      // Collapsing all keeps the roots' first level visible, the way a file tree collapses.
+      if (a.fold) for (const id of parents(t.roots)) if (!t.roots.some((r) => r.spanId === id)) folded[id] = true;
+      return { ...s, trace: { ...s.trace, folded, cursor: 0 } };
+    }
+    case 'trace_next_flagged': {
+      const rows = openRows(s);
+      for (let step = 1; step <= rows.length; step++) {
+        const i = (s.trace.cursor + a.delta * step + rows.length) % rows.length;
+        if (rows[i].node.slow || rows[i].node.error) return { ...s, trace: { ...s.trace, cursor: i } };
+      }
+      return s;
+    }
+    case 'trace_detail':
+      return s.trace.open === null ? s : { ...s, trace: { ...s.trace, detail: !s.trace.detail } };
+    case 'back':
+      if (s.overlay !== 'none') return { ...s, overlay: 'none' };
+      if (s.focus === 'detail' && s.tab === 'traces' && s.trace.detail) return { ...s, trace: { ...s.trace, detail: false } };
+      if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open !== null && s.trace.traces.length > 1) return { ...s, trace: { ...s.trace, open: null } };
+      if (s.focus === 'tools' && s.expandedTool) return { ...s, expandedTool: null };
+      return { ...s, focus: 'chat' };
+    case 'columns_move':
+      return { ...s, columns: { ...s.columns, cursor: Math.max(0, s.columns.cursor + a.delta) } };
+    case 'columns_view':
+      return { ...s, columns: { ...s.columns, view: s.columns.view === 'search' ? 'env' : 'search', cursor: 0 } };
+    case 'columns_filter':
+      return { ...s, columns: { ...s.columns, filter: a.text, filtering: !a.done, cursor: 0 } };
+    case 'history_push':
+      return { ...s, history: [...s.history.filter((h) => h !== a.text), a.text].slice(-100) };
+    case 'clear_session':
+      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: { traces: [], open: null, listCursor: 0, cursor: 0, folded: {}, detail: false }, metrics: null };
+  }
+}

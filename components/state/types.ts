@@ -1,0 +1,121 @@
+import type { AgentEvent } from '../../src/agent/events.js';
+
+/** Everything the console shows, in one read-only value that components get from context. */
+export type Pane = 'chat' | 'tools' | 'detail';
+export type Tab = 'traces' | 'columns' | 'metrics';
+export const PANES: readonly Pane[] = ['chat', 'tools', 'detail'];
+export const TABS: readonly Tab[] = ['traces', 'columns', 'metrics'];
+
+export interface ChatEntry {
+  role: 'user' | 'assistant' | 'notice' | 'error';
+  text: string;
+  /** The tool calls of the turn this answer closes, in call order: what [n] refers to. */
+  citations?: string[];
+}
+
+export interface ToolCallEntry {
+  id: string;
+  tool: string;
+  server: string;
+  args: Record<string, unknown>;
+  status: 'running' | 'done' | 'failed';
+  startedAt: number;
+  durationMs?: number;
+  text?: string;
+  structured?: Record<string, unknown>;
+}
+
+/** The structured trace as coral_query_traces returns it (see src/colony/tools/traces.ts). */
+export interface TraceNodeJson {
+  spanId: string;
+  parentSpanId: string;
+  service: string;
+  name: string;
+  kind: string;
+  source: 'ebpf' | 'otlp';
+  offsetMs: number;
+  durationMs: number;
+  selfMs: number;
+  error: boolean;
+  statusMessage: string;
+  httpStatusCode: number | null;
+  rpcStatusCode: number | null;
+  slow: boolean;
+  orphan: boolean;
+  merged: { spanId: string; queueMs: number; durationMs: number; statusCode: string; httpStatusCode: number | null; rpcStatusCode: number | null } | null;
+  attributes: Record<string, unknown>;
+  events: unknown[];
+  children: TraceNodeJson[];
+}
+
+export interface TraceJson {
+  traceId: string;
+  start: string;
+  durationMs: number;
+  spanCount: number;
+  mergedCount: number;
+  services: string[];
+  depth: number;
+  incomplete: boolean;
+  resources: Record<string, Record<string, unknown>>;
+  roots: TraceNodeJson[];
+}
+
+export interface TraceViewState {
+  traces: TraceJson[];
+  /** null: the trace list; else the open trace. */
+  open: number | null;
+  listCursor: number;
+  /** Row index in the open tree. */
+  cursor: number;
+  folded: Record<string, true>;
+  detail: boolean;
+}
+
+export interface ConsoleState {
+  cols: number;
+  rows: number;
+  focus: Pane;
+  tab: Tab;
+  overlay: 'none' | 'help' | 'command';
+  command: { text: string; suggestions: string[] };
+  chat: ChatEntry[];
+  /** The answer being streamed: only this tail re-renders while text arrives. */
+  live: string;
+  busy: boolean;
+  history: string[];
+  toolCalls: ToolCallEntry[];
+  toolCursor: number;
+  expandedTool: string | null;
+  /** Tool calls of the turn in progress, in call order. */
+  turnCalls: string[];
+  trace: TraceViewState;
+  columns: { search: Record<string, unknown> | null; env: Record<string, unknown> | null; view: 'search' | 'env'; cursor: number; filter: string; filtering: boolean };
+  metrics: Record<string, unknown> | null;
+  status: { colony: string; source: string; model: string; tokensIn: number; tokensOut: number; loading: number | null; message: string | null };
+}
+
+export type ConsoleAction =
+  | { type: 'agent'; event: AgentEvent }
+  | { type: 'resize'; cols: number; rows: number }
+  | { type: 'focus'; pane: Pane }
+  | { type: 'focus_cycle'; delta: 1 | -1 }
+  | { type: 'tab'; tab: Tab }
+  | { type: 'overlay'; overlay: ConsoleState['overlay'] }
+  | { type: 'command_text'; text: string; suggestions: string[] }
+  | { type: 'notice'; text: string; error?: boolean }
+  | { type: 'status'; patch: Partial<ConsoleState['status']> }
+  | { type: 'tools_move'; delta: number }
+  | { type: 'tools_toggle' }
+  | { type: 'trace_move'; delta: number; rows: number }
+  | { type: 'trace_jump'; to: 'top' | 'bottom'; rows: number }
+  | { type: 'trace_toggle' }
+  | { type: 'trace_fold_all'; fold: boolean }
+  | { type: 'trace_next_flagged'; delta: 1 | -1 }
+  | { type: 'trace_detail' }
+  | { type: 'back' }
+  | { type: 'columns_move'; delta: number }
+  | { type: 'columns_view' }
+  | { type: 'columns_filter'; text: string; done?: boolean }
+  | { type: 'history_push'; text: string }
+  | { type: 'clear_session' };

@@ -1,0 +1,63 @@
+import type { TraceNodeJson } from '../state/types.js';
+
+/**
+ * The visible rows of a span tree (pure): depth-first, skipping the children of folded spans,
+ * with the ├─ │ └─ prefix of each row. Windowing then draws only the rows that fit.
+ */
+export interface TreeRow {
+  node: TraceNodeJson;
+  depth: number;
+  prefix: string;
+  hasChildren: boolean;
+  folded: boolean;
+}
+
+export function visibleRows(roots: TraceNodeJson[], folded: Record<string, true>): TreeRow[] {
+  const out: TreeRow[] = [];
+  const walk = (nodes: TraceNodeJson[], depth: number, lead: string) => {
+    nodes.forEach((node, i) => {
+      const last = i === nodes.length - 1;
+      const isFolded = folded[node.spanId] === true;
+      out.push({ node, depth, prefix: `${lead}${last ? '└─' : '├─'}`, hasChildren: node.children.length > 0, folded: isFolded });
+      if (!isFolded && node.children.length > 0) walk(node.children, depth + 1, `${lead}${last ? '   ' : '│  '}`);
+    });
+  };
+  walk(roots, 0, '');
+  return out;
+}
+
+/** Every span id with children: what `[` folds. */
+export function parents(roots: TraceNodeJson[]): string[] {
+  const out: string[] = [];
+  const walk = (n: TraceNodeJson) => {
+    if (n.children.length > 0) out.push(n.spanId);
+    n.children.forEach(walk);
+  };
+  roots.forEach(walk);
+  return out;
+}
+
+/** The first row of a window of `height` rows that keeps `cursor` visible, scrolling as little as possible. */
+export function windowStart(total: number, cursor: number, height: number, previous = 0): number {
+  if (total <= height) return 0;
+  let start = Math.min(previous, total - height);
+  if (cursor < start) start = cursor;
+  if (cursor >= start + height) start = cursor - height + 1;
+  return Math.max(0, start);
+}
+
+/** A bar on the trace's shared ruler: where the span starts and how long it lasts. */
+export function timingBar(offsetMs: number, durationMs: number, traceMs: number, width: number): string {
+  if (traceMs <= 0 || width <= 0) return ' '.repeat(Math.max(0, width));
+  const start = Math.min(width - 1, Math.floor((offsetMs / traceMs) * width));
+  const len = Math.max(1, Math.min(width - start, Math.round((durationMs / traceMs) * width)));
+  return `${' '.repeat(start)}${'█'.repeat(len)}${' '.repeat(width - start - len)}`;
+}
+
+/** One colour per service, stable across renders and sessions. */
+const PALETTE = ['cyan', 'green', 'yellow', 'magenta', 'blue', 'cyanBright', 'greenBright', 'yellowBright', 'magentaBright', 'blueBright'] as const;
+export function serviceColor(service: string): (typeof PALETTE)[number] {
+  let h = 0;
+  for (const ch of service) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return PALETTE[h % PALETTE.length];
+}

@@ -1,0 +1,18 @@
+import { CoralError } from '../core/errors.js';
+import { ConsoleEngine, type EngineOptions } from '../console/engine.js';
+
+/** `coral` with no command: the investigation console. */
+export async function consoleCommand(opts: EngineOptions & { scenario?: string }): Promise<void> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    throw new CoralError('The console needs a terminal (stdin and stdout must be a TTY).', 'For scripts and pipes use: coral ask "<question>" --demo payment-failure (or --json).');
+  }
+  const [{ runConsole }, { initialState }] = await Promise.all([import('../../components/run.js'), import('../../components/state/reducer.js')]);
+  const engine = new ConsoleEngine({ ...opts, demo: opts.scenario ?? opts.demo });
+  const initial = initialState({ cols: process.stdout.columns ?? 100, rows: process.stdout.rows ?? 30, ...engine.describeColony(), model: 'starting…' });
+  // The first frame comes before the colony: the engine starts behind it and reports progress.
+  setImmediate(() => {
+    engine.start().catch((err: Error & { hint?: string }) => engine.fail(`${err.message}${err.hint ? ` ${err.hint}` : ''}`));
+  });
+  await runConsole(engine, initial);
+  await engine.close();
+}

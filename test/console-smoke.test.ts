@@ -1,0 +1,62 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+/**
+ * The real `coral` binary in a real terminal (tmux): it opens full screen, shows the demo's trace
+ * tree with both tags, answers keys, and gives the terminal back on quit.
+ */
+const SOCKET = `coral-smoke-${process.pid}`;
+const home = mkdtempSync(join(tmpdir(), 'coral-smoke-'));
+const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
+const screen = () => tmux('capture-pane', '-t', 'smoke', '-p');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(test: (s: string) => boolean, timeoutMs = 20_000): Promise<string> {
+  const until = Date.now() + timeoutMs;
+  let last = '';
+  while (Date.now() < until) {
+    last = screen();
+    if (test(last)) return last;
+    await sleep(150);
+  }
+  throw new Error(`timed out; the screen was:\n${last}`);
+}
+
+afterAll(() => {
+  try {
+    tmux('kill-server');
+  } catch {
+    // already gone
+  }
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('console smoke test (tmux)', () => {
+  it('opens, shows the trace tree with [eBPF] and [OTLP], responds to keys, restores the terminal', async () => {
+    tmux('new-session', '-d', '-s', 'smoke', '-x', '150', '-y', '40', 'bash --norc --noprofile');
+    // Ink prints only the last frame when CI=true: the app runs without it (T7).
+    tmux('send-keys', '-t', 'smoke', `env -u CI CORAL_HOME=${home} HONEYCOMB_API_KEY= PS1='$ ' ${process.execPath} dist/coral.js; echo CORAL-EXITED-$?`, 'Enter');
+    const first = await waitFor((s) => s.includes('[OTLP]') && s.includes('[eBPF]'));
+    expect(first).toMatch(/Trace [0-9a-f]{16} · \d+(\.\d+)?ms · \d+ spans/);
+    expect(first).toContain('embedded · demo: payment-failure');
+    tmux('send-keys', '-t', 'smoke', 'Tab');
+    await sleep(150);
+    tmux('send-keys', '-t', 'smoke', 'Tab');
+    await sleep(150);
+    tmux('send-keys', '-t', 'smoke', '?');
+    const help = await waitFor((s) => s.includes('next slow or error span'));
+    expect(help).toContain('Trace view');
+    tmux('send-keys', '-t', 'smoke', 'Escape');
+    await waitFor((s) => !s.includes('next slow or error span') && s.includes('[OTLP]'));
+    tmux('send-keys', '-t', 'smoke', 'd');
+    await waitFor((s) => s.includes('attributes:'));
+    tmux('send-keys', '-t', 'smoke', 'q');
+    const after = await waitFor((s) => s.includes('CORAL-EXITED-0'));
+    // Back on the normal screen: the command line is there and the console is gone.
+    expect(after).toContain('dist/coral.js; echo CORAL-EXITED');
+    expect(after).not.toContain('[OTLP]');
+  }, 60_000);
+});
