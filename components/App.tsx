@@ -73,7 +73,8 @@ export function App({ initial, engine }: { initial: ConsoleState; engine: Engine
     },
   }), [engine, exit]);
 
-  const treeRows = openTreeRows(state);
+  // Recomputed only when the tree or its folds change, not on every key: a 10,000-span trace costs here.
+  const treeRows = useMemo(() => openTreeRows(state), [state.trace.traces, state.trace.open, state.trace.folded]);
   useInput((input, key) => {
     const name = keyName(input, key);
     if (state.overlay === 'command') {

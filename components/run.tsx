@@ -31,7 +31,8 @@ export async function runConsole(engine: EngineLike, initial: ConsoleState): Pro
   };
   process.once('uncaughtException', onCrash);
   try {
-    const app = render(<App initial={initial} engine={engine} />, { exitOnCtrlC: false, patchConsole: true });
+    // 60 fps: ink's throttle (leading edge) would otherwise hold a keypress's frame up to 33 ms.
+    const app = render(<App initial={initial} engine={engine} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true });
     await app.waitUntilExit();
   } finally {
     restore();

@@ -5,11 +5,11 @@ import { readdirSync } from 'node:fs';
 
 const filters = process.argv.slice(2);
 const benches = readdirSync(new URL('../bench', import.meta.url))
-  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => /\.bench\.tsx?$/.test(f))
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
   .sort();
 if (benches.length === 0) {
-  console.error(`no benchmark matches ${filters.join(', ')}; available: ${readdirSync(new URL('../bench', import.meta.url)).filter((f) => f.endsWith('.bench.ts')).join(', ')}`);
+  console.error(`no benchmark matches ${filters.join(', ')}; available: ${readdirSync(new URL('../bench', import.meta.url)).filter((f) => /\.bench\.tsx?$/.test(f)).join(', ')}`);
   process.exit(2);
 }
 let failed = 0;

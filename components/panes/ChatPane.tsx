@@ -54,7 +54,7 @@ export function ChatPane({ width, height, focused, inputActive }: { width: numbe
   };
   return (
     <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={focused ? 'cyan' : 'gray'}>
-      <Box flexDirection="column" height={room} overflow="hidden">
+      <Box flexDirection="column" height={room}>
         {shown.map((l, i) => (
           <Text key={i} color={l.color} bold={l.bold} wrap="truncate">{l.text || ' '}</Text>
         ))}

@@ -18,7 +18,8 @@ export function DetailPane({ width, height, focused }: { width: number; height: 
           <Text key={t} bold={s.tab === t} color={s.tab === t ? 'cyan' : 'gray'}>{` ${TITLES[t]} `}</Text>
         ))}
       </Box>
-      <Box flexDirection="column" height={inner.height} overflow="hidden">
+      {/* No overflow clipping: each view draws only what fits, and clipping costs ink a slice per write. */}
+      <Box flexDirection="column" height={inner.height}>
         {s.tab === 'traces' && <TraceView width={inner.width} height={inner.height} />}
         {s.tab === 'columns' && <ColumnsView width={inner.width} height={inner.height} />}
         {s.tab === 'metrics' && <MetricsView width={inner.width} height={inner.height} />}

@@ -11,6 +11,6 @@ export function StatusBar({ width }: { width: number }) {
   const left = ` ${st.colony} · ${st.source} · ${st.model} · tokens ${st.tokensIn}/${st.tokensOut}${loading} │ `;
   const hints = hintsFor(s).map((h) => `${h.keys} ${h.description}`).join(' · ');
   return (
-    <Text inverse wrap="truncate">{fit(`${left}${hints}`, width)}</Text>
+    <Text inverse>{fit(`${left}${hints}`, width)}</Text>
   );
 }

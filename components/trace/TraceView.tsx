@@ -3,7 +3,7 @@ import { useMemo, useRef } from 'react';
 import { useConsoleState } from '../state/context.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
 import { fit, ms } from '../panes/format.js';
-import { type TreeRow, serviceColor, timingBar, visibleRows, windowStart } from './rows.js';
+import { type TreeRow, barCells, serviceColor, visibleRows, windowStart } from './rows.js';
 
 const TAG = { ebpf: '[eBPF]', otlp: '[OTLP]' } as const;
 
@@ -33,19 +33,22 @@ function Row({ row, trace, selected, width, barWidth }: { row: TreeRow; trace: T
   const fold = row.hasChildren ? (row.folded ? '▸' : '▾') : ' ';
   const flags = `${n.error ? ' ✗' : ''}${n.slow ? ' ← SLOW' : ''}${n.merged ? ' +eBPF' : ''}${n.orphan ? ' (orphan)' : ''}`;
   const dur = ms(n.durationMs).padStart(8);
-  const head = `${fold}${row.prefix} ${TAG[n.source]} `;
-  const nameWidth = Math.max(4, width - head.length - n.service.length - 2 - dur.length - barWidth - 2 - flags.length);
+  const head = `${fold}${row.prefix} `;
+  const tag = `${TAG[n.source]} `;
+  // Every segment is measured here, so ink never has to truncate or wrap a row: that work grows with
+  // every styled character on screen, and a tree is most of the screen.
+  // Coloured background cells, not block characters: ASCII keeps ink's per-frame width work cheap.
+  const bar = barCells(n.offsetMs, n.durationMs, trace.durationMs, barWidth);
+  const nameWidth = Math.max(4, width - head.length - tag.length - n.service.length - 2 - flags.length - dur.length - 1 - barWidth);
   return (
-    <Text inverse={selected} wrap="truncate">
-      <Text color="gray">{fold}{row.prefix} </Text>
-      <Text color={n.source === 'ebpf' ? 'magenta' : 'blue'}>{TAG[n.source]} </Text>
+    <Text inverse={selected}>
+      {head}
+      <Text color={n.source === 'ebpf' ? 'magenta' : 'blue'}>{tag}</Text>
       <Text color={serviceColor(n.service)}>{n.service}</Text>
-      <Text>: {fit(n.name, nameWidth)}</Text>
-      <Text color="red">{n.error ? ' ✗' : ''}</Text>
-      <Text color="yellow">{n.slow ? ' ← SLOW' : ''}</Text>
-      <Text color="gray">{n.merged ? ' +eBPF' : ''}{n.orphan ? ' (orphan)' : ''}</Text>
-      <Text>{dur} </Text>
-      <Text color={n.error ? 'red' : serviceColor(n.service)}>{timingBar(n.offsetMs, n.durationMs, trace.durationMs, barWidth)}</Text>
+      {`: ${fit(n.name, nameWidth)}`}
+      {flags && <Text color={n.error ? 'red' : 'yellow'}>{flags}</Text>}
+      {`${dur} ${' '.repeat(bar[0])}`}
+      <Text backgroundColor={n.error ? 'red' : serviceColor(n.service)}>{' '.repeat(bar[1])}</Text>
     </Text>
   );
 }
@@ -86,8 +89,8 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const header = `Trace ${trace.traceId.slice(0, 16)} · ${ms(trace.durationMs)} · ${trace.spanCount} spans · ${trace.services.length} services · depth ${trace.depth}${trace.incomplete ? ' · INCOMPLETE' : ''}`;
   return (
     <Box flexDirection="column">
-      <Text bold wrap="truncate">{fit(header, width)}</Text>
-      <Text color="gray" wrap="truncate">{fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : `${rows.length} rows`}${t.traces.length > 1 ? ' · Esc: trace list' : ''}`, width)}</Text>
+      <Text bold>{fit(header, width)}</Text>
+      <Text color="gray">{fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : `${rows.length} rows`}${t.traces.length > 1 ? ' · Esc: trace list' : ''}`, width)}</Text>
       {rows.slice(start, start + treeHeight).map((r, i) => (
         <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} width={width} barWidth={barWidth} />
       ))}

@@ -46,12 +46,18 @@ export function windowStart(total: number, cursor: number, height: number, previ
   return Math.max(0, start);
 }
 
-/** A bar on the trace's shared ruler: where the span starts and how long it lasts. */
-export function timingBar(offsetMs: number, durationMs: number, traceMs: number, width: number): string {
-  if (traceMs <= 0 || width <= 0) return ' '.repeat(Math.max(0, width));
+/** Where a span's bar sits on the trace's shared ruler of `width` cells: [before, bar, after]. */
+export function barCells(offsetMs: number, durationMs: number, traceMs: number, width: number): [number, number, number] {
+  if (traceMs <= 0 || width <= 0) return [Math.max(0, width), 0, 0];
   const start = Math.min(width - 1, Math.floor((offsetMs / traceMs) * width));
   const len = Math.max(1, Math.min(width - start, Math.round((durationMs / traceMs) * width)));
-  return `${' '.repeat(start)}${'█'.repeat(len)}${' '.repeat(width - start - len)}`;
+  return [start, len, width - start - len];
+}
+
+/** The bar as text (exports and tests); the console draws it as coloured background cells. */
+export function timingBar(offsetMs: number, durationMs: number, traceMs: number, width: number): string {
+  const [before, bar, after] = barCells(offsetMs, durationMs, traceMs, width);
+  return `${' '.repeat(before)}${'█'.repeat(bar)}${' '.repeat(after)}`;
 }
 
 /** One colour per service, stable across renders and sessions. */

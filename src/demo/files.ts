@@ -1,7 +1,7 @@
-import { mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { gunzip, gzipSync } from 'node:zlib';
+import { createGunzip, gzipSync } from 'node:zlib';
 import { CoralError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
 import type { ExportLine } from './generate.js';
@@ -50,10 +50,13 @@ export function readMeta(name: string, dir = scenariosDir()): ScenarioMeta {
   return found;
 }
 
-/** The scenario's exports, in send order. */
-export async function readExportLines(name: string, dir = scenariosDir()): Promise<ExportLine[]> {
-  const text = (await promisify(gunzip)(readFileSync(telemetryFile(dir, name)))).toString('utf8');
-  return text.split('\n').filter((l) => l.length > 0).map((l) => JSON.parse(l) as ExportLine);
+/**
+ * The scenario's exports in send order, one at a time, decompressed and parsed as they stream: loading never holds the whole
+ * file (40 MB of JSON, several hundred MB as objects) in memory at once.
+ */
+export async function* streamExportLines(name: string, dir = scenariosDir()): AsyncGenerator<ExportLine> {
+  const lines = createInterface({ input: createReadStream(telemetryFile(dir, name)).pipe(createGunzip()), crlfDelay: Infinity });
+  for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as ExportLine;
 }
 
 /** Writes a scenario's telemetry and metadata; each file lands whole (written aside, then renamed). */

@@ -5,7 +5,7 @@ import { decodeLogsValue, decodeMetricsValue, decodeTracesValue } from '../colon
 import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces } from '../colony/otlp/normalize.js';
 import { type Nanos, nowNs } from '../core/time.js';
 import type { ExportLine } from './generate.js';
-import { type ScenarioMeta, readExportLines, readMeta, scenariosDir } from './files.js';
+import { type ScenarioMeta, readMeta, scenariosDir, streamExportLines } from './files.js';
 import { shiftTimestamps } from './shift.js';
 
 export interface LoadOptions {
@@ -42,7 +42,6 @@ export function decodeLine(line: ExportLine): Normalized {
 export async function loadScenario(store: ColonyStore, name: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const dir = opts.dir ?? scenariosDir();
   const meta = readMeta(name, dir);
-  const lines = await readExportLines(name, dir);
   const baseNs = BigInt(Date.parse(meta.baseTime)) * 1_000_000n;
   const durationNs = BigInt(meta.durationSec) * 1_000_000_000n;
   const toNs = opts.endAtNs ?? nowNs();
@@ -55,9 +54,12 @@ export async function loadScenario(store: ColonyStore, name: string, opts: LoadO
     await store.write(pending);
     pending = emptyBatch();
   };
-  for (let i = 0; i < lines.length; i++) {
-    shiftTimestamps(lines[i].body, shiftNs);
-    const n = decodeLine(lines[i]);
+  const total = meta.counts.exports;
+  let done = 0;
+  for await (const line of streamExportLines(name, dir)) {
+    done++;
+    shiftTimestamps(line.body, shiftNs);
+    const n = decodeLine(line);
     rejected += n.rejected;
     const b = n.batch;
     accepted.spans += b.spans.length;
@@ -66,10 +68,12 @@ export async function loadScenario(store: ColonyStore, name: string, opts: LoadO
     accepted.events += b.events.length;
     appendBatch(pending, b);
     rows += batchSize(b);
-    if (batchSize(pending) >= WRITE_ROWS || i === lines.length - 1) {
+    if (batchSize(pending) >= WRITE_ROWS) {
       await flush();
-      opts.onProgress?.({ exportsDone: i + 1, exportsTotal: lines.length, rows });
+      opts.onProgress?.({ exportsDone: done, exportsTotal: total, rows });
     }
   }
+  await flush();
+  opts.onProgress?.({ exportsDone: done, exportsTotal: total, rows });
   return { meta, shiftNs, fromNs: toNs - durationNs, toNs, accepted, rejected };
 }

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { gzipSync } from 'node:zlib';
 import { CoralError } from '../core/errors.js';
 import { nowNs } from '../core/time.js';
-import { readExportLines, readMeta, scenariosDir } from './files.js';
+import { readMeta, scenariosDir, streamExportLines } from './files.js';
 import { shiftTimestamps } from './shift.js';
 
 export interface ReplayOptions {
@@ -59,12 +59,12 @@ export async function replayScenario(name: string, opts: ReplayOptions): Promise
   if (!(opts.speed > 0)) throw new CoralError(`Invalid speed ${opts.speed}.`, 'Use a positive number: 1 is real time, 60 plays the hour in a minute.');
   const dir = opts.dir ?? scenariosDir();
   const meta = readMeta(name, dir);
-  const lines = await readExportLines(name, dir);
   const baseNs = BigInt(Date.parse(meta.baseTime)) * 1_000_000n;
   const startedMs = Date.now();
   const base = opts.url.replace(/\/+$/, '');
   const result: ReplayResult = { sent: 0, failed: [] };
-  for (const line of lines) {
+  const total = meta.counts.exports;
+  for await (const line of streamExportLines(name, dir)) {
     const dueMs = startedMs + line.offsetMs / opts.speed;
     const wait = dueMs - Date.now();
     if (wait > 0) await sleep(wait, undefined, { signal: opts.signal });
@@ -73,7 +73,7 @@ export async function replayScenario(name: string, opts: ReplayOptions): Promise
     const failure = await post(`${base}/v1/${line.signal}`, gzipSync(JSON.stringify(line.body)), opts.signal);
     if (failure) result.failed.push({ offsetMs: line.offsetMs, signal: line.signal, reason: failure });
     else result.sent++;
-    opts.onProgress?.({ sent: result.sent + result.failed.length, total: lines.length, scenarioSec: line.offsetMs / 1000 });
+    opts.onProgress?.({ sent: result.sent + result.failed.length, total, scenarioSec: line.offsetMs / 1000 });
   }
   return result;
 }
