@@ -15,7 +15,7 @@ function node(id: string, service: string, name: string, offsetMs: number, durat
 
 async function keypressLatency(): Promise<void> {
   const kids = Array.from({ length: 100 }, (_, i) => node(`c${i}`, `svc-${i % 7}`, `op ${i}`, i, 50, Array.from({ length: 99 }, (_, j) => node(`c${i}-${j}`, 'leaf', `leaf ${j}`, i, 1))));
-  const trace: TraceJson = { traceId: 'ab'.repeat(16), start: '', durationMs: 200, spanCount: 10_001, mergedCount: 0, services: [], depth: 3, incomplete: false, resources: {}, roots: [node('root', 'frontend', 'GET /big', 0, 200, kids)] };
+  const trace: TraceJson = { traceId: 'ab'.repeat(16), start: '', startNs: '0', durationMs: 200, spanCount: 10_001, mergedCount: 0, services: [], depth: 3, incomplete: false, resources: {}, roots: [node('root', 'frontend', 'GET /big', 0, 200, kids)] };
   let listener: (e: EngineEvent) => void = () => undefined;
   const engine: EngineLike = { subscribe: (l) => ((listener = l), () => undefined), ask: async () => undefined, cancel: () => undefined, runCommand: () => undefined, completions: () => [], close: async () => undefined };
   const app = render(<App initial={initialState({ cols: 160, rows: 50, colony: 'c', source: 's', model: 'm' })} engine={engine} />);

@@ -12,7 +12,7 @@ import { runTool } from '../src/colony/tools/run.js';
 import { CHARS_PER_TOKEN, DEFAULT_MAX_RESPONSE_TOKENS, type ToolContext } from '../src/colony/tools/types.js';
 import { type Nanos, nowNs } from '../src/core/time.js';
 import { END, populate } from './synthetic.js';
-import { report } from './report.js';
+import { report, timeRuns } from './report.js';
 
 const RUNS = 15;
 
@@ -26,17 +26,6 @@ async function call(ctx: ToolContext, tool: string, args: Record<string, unknown
   return (await runTool(def, ctx, args)).text;
 }
 
-async function p50(fn: () => Promise<unknown>): Promise<number> {
-  await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    const t = performance.now();
-    await fn();
-    ms.push(performance.now() - t);
-  }
-  return ms.sort((a, b) => a - b)[Math.floor(RUNS / 2)];
-}
-
 async function latency(label: string, ctx: ToolContext, service: string, targetMs: number, spans: number): Promise<void> {
   const cases: [string, Record<string, unknown>][] = [
     ['coral_query_summary', {}],
@@ -45,7 +34,7 @@ async function latency(label: string, ctx: ToolContext, service: string, targetM
     ['coral_query_traces', { service, min_duration_ms: 20 }],
   ];
   for (const [tool, args] of cases) {
-    const ms = await p50(() => call(ctx, tool, args));
+    const ms = (await timeRuns(() => call(ctx, tool, args), RUNS)).p50;
     report({ bench: `porcelain_latency_${label}`, tool, args, spans, p50_ms: Number(ms.toFixed(1)), target_ms: targetMs, meets_target: ms <= targetMs });
   }
 }

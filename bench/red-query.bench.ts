@@ -5,22 +5,10 @@
 import { ColonyStore } from '../src/colony/store/store.js';
 import type { RedQuery } from '../src/colony/store/queries/red.js';
 import { END, SEC, populate } from './synthetic.js';
-import { report } from './report.js';
+import { report, timeRuns } from './report.js';
 
 const SPANS = Number(process.env.BENCH_RED_SPANS ?? 1_000_000);
 const POINTS = Number(process.env.BENCH_RED_POINTS ?? 1_000_000);
-
-async function time(fn: () => Promise<unknown>, runs = 15): Promise<{ p50: number; max: number }> {
-  await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    await fn();
-    ms.push(performance.now() - t);
-  }
-  ms.sort((a, b) => a - b);
-  return { p50: ms[Math.floor(runs / 2)], max: ms[runs - 1] };
-}
 
 const store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '8GB' });
 const loadStart = performance.now();
@@ -28,9 +16,9 @@ await populate(store, SPANS, POINTS);
 const counts = await store.counts();
 const loadMs = performance.now() - loadStart;
 const q: RedQuery = { service: 'svc-3', protocol: 'http', range: { fromNs: END - 3600n * SEC, toNs: END } };
-const fromSpans = await time(() => store.redFromSpans(q));
-const fromHistograms = await time(() => store.redFromHistograms(q));
-const filtered = await time(() => store.redFromSpans({ ...q, httpRoute: '/api/r3', statusCodeRange: '5xx' }));
+const fromSpans = await timeRuns(() => store.redFromSpans(q));
+const fromHistograms = await timeRuns(() => store.redFromHistograms(q));
+const filtered = await timeRuns(() => store.redFromSpans({ ...q, httpRoute: '/api/r3', statusCodeRange: '5xx' }));
 for (const [name, t] of [['red_from_spans', fromSpans], ['red_from_histograms', fromHistograms], ['red_from_spans_filtered', filtered]] as const) {
   report({
     bench: name,

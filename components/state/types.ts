@@ -1,4 +1,6 @@
 import type { AgentEvent } from '../../src/agent/events.js';
+import type { TreeNode } from '../../src/colony/unified/span-tree.js';
+import type { treeJson } from '../../src/colony/tools/traces.js';
 
 /** Everything the console shows, in one read-only value that components get from context. */
 export type Pane = 'chat' | 'tools' | 'detail';
@@ -25,41 +27,9 @@ export interface ToolCallEntry {
   structured?: Record<string, unknown>;
 }
 
-/** The structured trace as coral_query_traces returns it (see src/colony/tools/traces.ts). */
-export interface TraceNodeJson {
-  spanId: string;
-  parentSpanId: string;
-  service: string;
-  name: string;
-  kind: string;
-  source: 'ebpf' | 'otlp';
-  offsetMs: number;
-  durationMs: number;
-  selfMs: number;
-  error: boolean;
-  statusMessage: string;
-  httpStatusCode: number | null;
-  rpcStatusCode: number | null;
-  slow: boolean;
-  orphan: boolean;
-  merged: { spanId: string; queueMs: number; durationMs: number; statusCode: string; httpStatusCode: number | null; rpcStatusCode: number | null } | null;
-  attributes: Record<string, unknown>;
-  events: unknown[];
-  children: TraceNodeJson[];
-}
-
-export interface TraceJson {
-  traceId: string;
-  start: string;
-  durationMs: number;
-  spanCount: number;
-  mergedCount: number;
-  services: string[];
-  depth: number;
-  incomplete: boolean;
-  resources: Record<string, Record<string, unknown>>;
-  roots: TraceNodeJson[];
-}
+/** The structured trace as coral_query_traces returns it: the tool's own types, so the two cannot drift. */
+export type TraceNodeJson = TreeNode;
+export type TraceJson = ReturnType<typeof treeJson>;
 
 export interface TraceViewState {
   traces: TraceJson[];

@@ -12,7 +12,7 @@ function node(id: string, service: string, name: string, source: 'ebpf' | 'otlp'
 }
 
 function trace(roots: TraceNodeJson[], spanCount: number): TraceJson {
-  return { traceId: 'ab'.repeat(16), start: '2025-12-02T10:30:00Z', durationMs: 100, spanCount, mergedCount: 0, services: ['frontend', 'checkout'], depth: 3, incomplete: false, resources: {}, roots };
+  return { traceId: 'ab'.repeat(16), start: '2025-12-02T10:30:00Z', startNs: '1764671400000000000', durationMs: 100, spanCount, mergedCount: 0, services: ['frontend', 'checkout'], depth: 3, incomplete: false, resources: {}, roots };
 }
 
 const SMALL = trace([node('r', 'frontend', 'GET /', 'otlp', 0, 100, [
