@@ -38,8 +38,19 @@ const mcpServer = z.union([
   z.object({ url: z.url({ error: 'url must be an http(s) URL' }), token: secretRef.optional() }).strict(),
 ], { error: 'an MCP server is {command, args?, env?} (stdio) or {url, token?} (Streamable HTTP)' });
 
+/** The Honeycomb tools' settings: the key only as a reference, like every secret. */
+const honeycombSchema = z.object({
+  api_key: secretRef.optional(),
+  region: z.enum(['us', 'eu'], { error: 'region must be us or eu' }).optional(),
+  api_url: z.url({ error: 'api_url must be an http(s) URL' }).optional(),
+  cache_ttl_seconds: z.number().int().min(0).max(86_400).optional(),
+}).strict();
+
+export type HoneycombSettings = z.infer<typeof honeycombSchema>;
+
 export const configSchema = z.object({
   ai: z.object({ ask: askSchema.optional() }).strict().optional(),
+  honeycomb: honeycombSchema.optional(),
   colonies: z.record(z.string(), z.object({ ask: askSchema.optional() }).strict()).optional(),
   mcp_servers: z.record(z.string(), mcpServer).optional(),
 }).strict();
@@ -86,7 +97,7 @@ export function readConfigFile(path: string): ConfigFile {
   const r = configSchema.safeParse(raw);
   if (!r.success) {
     const issues = r.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
-    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colonies.<id>.ask, mcp_servers.<name>.{command, args, env | url, token}.');
+    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colonies.<id>.ask, mcp_servers.<name>.{command, args, env | url, token}, honeycomb.{api_key, region, api_url, cache_ttl_seconds}.');
   }
   return r.data;
 }
@@ -137,6 +148,12 @@ export function resolveAskSettings(i: ResolveInputs = {}): AskSettings {
     set('model', m.data, 'flag (--model)');
   }
   return out;
+}
+
+/** The Honeycomb settings, project over global. */
+export function resolveHoneycombSettings(i: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): HoneycombSettings {
+  const env = i.env ?? process.env;
+  return { ...readConfigFile(globalConfigPath(env)).honeycomb, ...readConfigFile(projectConfigPath(i.cwd)).honeycomb };
 }
 
 /** Resolves a secret reference to its value, or says exactly what is missing. */

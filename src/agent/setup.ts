@@ -7,6 +7,7 @@ import { connectHoneycomb, type HoneycombConnection } from '../honeycomb/connect
 import { createHoneycombServer } from '../honeycomb/tools.js';
 import { defaultColonyDbPath } from '../core/paths.js';
 import { systemPrompt } from './prompt.js';
+import { honeycombOptions } from './honeycomb-options.js';
 import { ToolHub } from './toolhub.js';
 import { type McpServerConfig, resolveSecret } from './config.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -74,7 +75,7 @@ export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (
     const ctx = { store, now: nowNs, maxResponseChars: DEFAULT_MAX_RESPONSE_TOKENS * CHARS_PER_TOKEN };
     entries.push({ name: 'colony', server: createColonyServer(ctx), ready });
   }
-  const hc: HoneycombConnection = await connectHoneycomb();
+  const hc: HoneycombConnection = await connectHoneycomb(honeycombOptions());
   closers.push(() => hc.close());
   entries.push({ name: 'honeycomb', server: createHoneycombServer(hc.client) });
   for (const [name, cfg] of Object.entries(o.mcpServers ?? {})) entries.push({ name, transport: configuredTransport(name, cfg), optional: true });

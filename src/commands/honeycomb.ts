@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { CoralError } from '../core/errors.js';
 import { parseIntOption } from '../core/args.js';
 import { type HoneycombConnectOptions, connectHoneycomb } from '../honeycomb/connect.js';
+import { honeycombOptions } from '../agent/honeycomb-options.js';
 import { type SearchArgs, type SummaryArgs, runSearch, runSummary, searchInput, summaryInput } from '../honeycomb/tools.js';
 
 interface CommonOptions extends HoneycombConnectOptions {
@@ -28,7 +29,7 @@ function format(o: CommonOptions): 'table' | 'json' {
 }
 
 async function withConnection<T>(o: CommonOptions, fn: (c: Awaited<ReturnType<typeof connectHoneycomb>>) => Promise<T>): Promise<T> {
-  const conn = await connectHoneycomb(o);
+  const conn = await connectHoneycomb(honeycombOptions(o));
   process.stderr.write(`coral honeycomb: using ${conn.describe}\n`);
   try {
     return await fn(conn);
@@ -95,7 +96,7 @@ export async function honeycombSummary(o: CommonOptions & { samples: string | fa
 export async function honeycombMcp(o: HoneycombConnectOptions): Promise<void> {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   const { createHoneycombServer } = await import('../honeycomb/tools.js');
-  const conn = await connectHoneycomb(o);
+  const conn = await connectHoneycomb(honeycombOptions(o));
   process.stderr.write(`coral honeycomb mcp: serving ${conn.describe} over stdio\n`);
   const server = createHoneycombServer(conn.client);
   const transport = new StdioServerTransport();

@@ -27,7 +27,7 @@ const FAKE_KEY = 'coral-demo-key';
  * environment served locally, saying which.
  */
 export async function connectHoneycomb(o: HoneycombConnectOptions = {}): Promise<HoneycombConnection> {
-  const apiKey = o.apiKey ?? process.env.HONEYCOMB_API_KEY;
+  const apiKey = o.apiKey || process.env.HONEYCOMB_API_KEY;
   if (!o.demo && apiKey) {
     let baseUrl = o.apiUrl;
     if (!baseUrl && o.region) {

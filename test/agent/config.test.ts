@@ -76,6 +76,22 @@ describe('configuration precedence', () => {
   });
 });
 
+describe('Honeycomb settings', () => {
+  it('read the key through its env:// reference, and region, URL and cache TTL take effect', async () => {
+    globalFile('honeycomb:\n  api_key: env://MY_HC_KEY\n  region: eu\n  cache_ttl_seconds: 60\n');
+    const { honeycombOptions } = await import('../../src/agent/honeycomb-options.js');
+    const { connectHoneycomb } = await import('../../src/honeycomb/connect.js');
+    const o = honeycombOptions({}, { CORAL_HOME: home, MY_HC_KEY: 'hc-key' });
+    expect(o).toMatchObject({ apiKey: 'hc-key', region: 'eu', cacheTtlMs: 60_000 });
+    const conn = await connectHoneycomb(o);
+    expect(conn.fake).toBe(false);
+    expect(conn.client.baseUrl).toBe('https://api.eu1.honeycomb.io');
+    await conn.close();
+    globalFile('honeycomb:\n  api_key: hcaik_plaintext\n');
+    expect(() => honeycombOptions({}, { CORAL_HOME: home })).toThrow(/honeycomb\.api_key: API keys are references/);
+  });
+});
+
 describe('conversations', () => {
   const env = () => ({ CORAL_HOME: home });
   const turn = (n: number): Message[] => [
