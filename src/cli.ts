@@ -19,6 +19,7 @@ const program = new Command()
   .option('--colony <url>', 'console: a running colony instead of the demo')
   .option('--token <secret>', 'console: bearer token for --colony')
   .option('--model <provider:model>', 'console: the model (default: config, else the recorded investigation or automatic triage)')
+  .option('-y, --yes', 'console: accept sending telemetry to a cloud model without asking (remembered per provider)')
   .action(async (opts) => (await import('./commands/console.js')).consoleCommand(opts));
 
 const colony = program.command('colony').description('the embedded telemetry store and its OTLP receiver');

@@ -11,14 +11,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 const SOCKET = `coral-smoke-${process.pid}`;
 const home = mkdtempSync(join(tmpdir(), 'coral-smoke-'));
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', SOCKET, ...args], { encoding: 'utf8' });
-const screen = () => tmux('capture-pane', '-t', 'smoke', '-p');
+const screen = (session = 'smoke') => tmux('capture-pane', '-t', session, '-p');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function waitFor(test: (s: string) => boolean, timeoutMs = 20_000): Promise<string> {
+async function waitFor(test: (s: string) => boolean, session = 'smoke', timeoutMs = 20_000): Promise<string> {
   const until = Date.now() + timeoutMs;
   let last = '';
   while (Date.now() < until) {
-    last = screen();
+    last = screen(session);
     if (test(last)) return last;
     await sleep(150);
   }
@@ -58,5 +58,15 @@ describe('console smoke test (tmux)', () => {
     // Back on the normal screen: the command line is there and the console is gone.
     expect(after).toContain('dist/coral.js; echo CORAL-EXITED');
     expect(after).not.toContain('[OTLP]');
+  }, 60_000);
+
+  it('asks before a cloud model may see the telemetry, on the normal screen, and respects a no', async () => {
+    tmux('new-session', '-d', '-s', 'consent', '-x', '120', '-y', '30', 'bash --norc --noprofile');
+    tmux('send-keys', '-t', 'consent', `env -u CI CORAL_HOME=${home} GEMINI_API_KEY=k ${process.execPath} dist/coral.js --model google:gemini-test; echo CONSENT-EXITED-$?`, 'Enter');
+    const asked = await waitFor((s) => s.includes('[y/N]'), 'consent');
+    expect(asked).toMatch(/will be sent to google's cloud API/);
+    tmux('send-keys', '-t', 'consent', 'n', 'Enter');
+    const after = await waitFor((s) => s.includes('CONSENT-EXITED-1'), 'consent');
+    expect(after).toMatch(/Not sent: no consent to use a cloud model/);
   }, 60_000);
 });

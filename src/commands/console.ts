@@ -1,13 +1,17 @@
 import { CoralError } from '../core/errors.js';
 import { ConsoleEngine, type EngineOptions } from '../console/engine.js';
+import { ensureConsent } from '../agent/consent.js';
 
 /** `coral` with no command: the investigation console. */
-export async function consoleCommand(opts: EngineOptions & { scenario?: string }): Promise<void> {
+export async function consoleCommand(opts: EngineOptions & { scenario?: string; yes?: boolean }): Promise<void> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CoralError('The console needs a terminal (stdin and stdout must be a TTY).', 'For scripts and pipes use: coral ask "<question>" --demo payment-failure (or --json).');
   }
   const [{ runConsole }, { initialState }] = await Promise.all([import('../../components/run.js'), import('../../components/state/reducer.js')]);
   const engine = new ConsoleEngine({ ...opts, demo: opts.scenario ?? opts.demo });
+  const model = engine.prepare();
+  // Asked here, on the normal screen, before the console takes it.
+  if (model.cloud) await ensureConsent(model.name.split(':')[0], { yes: opts.yes });
   const initial = initialState({ cols: process.stdout.columns ?? 100, rows: process.stdout.rows ?? 30, ...engine.describeColony(), model: 'starting…' });
   // The first frame comes before the colony: the engine starts behind it and reports progress.
   setImmediate(() => {

@@ -8,6 +8,7 @@ import { readSession } from '../agent/providers/replay.js';
 import type { ModelProvider } from '../agent/providers/types.js';
 import { type AgentSession, type ColonyChoice, openAgentSession } from '../agent/setup.js';
 import { coralHome } from '../core/paths.js';
+import { hasConsent } from '../agent/consent.js';
 import { CommandError, complete, parseCommand } from './commands.js';
 import { exportMarkdown } from './export.js';
 
@@ -59,9 +60,16 @@ export class ConsoleEngine {
     return { colony: 'embedded', source: `demo: ${this.opts.demo ?? DEFAULT_SCENARIO}` };
   }
 
-  /** Connects the tools and picks the model; the demo loads in the background while the UI is up. */
-  async start(): Promise<void> {
-    const choice: ColonyChoice = this.opts.colony || this.opts.db ? this.opts : { ...this.opts, demo: this.opts.demo ?? DEFAULT_SCENARIO };
+  private choice(): ColonyChoice {
+    return this.opts.colony || this.opts.db ? this.opts : { ...this.opts, demo: this.opts.demo ?? DEFAULT_SCENARIO };
+  }
+
+  /**
+   * Resolves the settings and the model, before the UI takes the screen: a cloud model's consent
+   * question is asked on the normal terminal. Returns the model.
+   */
+  prepare(): ModelProvider {
+    const choice = this.choice();
     const colonyId = choice.colony ?? (choice.demo ? `demo:${choice.demo}` : (choice.db ?? 'default'));
     const settings = resolveAskSettings({ flags: { model: this.opts.model }, colonyId });
     if (!settings.model && choice.demo) {
@@ -72,7 +80,18 @@ export class ConsoleEngine {
         settings.model = null;
       }
     }
+    this.settings = settings;
     this.provider = createModel(settings);
+    return this.provider;
+  }
+
+  private settings: ReturnType<typeof resolveAskSettings> | null = null;
+
+  /** Connects the tools; the demo loads in the background while the UI is up. */
+  async start(): Promise<void> {
+    const choice = this.choice();
+    if (!this.settings || !this.provider) this.prepare();
+    const settings = this.settings as ReturnType<typeof resolveAskSettings>;
     const { listScenarios } = await import('../demo/files.js');
     this.scenarios = listScenarios().map((s) => s.name);
     this.emit({ type: 'status', patch: { ...this.describeColony(), model: this.modelLabel(), loading: choice.demo ? 0 : null } });
@@ -152,7 +171,12 @@ export class ConsoleEngine {
     }
     if (cmd.kind === 'model') {
       try {
-        this.provider = createProvider(cmd.model, resolveAskSettings({ flags: { model: cmd.model } }));
+        const next = createProvider(cmd.model, resolveAskSettings({ flags: { model: cmd.model } }));
+        const provider = next.name.split(':')[0];
+        if (next.cloud && !hasConsent(provider)) {
+          return this.emit({ type: 'notice', text: `${next.name} would send telemetry to ${provider}'s cloud API: start the console with --yes (or run coral ask --yes --model ${next.name} once) to allow it.`, error: true });
+        }
+        this.provider = next;
         this.emit({ type: 'status', patch: { model: this.modelLabel() } });
         return this.emit({ type: 'notice', text: `Model: ${this.modelLabel()}` });
       } catch (err) {
@@ -183,6 +207,8 @@ export class ConsoleEngine {
     this.messages = [];
     this.opts = { demo: scenario, model: this.opts.model };
     this.emit({ type: 'clear' });
+    // The new scenario brings its own recorded investigation (unless a model is configured).
+    this.prepare();
     await this.start();
   }
 
