@@ -118,30 +118,6 @@ function codePoints(s: string): number[] {
 export const MIN_SCORE = 0.3;
 
 /**
- * difflib's quick_ratio: an upper bound on ratio() from the multiset of shared characters. Cheap,
- * so most columns of a large environment are ruled out without building a matcher.
- */
-export function quickRatio(a: string, b: string): number {
-  const counts = new Map<string, number>();
-  let lb = 0;
-  for (const ch of b) {
-    counts.set(ch, (counts.get(ch) ?? 0) + 1);
-    lb++;
-  }
-  let la = 0;
-  let matches = 0;
-  for (const ch of a) {
-    la++;
-    const n = counts.get(ch) ?? 0;
-    if (n > 0) {
-      matches++;
-      counts.set(ch, n - 1);
-    }
-  }
-  return la + lb === 0 ? 1.0 : (2.0 * matches) / (la + lb);
-}
-
-/**
  * Exact 1.0, prefix 0.9, substring 0.8, else SequenceMatcher(None, query, column).ratio() * 0.7,
  * both lowercased. The caller keeps scores >= MIN_SCORE.
  */

@@ -46,8 +46,7 @@ export class AnthropicProvider implements ModelProvider {
       }, { signal });
     } catch (err) {
       if (signal.aborted) throw err;
-      const status = (err as { status?: number }).status ?? 0;
-      throw new ProviderError(`${this.name}: ${(err as Error).message.slice(0, 300)}`, status === 429 || status >= 500 || status === 0);
+      throw new ProviderError(`${this.name}: ${(err as Error).message.slice(0, 300)}`);
     }
     const blocks = new Map<number, { id: string; name: string; json: string }>();
     let input = 0;

@@ -94,7 +94,7 @@ export class GeminiProvider implements ModelProvider {
           await sleep(300 * 2 ** (attempt - 1), undefined, { signal });
           continue;
         }
-        throw new ProviderError(`${this.name}: ${(err as Error).message.slice(0, 300)}`, retryable);
+        throw new ProviderError(`${this.name}: ${(err as Error).message.slice(0, 300)}`);
       }
     }
   }

@@ -53,8 +53,7 @@ export class OpenAIProvider implements ModelProvider {
       }, { signal });
     } catch (err) {
       if (signal.aborted) throw err;
-      const status = (err as { status?: number }).status ?? 0;
-      throw new ProviderError(`${this.name}: ${(err as Error).message.slice(0, 300)}`, status === 429 || status >= 500 || status === 0);
+      throw new ProviderError(`${this.name}: ${(err as Error).message.slice(0, 300)}`);
     }
     const calls = new Map<number, { id: string; name: string; args: string }>();
     for await (const chunk of stream) {

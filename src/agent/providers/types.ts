@@ -28,13 +28,7 @@ export interface ModelProvider {
   generate(req: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk>;
 }
 
-/** A provider error worth trying the next fallback model for. */
+/** A model API failed for good (after its own retries): the next fallback model may take over. */
 export class ProviderError extends Error {
-  constructor(
-    message: string,
-    readonly retryable: boolean,
-  ) {
-    super(message);
-    this.name = 'ProviderError';
-  }
+  override name = 'ProviderError';
 }

@@ -1,6 +1,5 @@
 /** The rows the store ingests, one interface per table. Timestamps are epoch nanoseconds. */
 export type Source = 'ebpf' | 'otlp';
-export const SOURCES: readonly Source[] = ['ebpf', 'otlp'];
 
 /** Semantic-convention attributes promoted to columns, already normalised across old and new names. */
 export interface HotAttributes {

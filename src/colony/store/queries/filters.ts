@@ -43,7 +43,3 @@ export class Where {
 export function likeContains(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
-
-export function toNumber(v: unknown): number {
-  return typeof v === 'bigint' ? Number(v) : (v as number);
-}
