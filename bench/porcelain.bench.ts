@@ -9,16 +9,12 @@ import { loadScenario } from '../src/demo/load.js';
 import { listScenarios } from '../src/demo/files.js';
 import { toolByName } from '../src/colony/tools/index.js';
 import { runTool } from '../src/colony/tools/run.js';
-import { CHARS_PER_TOKEN, DEFAULT_MAX_RESPONSE_TOKENS, type ToolContext } from '../src/colony/tools/types.js';
-import { type Nanos, nowNs } from '../src/core/time.js';
+import { CHARS_PER_TOKEN, type ToolContext, createToolContext } from '../src/colony/tools/types.js';
+import { nowNs } from '../src/core/time.js';
 import { END, populate } from './synthetic.js';
 import { report, timeRuns } from './report.js';
 
 const RUNS = 15;
-
-function ctxOf(store: ColonyStore, now: () => Nanos): ToolContext {
-  return { store, now, maxResponseChars: DEFAULT_MAX_RESPONSE_TOKENS * CHARS_PER_TOKEN };
-}
 
 async function call(ctx: ToolContext, tool: string, args: Record<string, unknown>): Promise<string> {
   const def = toolByName(tool);
@@ -43,7 +39,7 @@ async function latency(label: string, ctx: ToolContext, service: string, targetM
 const largest = listScenarios().sort((a, b) => b.counts.spans - a.counts.spans)[0];
 const demo = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '4GB' });
 await loadScenario(demo, largest.name);
-await latency('demo', ctxOf(demo, nowNs), 'checkout', 50, largest.counts.spans);
+await latency('demo', createToolContext(demo, nowNs), 'checkout', 50, largest.counts.spans);
 
 // 2. Token economy on the demo scenarios: the same facts, porcelain vs plumbing.
 const questions: { scenario: string; question: string; porcelain: [string, Record<string, unknown>][]; plumbing: [string, Record<string, unknown>][] }[] = [
@@ -75,13 +71,13 @@ const questions: { scenario: string; question: string; porcelain: [string, Recor
 ];
 let porcelainTotal = 0;
 let plumbingTotal = 0;
-const loaded = new Map<string, ToolContext>([[largest.name, ctxOf(demo, nowNs)]]);
+const loaded = new Map<string, ToolContext>([[largest.name, createToolContext(demo, nowNs)]]);
 for (const q of questions) {
   let ctx = loaded.get(q.scenario);
   if (!ctx) {
     const store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '2GB' });
     await loadScenario(store, q.scenario);
-    ctx = ctxOf(store, nowNs);
+    ctx = createToolContext(store, nowNs);
     loaded.set(q.scenario, ctx);
   }
   const tokens = async (calls: [string, Record<string, unknown>][]) => {
@@ -101,5 +97,5 @@ for (const c of loaded.values()) await c.store.close();
 // 3. A colony of 1,000,000 spans.
 const big = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '8GB' });
 await populate(big, Number(process.env.BENCH_PORCELAIN_SPANS ?? 1_000_000), 200_000);
-await latency('1m_spans', ctxOf(big, () => END), 'svc-3', 150, (await big.counts()).spans);
+await latency('1m_spans', createToolContext(big, () => END), 'svc-3', 150, (await big.counts()).spans);
 await big.close();

@@ -1,8 +1,7 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { nowNs } from '../core/time.js';
 import { createColonyServer } from '../colony/server.js';
 import { ColonyStore } from '../colony/store/store.js';
-import { CHARS_PER_TOKEN, DEFAULT_MAX_RESPONSE_TOKENS } from '../colony/tools/types.js';
+import { createToolContext } from '../colony/tools/types.js';
 import { connectHoneycomb, type HoneycombConnection } from '../honeycomb/connect.js';
 import { createHoneycombServer } from '../honeycomb/tools.js';
 import { defaultColonyDbPath } from '../core/paths.js';
@@ -72,8 +71,7 @@ export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (
       colonyId = store.path;
       services = (await store.listServices()).map((s) => s.serviceName);
     }
-    const ctx = { store, now: nowNs, maxResponseChars: DEFAULT_MAX_RESPONSE_TOKENS * CHARS_PER_TOKEN };
-    entries.push({ name: 'colony', server: createColonyServer(ctx), ready });
+    entries.push({ name: 'colony', server: createColonyServer(createToolContext(store)), ready });
   }
   const hc: HoneycombConnection = await connectHoneycomb(honeycombOptions());
   closers.push(() => hc.close());

@@ -5,7 +5,7 @@ import { progress } from '../core/progress.js';
 import type { ColonyStore } from '../colony/store/store.js';
 import { toolByName } from '../colony/tools/index.js';
 import { runTool } from '../colony/tools/run.js';
-import { CHARS_PER_TOKEN, DEFAULT_MAX_RESPONSE_TOKENS, type ToolContext, type ToolOutput } from '../colony/tools/types.js';
+import { type ToolOutput, createToolContext } from '../colony/tools/types.js';
 import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
 
 export interface AccessOptions extends StoreOptions {
@@ -38,14 +38,10 @@ export async function openLocalStore(opts: AccessOptions): Promise<ColonyStore> 
   return store;
 }
 
-export function toolContext(store: ColonyStore, now: () => Nanos = nowNs): ToolContext {
-  return { store, now, maxResponseChars: DEFAULT_MAX_RESPONSE_TOKENS * CHARS_PER_TOKEN };
-}
-
 export async function openColonyAccess(opts: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
   if (opts.colony) return openRemote(opts.colony, opts.token ?? process.env.CORAL_COLONY_TOKEN);
   const store = await openLocalStore(opts);
-  const ctx = toolContext(store, now);
+  const ctx = createToolContext(store, now);
   return {
     call: (tool, args) => {
       const def = toolByName(tool);

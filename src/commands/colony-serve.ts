@@ -2,11 +2,10 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseIntOption } from '../core/args.js';
 import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
-import { nowNs } from '../core/time.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
 import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
 import { createColonyServer } from '../colony/server.js';
-import { CHARS_PER_TOKEN, DEFAULT_MAX_RESPONSE_TOKENS } from '../colony/tools/types.js';
+import { createToolContext } from '../colony/tools/types.js';
 import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
 
 interface ServeOptions extends StoreOptions {
@@ -46,7 +45,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   // Loopback Host names need the real port, known once listening (port 0 picks one).
   const allowedHosts: string[] = [];
   if (opts.mcp) {
-    const ctx = { store, now: nowNs, maxResponseChars: DEFAULT_MAX_RESPONSE_TOKENS * CHARS_PER_TOKEN };
+    const ctx = createToolContext(store);
     const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools }), { allowedHosts, token });
     mcp = handler;
     routes['/mcp'] = (req, res) => handler.handle(req, res);

@@ -1,15 +1,15 @@
 import { join, resolve } from 'node:path';
 import { packageRoot } from '../core/package-root.js';
-import { nowNs } from '../core/time.js';
 import { createColonyServer } from '../colony/server.js';
-import { type AccessOptions, openLocalStore, toolContext } from './colony-access.js';
+import { type AccessOptions, openLocalStore } from './colony-access.js';
+import { createToolContext } from '../colony/tools/types.js';
 
 /** `coral mcp`: the colony's tools over stdio, for Claude Desktop, IDEs and other MCP clients. */
 export async function mcpServe(opts: AccessOptions & { listDeprecatedTools?: boolean }): Promise<void> {
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   // stdout is the protocol channel: everything human goes to stderr.
   const store = await openLocalStore(opts);
-  const server = createColonyServer(toolContext(store, nowNs), { listDeprecatedTools: opts.listDeprecatedTools });
+  const server = createColonyServer(createToolContext(store), { listDeprecatedTools: opts.listDeprecatedTools });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();

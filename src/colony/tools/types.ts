@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { ColonyStore } from '../store/store.js';
-import type { Nanos } from '../../core/time.js';
+import { type Nanos, nowNs } from '../../core/time.js';
 
 /** What every colony tool runs against. */
 export interface ToolContext {
@@ -13,6 +13,11 @@ export interface ToolContext {
 
 export const DEFAULT_MAX_RESPONSE_TOKENS = 4000;
 export const CHARS_PER_TOKEN = 4;
+
+/** The context every caller of the tools uses: the store, a clock, the default response budget. */
+export function createToolContext(store: ColonyStore, now: () => Nanos = nowNs): ToolContext {
+  return { store, now, maxResponseChars: DEFAULT_MAX_RESPONSE_TOKENS * CHARS_PER_TOKEN };
+}
 
 /** A tool's answer: compact text for the LLM and the same result as JSON for the UI and --json. */
 export interface ToolOutput {
