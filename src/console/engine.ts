@@ -1,6 +1,7 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { resolveAskSettings } from '../agent/config.js';
+import { type AskSettings, resolveAskSettings } from '../agent/config.js';
+import { historyForTurn } from '../agent/conversation.js';
 import type { AgentEvent, Message } from '../agent/events.js';
 import { runTurn } from '../agent/loop.js';
 import { createModel, createProvider, sessionPath } from '../agent/providers/index.js';
@@ -85,13 +86,13 @@ export class ConsoleEngine {
     return this.provider;
   }
 
-  private settings: ReturnType<typeof resolveAskSettings> | null = null;
+  private settings: AskSettings | null = null;
 
   /** Connects the tools; the demo loads in the background while the UI is up. */
   async start(): Promise<void> {
     const choice = this.choice();
     if (!this.settings || !this.provider) this.prepare();
-    const settings = this.settings as ReturnType<typeof resolveAskSettings>;
+    const settings = this.settings as AskSettings;
     const { listScenarios } = await import('../demo/files.js');
     this.scenarios = listScenarios().map((s) => s.name);
     this.emit({ type: 'status', patch: { ...this.describeColony(), model: this.modelLabel(), loading: choice.demo ? 0 : null } });
@@ -132,7 +133,10 @@ export class ConsoleEngine {
     const q = question.trim() || this.defaultQuestion;
     this.abort = new AbortController();
     try {
-      for await (const ev of runTurn({ provider: this.provider, hub: this.session.hub, system: this.session.system, messages: this.messages, question: q, signal: this.abort.signal })) {
+      // The same settings as coral ask: max_tool_rounds, and the history pruned to the conversation limits.
+      const settings = this.settings as AskSettings;
+      this.messages = historyForTurn(this.messages, settings);
+      for await (const ev of runTurn({ provider: this.provider, hub: this.session.hub, system: this.session.system, messages: this.messages, question: q, maxToolRounds: settings.maxToolRounds, signal: this.abort.signal })) {
         this.emit({ type: 'agent', event: ev });
       }
     } catch (err) {

@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConsoleEngine, type EngineEvent } from '../../src/console/engine.js';
+
+const home = mkdtempSync(join(tmpdir(), 'coral-engine-'));
+const saved = process.env.CORAL_HOME;
+afterAll(() => {
+  if (saved === undefined) delete process.env.CORAL_HOME;
+  else process.env.CORAL_HOME = saved;
+  rmSync(home, { recursive: true, force: true });
+});
+
+describe('console engine', () => {
+  it('runs turns with the configured max_tool_rounds, as coral ask does', async () => {
+    process.env.CORAL_HOME = home;
+    writeFileSync(join(home, 'config.yaml'), 'ai:\n  ask:\n    max_tool_rounds: 1\n');
+    const engine = new ConsoleEngine({ demo: 'payment-failure', model: 'triage:automatic' });
+    const events: EngineEvent[] = [];
+    engine.subscribe((e) => events.push(e));
+    engine.prepare();
+    await engine.start();
+    await engine.ask('what is wrong?');
+    await engine.close();
+    const agent = events.flatMap((e) => (e.type === 'agent' ? [e.event] : []));
+    expect(agent.find((e) => e.type === 'warning')).toMatchObject({ message: expect.stringMatching(/max_tool_rounds \(1\)/) });
+    expect(agent.at(-1)).toMatchObject({ type: 'turn_end', reason: 'max_rounds' });
+  }, 60_000);
+});
