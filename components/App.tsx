@@ -1,7 +1,7 @@
 import { Box, useApp, useInput, useStdin, useStdout } from 'ink';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import type { EngineEvent } from '../src/console/engine.js';
-import { type ConsoleActions, keyName, resolveKey, runMove } from './keys/registry.js';
+import { type ConsoleActions, keyName, resolveKey } from './keys/registry.js';
 import { ChatPane } from './panes/ChatPane.js';
 import { CommandLine } from './panes/CommandLine.js';
 import { DetailPane } from './panes/DetailPane.js';
@@ -89,8 +89,7 @@ export function App({ initial, engine }: { initial: ConsoleState; engine: Engine
     if (!binding) return;
     // The chat input owns Enter and the arrows while it has focus.
     if (binding.scope === 'chat') return;
-    const ctx = { state, dispatch, actions, treeRows, page: Math.max(1, state.rows - 8) };
-    if (!runMove(binding.id, name, ctx)) binding.run(ctx);
+    binding.run({ state, dispatch, actions, treeRows, page: Math.max(1, state.rows - 8) }, name);
   }, { isActive: interactive });
 
   // One row short of the terminal: a root exactly `rows` tall makes ink repaint everything (T1).

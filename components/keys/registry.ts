@@ -32,8 +32,15 @@ export interface KeyBinding {
   scope: Scope;
   /** Shown in the status bar (the rest only in the help overlay). */
   hint?: boolean;
-  run(c: KeyContext): void;
+  /** `key` is the key that fired, for bindings whose keys differ in direction. */
+  run(c: KeyContext, key: string): void;
 }
+
+/** Moves share one handler: the key says the direction. */
+const STEP: Record<string, number> = { j: 1, down: 1, k: -1, up: -1 };
+
+/** Keys the chat input handles itself: listed for the help and the hints, nothing to run here. */
+const inInput = () => undefined;
 
 export const BINDINGS: readonly KeyBinding[] = [
   { id: 'focus.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true, run: (c) => c.dispatch({ type: 'focus_cycle', delta: 1 }) },
@@ -47,14 +54,14 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'tab.metrics', keys: ['3'], description: 'metrics table', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'metrics' }) },
   { id: 'quit', keys: ['q'], description: 'quit', scope: 'global', hint: true, run: (c) => c.actions.quit() },
 
-  { id: 'chat.send', keys: ['return'], description: 'send the question (Enter on empty input: run the recorded investigation)', scope: 'chat', hint: true, run: () => undefined },
-  { id: 'chat.history', keys: ['up', 'down'], description: 'previous / next question', scope: 'chat', run: () => undefined },
+  { id: 'chat.send', keys: ['return'], description: 'send the question (Enter on empty input: run the recorded investigation)', scope: 'chat', hint: true, run: inInput },
+  { id: 'chat.history', keys: ['up', 'down'], description: 'previous / next question', scope: 'chat', run: inInput },
 
-  { id: 'tools.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'tools', hint: true, run: () => undefined },
+  { id: 'tools.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'tools', hint: true, run: (c, key) => c.dispatch({ type: 'tools_move', delta: STEP[key] }) },
   { id: 'tools.expand', keys: ['return', 'space'], description: 'show arguments and result', scope: 'tools', hint: true, run: (c) => c.dispatch({ type: 'tools_toggle' }) },
 
-  { id: 'trace.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'traces', hint: true, run: () => undefined },
-  { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'traces', run: () => undefined },
+  { id: 'trace.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'traces', hint: true, run: (c, key) => c.dispatch({ type: 'trace_move', delta: STEP[key], rows: c.treeRows }) },
+  { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'traces', run: (c, key) => c.dispatch({ type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page, rows: c.treeRows }) },
   { id: 'trace.top', keys: ['g'], description: 'first span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'top', rows: c.treeRows }) },
   { id: 'trace.bottom', keys: ['G'], description: 'last span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'bottom', rows: c.treeRows }) },
   { id: 'trace.fold', keys: ['return', 'space'], description: 'open trace / fold span', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_toggle' }) },
@@ -64,22 +71,10 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'trace.prev', keys: ['N'], description: 'previous slow or error span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: -1 }) },
   { id: 'trace.detail', keys: ['d'], description: 'span details', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_detail' }) },
 
-  { id: 'columns.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'columns', run: () => undefined },
+  { id: 'columns.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'columns', run: (c, key) => c.dispatch({ type: 'columns_move', delta: STEP[key] }) },
   { id: 'columns.filter', keys: ['/'], description: 'filter', scope: 'columns', hint: true, run: (c) => c.dispatch({ type: 'columns_filter', text: '' }) },
   { id: 'columns.view', keys: ['e'], description: 'search results / environment summary', scope: 'columns', hint: true, run: (c) => c.dispatch({ type: 'columns_view' }) },
 ];
-
-/** Moves share one handler: the key says the direction. */
-const MOVES: Record<string, number> = { j: 1, down: 1, k: -1, up: -1 };
-
-export function runMove(id: string, key: string, c: KeyContext): boolean {
-  if (id === 'tools.move') c.dispatch({ type: 'tools_move', delta: MOVES[key] });
-  else if (id === 'trace.move') c.dispatch({ type: 'trace_move', delta: MOVES[key], rows: c.treeRows });
-  else if (id === 'trace.page') c.dispatch({ type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page, rows: c.treeRows });
-  else if (id === 'columns.move') c.dispatch({ type: 'columns_move', delta: MOVES[key] });
-  else return false;
-  return true;
-}
 
 export function scopeOf(s: ConsoleState): Scope {
   if (s.focus === 'chat') return 'chat';
