@@ -1,8 +1,10 @@
+import { formatMs } from '../../src/core/format.js';
+
 /** Small display helpers shared by the panes. */
+
+/** formatMs, but long durations in seconds so they fit a narrow column. */
 export function ms(v: number): string {
-  if (v < 10) return `${Number(v.toFixed(2))}ms`;
-  if (v < 10_000) return `${Math.round(v)}ms`;
-  return `${(v / 1000).toFixed(1)}s`;
+  return v < 10_000 ? formatMs(v) : `${(v / 1000).toFixed(1)}s`;
 }
 
 export function fit(text: string, width: number): string {
