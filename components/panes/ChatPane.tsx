@@ -1,6 +1,6 @@
 import { Box, Text, useInput } from 'ink';
 import TextInput from 'ink-text-input';
-import { useRef, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import { useConsoleActions, useConsoleState } from '../state/context.js';
 import type { ChatEntry } from '../state/types.js';
 import { wrap } from './format.js';
@@ -17,13 +17,8 @@ export function ChatPane({ width, height, focused, inputActive }: { width: numbe
   const latest = useRef('');
   const historyAt = useRef<number | null>(null);
   const inner = Math.max(10, width - 2);
-  const lines: { text: string; color?: string; bold?: boolean }[] = [];
-  for (const e of s.chat) {
-    for (const l of wrap(`${PREFIX[e.role]}${e.text}`, inner)) lines.push({ text: l, color: COLORS[e.role], bold: e.role === 'user' });
-    if (e.citations?.length) lines.push({ text: `  sources: ${e.citations.map((_, i) => `[${i + 1}]`).join(' ')} (tool calls pane)`, color: 'gray' });
-    lines.push({ text: '' });
-  }
-  if (s.live) for (const l of wrap(s.live, inner)) lines.push({ text: l });
+  // Every keystroke re-renders this pane; re-wrap the conversation only when it or the width changes.
+  const lines = useMemo(() => chatLines(s.chat, s.live, inner), [s.chat, s.live, inner]);
   const room = Math.max(1, height - 4);
   const shown = lines.slice(-room);
   useInput((_input, key) => {
@@ -69,6 +64,19 @@ export function ChatPane({ width, height, focused, inputActive }: { width: numbe
       </Box>
     </Box>
   );
+}
+
+type ChatLine = { text: string; color?: string; bold?: boolean };
+
+function chatLines(chat: ChatEntry[], live: string, width: number): ChatLine[] {
+  const lines: ChatLine[] = [];
+  for (const e of chat) {
+    for (const l of wrap(`${PREFIX[e.role]}${e.text}`, width)) lines.push({ text: l, color: COLORS[e.role], bold: e.role === 'user' });
+    if (e.citations?.length) lines.push({ text: `  sources: ${e.citations.map((_, i) => `[${i + 1}]`).join(' ')} (tool calls pane)`, color: 'gray' });
+    lines.push({ text: '' });
+  }
+  if (live) for (const l of wrap(live, width)) lines.push({ text: l });
+  return lines;
 }
 
 /** History navigation lives with the registry's chat.history binding. */
