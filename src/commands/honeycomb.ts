@@ -1,10 +1,10 @@
 import Table from 'cli-table3';
-import { z } from 'zod';
 import { CoralError } from '../core/errors.js';
 import { parseIntOption } from '../core/args.js';
+import { parseToolInput } from '../core/input.js';
 import { type HoneycombConnectOptions, connectHoneycomb } from '../honeycomb/connect.js';
 import { honeycombOptions } from '../agent/honeycomb-options.js';
-import { type SearchArgs, type SummaryArgs, runSearch, runSummary, searchInput, summaryInput } from '../honeycomb/tools.js';
+import { runSearch, runSummary, searchInput, summaryInput } from '../honeycomb/tools.js';
 
 interface CommonOptions extends HoneycombConnectOptions {
   output?: string;
@@ -14,12 +14,6 @@ function tableOf(head: string[], rows: string[][]): string {
   const t = new Table({ head, style: { head: process.stdout.isTTY ? ['cyan'] : [], border: process.stdout.isTTY ? ['grey'] : [] }, wordWrap: true });
   t.push(...rows);
   return t.toString();
-}
-
-function validated<T>(shape: z.ZodRawShape, args: Record<string, unknown>): T {
-  const r = z.object(shape).safeParse(args);
-  if (!r.success) throw new CoralError(`Invalid input: ${r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return r.data as T;
 }
 
 function format(o: CommonOptions): 'table' | 'json' {
@@ -41,7 +35,7 @@ async function withConnection<T>(o: CommonOptions, fn: (c: Awaited<ReturnType<ty
 /** `coral honeycomb search <query>`. */
 export async function honeycombSearch(query: string, o: CommonOptions & { dataset?: string; limit: string; offset: string; tieBreak?: string }): Promise<void> {
   const fmt = format(o);
-  const args = validated<SearchArgs>(searchInput, {
+  const args = parseToolInput('honeycomb_search_columns', searchInput, {
     query, dataset: o.dataset, limit: parseIntOption('--limit', o.limit, 1, 1000), offset: parseIntOption('--offset', o.offset, 0, Number.MAX_SAFE_INTEGER), tie_break: o.tieBreak,
   });
   await withConnection(o, async ({ client }) => {
@@ -69,7 +63,7 @@ export async function honeycombSummary(o: CommonOptions & { samples: string | fa
   const fmt = format(o);
   // --no-samples and --samples N share one option: false, or the count.
   const include = o.samples !== false;
-  const args = validated<SummaryArgs>(summaryInput, { include_sample_columns: include, sample_column_count: include ? parseIntOption('--samples', o.samples as string, 1, 50) : 10 });
+  const args = parseToolInput('honeycomb_get_environment_summary', summaryInput, { include_sample_columns: include, sample_column_count: include ? parseIntOption('--samples', o.samples as string, 1, 50) : 10 });
   await withConnection(o, async ({ client }) => {
     const r = await runSummary(client, args);
     if (fmt === 'json') {

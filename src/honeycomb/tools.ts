@@ -62,8 +62,8 @@ before deciding which dataset(s) to use.
 Returns dataset names, descriptions, column counts, semantic groups (OpenTelemetry conventions present),
 custom columns, sample column names, staleness, and environment-wide derived columns.`;
 
-export type SearchArgs = { query: string; dataset?: string; limit: number; offset: number; tie_break: 'stable' | 'tokens' };
-export type SummaryArgs = { include_sample_columns: boolean; sample_column_count: number };
+export type SearchArgs = z.infer<z.ZodObject<typeof searchInput>>;
+export type SummaryArgs = z.infer<z.ZodObject<typeof summaryInput>>;
 
 export function runSearch(client: HoneycombClient, a: SearchArgs): Promise<SearchColumnsResponse> {
   return searchColumns(client, { query: a.query, dataset: a.dataset, limit: a.limit, offset: a.offset, tieBreak: a.tie_break });
@@ -95,7 +95,7 @@ export function registerHoneycombTools(server: McpServer, client: HoneycombClien
     annotations: { readOnlyHint: true, openWorldHint: true },
   }, async (a) => {
     try {
-      return answer(await runSearch(client, a as SearchArgs));
+      return answer(await runSearch(client, a));
     } catch (err) {
       return failure(err);
     }
@@ -116,7 +116,7 @@ export function registerHoneycombTools(server: McpServer, client: HoneycombClien
     annotations: { readOnlyHint: true, openWorldHint: true },
   }, async (a) => {
     try {
-      return answer(await runSummary(client, a as SummaryArgs));
+      return answer(await runSummary(client, a));
     } catch (err) {
       return failure(err);
     }

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { CoralError } from '../../core/errors.js';
+import { parseToolInput } from '../../core/input.js';
 import { type ToolContext, ToolInputError, type ToolDef, type ToolOutput } from './types.js';
 
 /**
@@ -7,12 +7,9 @@ import { type ToolContext, ToolInputError, type ToolDef, type ToolOutput } from 
  * `coral query` and the tools can never disagree.
  */
 export async function runTool(def: ToolDef, ctx: ToolContext, args: Record<string, unknown>): Promise<ToolOutput> {
-  const parsed = z.object(def.input).safeParse(args);
-  if (!parsed.success) {
-    throw new CoralError(`Invalid input for ${def.name}: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
-  }
+  const input = parseToolInput(def.name, def.input, args);
   try {
-    return await def.run(ctx, parsed.data);
+    return await def.run(ctx, input);
   } catch (err) {
     if (err instanceof ToolInputError) throw new CoralError(err.message);
     throw err;
