@@ -1,3 +1,4 @@
+import { flatten } from '../../src/colony/unified/span-tree.js';
 import type { TraceNodeJson } from '../state/types.js';
 
 /**
@@ -13,17 +14,8 @@ export interface TreeRow {
 }
 
 export function visibleRows(roots: TraceNodeJson[], folded: Record<string, true>): TreeRow[] {
-  const out: TreeRow[] = [];
-  const walk = (nodes: TraceNodeJson[], depth: number, lead: string) => {
-    nodes.forEach((node, i) => {
-      const last = i === nodes.length - 1;
-      const isFolded = folded[node.spanId] === true;
-      out.push({ node, depth, prefix: `${lead}${last ? '└─' : '├─'}`, hasChildren: node.children.length > 0, folded: isFolded });
-      if (!isFolded && node.children.length > 0) walk(node.children, depth + 1, `${lead}${last ? '   ' : '│  '}`);
-    });
-  };
-  walk(roots, 0, '');
-  return out;
+  const isFolded = (n: TraceNodeJson) => folded[n.spanId] === true;
+  return flatten(roots, isFolded).map((r) => ({ ...r, hasChildren: r.node.children.length > 0, folded: isFolded(r.node) }));
 }
 
 /** Every span id with children: what `[` folds. */

@@ -35,21 +35,8 @@ export function traceHeader(t: TraceTree): string {
 export function renderTree(t: TraceTree, maxLines = Infinity): string[] {
   const lines = [traceHeader(t)];
   const rows = flatten(t.roots);
-  // Prefix per depth: whether an ancestor at that depth still has siblings below.
-  const open: boolean[] = [];
-  const lastChild = new Set<TreeNode>();
-  for (const r of [...t.roots.slice(-1)]) lastChild.add(r);
-  for (const { node } of rows) if (node.children.length) lastChild.add(node.children[node.children.length - 1]);
-  let shown = 0;
-  for (const { node, depth } of rows) {
-    if (shown >= maxLines) break;
-    const last = lastChild.has(node);
-    open[depth] = !last;
-    let prefix = '';
-    for (let d = 0; d < depth; d++) prefix += open[d] ? '│  ' : '   ';
-    lines.push(`${prefix}${last ? '└─' : '├─'} ${spanLine(node)}`);
-    shown++;
-  }
+  const shown = Math.min(rows.length, maxLines);
+  for (const { node, prefix } of rows.slice(0, shown)) lines.push(`${prefix} ${spanLine(node)}`);
   if (rows.length > shown) lines.push(`… ${rows.length - shown} more spans not shown (ask for trace_id ${t.traceId} alone to see them all)`);
   return lines;
 }

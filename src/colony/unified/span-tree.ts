@@ -219,12 +219,23 @@ function coveredMs(n: TreeNode): number {
 }
 
 /** Every node of a tree in display order (depth-first). */
-export function flatten(roots: TreeNode[]): { node: TreeNode; depth: number }[] {
-  const out: { node: TreeNode; depth: number }[] = [];
-  const walk = (n: TreeNode, d: number) => {
-    out.push({ node: n, depth: d });
-    for (const c of n.children) walk(c, d + 1);
+export interface FlatRow {
+  node: TreeNode;
+  depth: number;
+  /** The ├─ │ └─ drawing in front of the span. */
+  prefix: string;
+}
+
+/** Depth-first rows with their tree prefix; the children of spans `isFolded` says are folded are left out. */
+export function flatten(roots: TreeNode[], isFolded: (n: TreeNode) => boolean = () => false): FlatRow[] {
+  const out: FlatRow[] = [];
+  const walk = (nodes: TreeNode[], depth: number, lead: string) => {
+    nodes.forEach((node, i) => {
+      const last = i === nodes.length - 1;
+      out.push({ node, depth, prefix: `${lead}${last ? '└─' : '├─'}` });
+      if (node.children.length > 0 && !isFolded(node)) walk(node.children, depth + 1, `${lead}${last ? '   ' : '│  '}`);
+    });
   };
-  for (const r of roots) walk(r, 0);
+  walk(roots, 0, '');
   return out;
 }
