@@ -92,11 +92,11 @@ const query = program
   .description('ask the colony directly, with the same tools the agent uses (no model needed)');
 
 /** Options every query sub-command takes: where the colony is, which window, how to print. */
-function queryCommand(parent: Command, spec: string, description: string): Command {
+function queryCommand(parent: Command, spec: string, description: string, since = '1h'): Command {
   return parent
     .command(spec)
     .description(description)
-    .option('--since <duration>', 'how far back from now: 30m, 1h, 24h, 7d', '1h')
+    .option('--since <duration>', 'how far back from now: 30m, 1h, 24h, 7d', since)
     .option('--from <time>', 'window start (ISO-8601 or epoch ms); with --to instead of --since')
     .option('--to <time>', 'window end (default now)')
     .option('-o, --output <format>', 'table, json, tree or text')
@@ -132,8 +132,9 @@ queryCommand(query, 'traces [service]', 'traces as merged span trees (coral_quer
 queryCommand(query, 'trace <id>', 'one trace, merged (coral_query_traces with trace_id)')
   .action(async (id, o) => (await q()).runQuery('coral_query_traces', { trace_id: id }, o, 'tree'));
 
-queryCommand(query, 'summary', 'where to look first (coral_query_summary)')
-  .action(async (o) => (await q()).runQuery('coral_query_summary', {}, { ...o, since: o.since === '1h' ? '30m' : o.since }, 'text'));
+// The same default as the tool's time_range: the last half hour against the half hour before.
+queryCommand(query, 'summary', 'where to look first (coral_query_summary)', '30m')
+  .action(async (o) => (await q()).runQuery('coral_query_summary', {}, o, 'text'));
 
 queryCommand(query, 'health [service]', 'service health (coral_get_service_health)')
   .action(async (service, o) => (await q()).runQuery('coral_get_service_health', { service }, o, 'table'));
