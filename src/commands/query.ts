@@ -32,12 +32,12 @@ function format(opts: QueryOptions, fallback: OutputFormat): OutputFormat {
 }
 
 /** Runs one colony tool for the CLI, exactly as an MCP client would call it, and prints it. */
-export async function runQuery(tool: string, args: Record<string, unknown>, opts: QueryOptions, defaultFormat: OutputFormat, timed = true): Promise<void> {
+export async function runQuery(tool: string, args: Record<string, unknown>, opts: QueryOptions, defaultFormat: OutputFormat): Promise<void> {
   const fmt = format(opts, defaultFormat);
   const w = window(opts);
   const access = await openColonyAccess(opts, w.now);
   try {
-    const clean = Object.fromEntries(Object.entries({ ...(timed ? { time_range: w.timeRange } : {}), ...args }).filter(([, v]) => v !== undefined));
+    const clean = Object.fromEntries(Object.entries({ time_range: w.timeRange, ...args }).filter(([, v]) => v !== undefined));
     printToolOutput(tool, await access.call(tool, clean), fmt);
   } finally {
     await access.close();
