@@ -8,7 +8,9 @@ import { defaultColonyDbPath } from '../core/paths.js';
 import { systemPrompt } from './prompt.js';
 import { honeycombOptions } from './honeycomb-options.js';
 import { ToolHub } from './toolhub.js';
-import { type McpServerConfig, resolveSecret } from './config.js';
+import { type AskSettings, type McpServerConfig, resolveAskSettings, resolveSecret } from './config.js';
+import { bundledSession } from './providers/index.js';
+import type { RecordedSession } from './providers/replay.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -17,8 +19,11 @@ function configuredTransport(name: string, cfg: McpServerConfig): Transport {
   if ('command' in cfg) {
     return new StdioClientTransport({ command: cfg.command, args: cfg.args ?? [], env: { ...(process.env as Record<string, string>), ...cfg.env }, stderr: 'ignore' });
   }
-  const token = cfg.token ? resolveSecret(cfg.token) : undefined;
-  return new StreamableHTTPClientTransport(new URL(cfg.url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
+  return httpTransport(new URL(cfg.url), cfg.token ? resolveSecret(cfg.token) : undefined);
+}
+
+function httpTransport(url: URL, token: string | undefined): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
 }
 
 export interface ColonyChoice {
@@ -41,6 +46,19 @@ export interface AgentSession {
   close(): Promise<void>;
 }
 
+/**
+ * The settings a session with this colony runs with, as coral ask and the console both resolve them:
+ * config for the colony's id (colonies.<id>), and on a demo with no model configured, the scenario's
+ * recorded investigation (its tool calls run for real).
+ */
+export function sessionSettings(choice: ColonyChoice, model: string | undefined): { colonyId: string; settings: AskSettings; recorded: RecordedSession | null } {
+  const colonyId = choice.colony ?? (choice.demo ? `demo:${choice.demo}` : (choice.db ?? 'default'));
+  const settings = resolveAskSettings({ flags: { model }, colonyId });
+  const recorded = !settings.model && choice.demo ? bundledSession(choice.demo) : null;
+  if (recorded) settings.model = `replay:${choice.demo}`;
+  return { colonyId, settings, recorded };
+}
+
 /** Connects the tool servers the agent uses: the colony (local, demo or remote) and Honeycomb. */
 export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (fraction: number) => void; mcpServers?: Record<string, McpServerConfig> } = {}): Promise<AgentSession> {
   const closers: (() => Promise<void>)[] = [];
@@ -52,7 +70,7 @@ export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (
     colonyId = choice.colony;
     const url = new URL(choice.colony.replace(/\/+$/, '').endsWith('/mcp') ? choice.colony : `${choice.colony.replace(/\/+$/, '')}/mcp`);
     const token = choice.token ?? process.env.CORAL_COLONY_TOKEN;
-    entries.push({ name: 'colony', transport: new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined) });
+    entries.push({ name: 'colony', transport: httpTransport(url, token) });
   } else {
     const store = await ColonyStore.open({ path: choice.demo ? ':memory:' : (choice.db ?? defaultColonyDbPath()), threads: 2, memoryLimit: '4GB' });
     // A demo may still be loading: let it finish before the store closes under it.

@@ -1,17 +1,14 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
 import { parseIntOption } from '../core/args.js';
-import { resolveAskSettings } from '../agent/config.js';
 import { ensureConsent } from '../agent/consent.js';
 import { type Conversation, historyForTurn, latestConversation, loadConversation, newConversation, saveConversation } from '../agent/conversation.js';
 import type { AgentEvent } from '../agent/events.js';
 import { runTurn } from '../agent/loop.js';
-import { createModel, sessionsDir } from '../agent/providers/index.js';
+import { createModel } from '../agent/providers/index.js';
 import type { RecordedSession } from '../agent/providers/replay.js';
-import { type ColonyChoice, openAgentSession } from '../agent/setup.js';
+import { type ColonyChoice, openAgentSession, sessionSettings } from '../agent/setup.js';
 import type { AskJson } from './ask-output.js';
 
 export interface AskOptions extends ColonyChoice {
@@ -37,11 +34,8 @@ function short(args: Record<string, unknown>): string {
 export async function ask(question: string, o: AskOptions): Promise<void> {
   if (!question.trim()) throw new CoralError('The question is empty.', 'coral ask "why is checkout slow?"');
   if (o.json && o.stream) throw new CoralError('--json and --stream cannot be combined.', '--json prints one object at the end; --stream prints every event as a JSON line.');
-  const colonyId = o.colony ?? (o.demo ? `demo:${o.demo}` : (o.db ?? 'default'));
-  const settings = resolveAskSettings({ flags: { model: o.model }, colonyId });
+  const { colonyId, settings } = sessionSettings(o, o.model);
   if (o.maxToolRounds) settings.maxToolRounds = parseIntOption('--max-tool-rounds', o.maxToolRounds, 1, 50);
-  // On a demo with no model configured, the scenario's recorded investigation plays (tools run for real).
-  if (!settings.model && o.demo && existsSync(join(sessionsDir(), `${o.demo}.json`))) settings.model = `replay:${o.demo}`;
   const provider = createModel(settings);
   if (provider.cloud) await ensureConsent(provider.name.split(':')[0], { yes: o.yes });
 

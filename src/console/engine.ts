@@ -4,10 +4,9 @@ import { type AskSettings, resolveAskSettings } from '../agent/config.js';
 import { historyForTurn } from '../agent/conversation.js';
 import type { AgentEvent, Message } from '../agent/events.js';
 import { runTurn } from '../agent/loop.js';
-import { createModel, createProvider, sessionPath } from '../agent/providers/index.js';
-import { readSession } from '../agent/providers/replay.js';
+import { createModel, createProvider } from '../agent/providers/index.js';
 import type { ModelProvider } from '../agent/providers/types.js';
-import { type AgentSession, type ColonyChoice, openAgentSession } from '../agent/setup.js';
+import { type AgentSession, type ColonyChoice, openAgentSession, sessionSettings } from '../agent/setup.js';
 import { coralHome } from '../core/paths.js';
 import { hasConsent } from '../agent/consent.js';
 import { CommandError, complete, parseCommand } from './commands.js';
@@ -29,11 +28,13 @@ export interface EngineOptions extends ColonyChoice {
 }
 
 export const DEFAULT_SCENARIO = 'payment-failure';
+const GENERIC_QUESTION = 'What is wrong right now, and where should I look first?';
 
 export class ConsoleEngine {
   private listeners = new Set<(e: EngineEvent) => void>();
   private session: AgentSession | null = null;
   private provider: ModelProvider | null = null;
+  private settings: AskSettings | null = null;
   private messages: Message[] = [];
   private abort: AbortController | null = null;
   private readonly log: { at: string; event: EngineEvent }[] = [];
@@ -41,7 +42,7 @@ export class ConsoleEngine {
   private scenarios: string[] = [];
   private commandSeq = 0;
   /** The question Enter sends on an empty input: the recorded investigation's, or a generic one. */
-  defaultQuestion = 'What is wrong right now, and where should I look first?';
+  defaultQuestion = GENERIC_QUESTION;
 
   constructor(private opts: EngineOptions) {}
 
@@ -70,23 +71,12 @@ export class ConsoleEngine {
    * question is asked on the normal terminal. Returns the model.
    */
   prepare(): ModelProvider {
-    const choice = this.choice();
-    const colonyId = choice.colony ?? (choice.demo ? `demo:${choice.demo}` : (choice.db ?? 'default'));
-    const settings = resolveAskSettings({ flags: { model: this.opts.model }, colonyId });
-    if (!settings.model && choice.demo) {
-      try {
-        settings.model = `replay:${choice.demo}`;
-        this.defaultQuestion = readSession(sessionPath(choice.demo)).question;
-      } catch {
-        settings.model = null;
-      }
-    }
+    const { settings, recorded } = sessionSettings(this.choice(), this.opts.model);
+    this.defaultQuestion = recorded?.question ?? GENERIC_QUESTION;
     this.settings = settings;
     this.provider = createModel(settings);
     return this.provider;
   }
-
-  private settings: AskSettings | null = null;
 
   /** Connects the tools; the demo loads in the background while the UI is up. */
   async start(): Promise<void> {

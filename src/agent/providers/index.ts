@@ -7,12 +7,18 @@ import { AnthropicProvider } from './anthropic.js';
 import { FallbackProvider } from './fallback.js';
 import { GeminiProvider } from './gemini.js';
 import { OpenAIProvider } from './openai.js';
-import { ReplayProvider, readSession } from './replay.js';
+import { type RecordedSession, ReplayProvider, readSession } from './replay.js';
 import { TRIAGE_MODEL, TriageProvider } from './triage.js';
 import type { ModelProvider } from './types.js';
 
 export function sessionsDir(): string {
   return join(packageRoot(), 'demo-data', 'sessions');
+}
+
+/** A demo scenario's bundled recorded investigation, or null when it has none. */
+export function bundledSession(scenario: string): RecordedSession | null {
+  const path = join(sessionsDir(), `${scenario}.json`);
+  return existsSync(path) ? readSession(path) : null;
 }
 
 /** The recorded session a replay:<name> means: a file path, or a bundled scenario's session. */
