@@ -98,7 +98,7 @@ export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (
   const hub = await ToolHub.connect(entries);
   closers.unshift(() => hub.close());
   if (choice.colony) {
-    const r = await hub.call('services', 'coral_get_service_health', { time_range: '24h' }, { timeoutMs: 10_000, signal: new AbortController().signal });
+    const r = await hub.call('services', 'coral_get_service_health', { time_range: '24h' }, { timeoutMs: 10_000 });
     services = ((r.structured?.services ?? []) as { serviceName: string }[]).map((s) => s.serviceName);
   }
   ready.catch(() => undefined);

@@ -78,17 +78,18 @@ export class ToolHub {
   }
 
   /** Calls a tool; never throws: failures, timeouts and unknown tools come back as results with ok=false. */
-  async call(id: string, name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal: AbortSignal }): Promise<ToolResult> {
+  async call(id: string, name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<ToolResult> {
     const s = this.owner.get(name);
     if (!s) return { id, name, ok: false, text: `No tool named ${name}. Available: ${this.specs.map((t) => t.name).join(', ')}.` };
     try {
       await s.ready;
-      const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
+      const timeout = AbortSignal.timeout(opts.timeoutMs);
+      const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
       const r = await s.client.callTool({ name, arguments: args }, undefined, { signal, timeout: opts.timeoutMs });
       const text = (r.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');
       return { id, name, ok: r.isError !== true, text, structured: r.structuredContent as Record<string, unknown> | undefined };
     } catch (err) {
-      const msg = opts.signal.aborted ? 'cancelled' : (err as Error).name === 'TimeoutError' || /timed? ?out/i.test((err as Error).message) ? `timed out after ${opts.timeoutMs} ms` : (err as Error).message;
+      const msg = opts.signal?.aborted ? 'cancelled' : (err as Error).name === 'TimeoutError' || /timed? ?out/i.test((err as Error).message) ? `timed out after ${opts.timeoutMs} ms` : (err as Error).message;
       return { id, name, ok: false, text: `${name} failed: ${msg}` };
     }
   }

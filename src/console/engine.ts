@@ -186,7 +186,7 @@ export class ConsoleEngine {
     const id = `cmd-${++this.commandSeq}`;
     this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: this.session.hub.serverOf(tool), tool, args } });
     const t = performance.now();
-    const r = await this.session.hub.call(id, tool, args, { timeoutMs: 60_000, signal: new AbortController().signal });
+    const r = await this.session.hub.call(id, tool, args, { timeoutMs: 60_000 });
     this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured } });
   }
 
