@@ -1,4 +1,3 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createColonyServer } from '../colony/server.js';
 import { ColonyStore } from '../colony/store/store.js';
 import { createToolContext } from '../colony/tools/types.js';
@@ -8,6 +7,7 @@ import { defaultColonyDbPath } from '../core/paths.js';
 import { systemPrompt } from './prompt.js';
 import { honeycombOptions } from './honeycomb-options.js';
 import { ToolHub } from './toolhub.js';
+import { colonyTransport, httpTransport } from './mcp-http.js';
 import { type AskSettings, type McpServerConfig, resolveAskSettings, resolveSecret } from './config.js';
 import { bundledSession } from './providers/index.js';
 import type { RecordedSession } from './providers/replay.js';
@@ -22,9 +22,6 @@ function configuredTransport(name: string, cfg: McpServerConfig): Transport {
   return httpTransport(new URL(cfg.url), cfg.token ? resolveSecret(cfg.token) : undefined);
 }
 
-function httpTransport(url: URL, token: string | undefined): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
-}
 
 export interface ColonyChoice {
   /** An in-memory colony with this demo scenario, loaded while the turn starts. */
@@ -68,9 +65,7 @@ export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (
   let services: string[] = [];
   if (choice.colony) {
     colonyId = choice.colony;
-    const url = new URL(choice.colony.replace(/\/+$/, '').endsWith('/mcp') ? choice.colony : `${choice.colony.replace(/\/+$/, '')}/mcp`);
-    const token = choice.token ?? process.env.CORAL_COLONY_TOKEN;
-    entries.push({ name: 'colony', transport: httpTransport(url, token) });
+    entries.push({ name: 'colony', transport: colonyTransport(choice.colony, choice.token).transport });
   } else {
     const store = await ColonyStore.open({ path: choice.demo ? ':memory:' : (choice.db ?? defaultColonyDbPath()), threads: 2, memoryLimit: '4GB' });
     // A demo may still be loading: let it finish before the store closes under it.

@@ -39,7 +39,7 @@ export async function openLocalStore(opts: AccessOptions): Promise<ColonyStore> 
 }
 
 export async function openColonyAccess(opts: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
-  if (opts.colony) return openRemote(opts.colony, opts.token ?? process.env.CORAL_COLONY_TOKEN);
+  if (opts.colony) return openRemote(opts.colony, opts.token);
   const store = await openLocalStore(opts);
   const ctx = createToolContext(store, now);
   return {
@@ -54,10 +54,9 @@ export async function openColonyAccess(opts: AccessOptions, now: () => Nanos = n
 
 async function openRemote(base: string, token?: string): Promise<ColonyAccess> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-  const url = new URL(base.replace(/\/+$/, '').endsWith('/mcp') ? base : `${base.replace(/\/+$/, '')}/mcp`);
+  const { colonyTransport } = await import('../agent/mcp-http.js');
+  const { url, transport } = colonyTransport(base, token);
   const client = new Client({ name: 'coral-cli', version: '1' });
-  const transport = new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
   try {
     await client.connect(transport);
   } catch (err) {

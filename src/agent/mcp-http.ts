@@ -1,0 +1,23 @@
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { CoralError } from '../core/errors.js';
+
+/** Streamable HTTP to an MCP server, with a bearer token when there is one. */
+export function httpTransport(url: URL, token: string | undefined): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
+}
+
+/** A running colony's MCP endpoint from its base URL (given with or without /mcp). */
+export function colonyMcpUrl(base: string): URL {
+  const trimmed = base.replace(/\/+$/, '');
+  try {
+    return new URL(trimmed.endsWith('/mcp') ? trimmed : `${trimmed}/mcp`);
+  } catch {
+    throw new CoralError(`Invalid --colony "${base}".`, 'Expected the URL of a running colony, e.g. http://127.0.0.1:4318.');
+  }
+}
+
+/** The transport to a running colony; the token defaults to CORAL_COLONY_TOKEN. */
+export function colonyTransport(base: string, token = process.env.CORAL_COLONY_TOKEN): { url: URL; transport: StreamableHTTPClientTransport } {
+  const url = colonyMcpUrl(base);
+  return { url, transport: httpTransport(url, token) };
+}
