@@ -59,13 +59,7 @@ export function treeJson(t: TraceTree) {
   return { ...t, start: nsToIso(t.startNs), startNs: t.startNs.toString() };
 }
 
-interface TraceArgs {
-  trace_id?: string;
-  service?: string;
-  time_range: string;
-  min_duration_ms?: number;
-  max_traces: number;
-}
+type TraceArgs = z.infer<z.ZodObject<typeof traceInput>>;
 
 /** Finds traces and renders each as one tree, within the response budget. */
 async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; dedupe: boolean; label: string }): Promise<ToolOutput> {
@@ -97,11 +91,11 @@ async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; d
   }
   // Share the budget between traces; a long trace is cut, never the list of traces.
   const perTrace = Math.max(400, Math.floor(ctx.maxResponseChars / trees.length));
+  const maxLines = Math.max(3, Math.floor(perTrace / 70));
   const lines: string[] = [];
   let truncated = false;
   if (matched > trees.length) lines.push(`Showing ${trees.length} of ${matched} matching traces (${a.min_duration_ms !== undefined ? 'slowest' : 'most recent'} first).`);
   for (const t of trees) {
-    const maxLines = Math.max(3, Math.floor(perTrace / 70));
     const rendered = renderTree(t, maxLines);
     if (t.spanCount > maxLines) truncated = true;
     lines.push(...rendered, '');
