@@ -11,7 +11,6 @@ import { ToolCallsPane } from './panes/ToolCallsPane.js';
 import { ActionsContext, StateContext } from './state/context.js';
 import { reducer } from './state/reducer.js';
 import type { ConsoleAction, ConsoleState } from './state/types.js';
-import { openTreeRows } from './trace/TraceView.js';
 
 /** What the UI needs from the engine: its events, and the actions keys and commands trigger. */
 export interface EngineLike {
@@ -73,8 +72,6 @@ export function App({ initial, engine }: { initial: ConsoleState; engine: Engine
     },
   }), [engine, exit]);
 
-  // Recomputed only when the tree or its folds change, not on every key: a 10,000-span trace costs here.
-  const treeRows = useMemo(() => openTreeRows(state), [state.trace.traces, state.trace.open, state.trace.folded]);
   useInput((input, key) => {
     const name = keyName(input, key);
     if (state.overlay === 'command') {
@@ -89,7 +86,7 @@ export function App({ initial, engine }: { initial: ConsoleState; engine: Engine
     if (!binding) return;
     // The chat input owns Enter and the arrows while it has focus.
     if (binding.scope === 'chat') return;
-    binding.run({ state, dispatch, actions, treeRows, page: Math.max(1, state.rows - 8) }, name);
+    binding.run({ state, dispatch, actions, page: Math.max(1, state.rows - 8) }, name);
   }, { isActive: interactive });
 
   // One row short of the terminal: a root exactly `rows` tall makes ink repaint everything (T1).

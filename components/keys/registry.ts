@@ -19,8 +19,6 @@ export interface KeyContext {
   state: ConsoleState;
   dispatch(a: ConsoleAction): void;
   actions: ConsoleActions;
-  /** Rows of the open trace tree (for moves and jumps). */
-  treeRows: number;
   /** Rows that fit in the detail pane (for page moves). */
   page: number;
 }
@@ -60,10 +58,10 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'tools.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'tools', hint: true, run: (c, key) => c.dispatch({ type: 'tools_move', delta: STEP[key] }) },
   { id: 'tools.expand', keys: ['return', 'space'], description: 'show arguments and result', scope: 'tools', hint: true, run: (c) => c.dispatch({ type: 'tools_toggle' }) },
 
-  { id: 'trace.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'traces', hint: true, run: (c, key) => c.dispatch({ type: 'trace_move', delta: STEP[key], rows: c.treeRows }) },
-  { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'traces', run: (c, key) => c.dispatch({ type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page, rows: c.treeRows }) },
-  { id: 'trace.top', keys: ['g'], description: 'first span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'top', rows: c.treeRows }) },
-  { id: 'trace.bottom', keys: ['G'], description: 'last span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'bottom', rows: c.treeRows }) },
+  { id: 'trace.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'traces', hint: true, run: (c, key) => c.dispatch({ type: 'trace_move', delta: STEP[key] }) },
+  { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'traces', run: (c, key) => c.dispatch({ type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page }) },
+  { id: 'trace.top', keys: ['g'], description: 'first span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'top' }) },
+  { id: 'trace.bottom', keys: ['G'], description: 'last span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'bottom' }) },
   { id: 'trace.fold', keys: ['return', 'space'], description: 'open trace / fold span', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_toggle' }) },
   { id: 'trace.collapse', keys: ['['], description: 'collapse all', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_fold_all', fold: true }) },
   { id: 'trace.expand', keys: [']'], description: 'expand all', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_fold_all', fold: false }) },

@@ -115,10 +115,10 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     }
     case 'trace_move': {
       if (s.trace.open === null) return { ...s, trace: { ...s.trace, listCursor: clamp(s.trace.listCursor + a.delta, 0, Math.max(0, s.trace.traces.length - 1)) } };
-      return { ...s, trace: { ...s.trace, cursor: clamp(s.trace.cursor + a.delta, 0, Math.max(0, a.rows - 1)) } };
+      return { ...s, trace: { ...s.trace, cursor: clamp(s.trace.cursor + a.delta, 0, Math.max(0, openRows(s).length - 1)) } };
     }
     case 'trace_jump': {
-      const last = s.trace.open === null ? s.trace.traces.length - 1 : a.rows - 1;
+      const last = (s.trace.open === null ? s.trace.traces.length : openRows(s).length) - 1;
       const to = a.to === 'top' ? 0 : Math.max(0, last);
       return { ...s, trace: s.trace.open === null ? { ...s.trace, listCursor: to } : { ...s.trace, cursor: to } };
     }

@@ -77,8 +77,8 @@ export type ConsoleAction =
   | { type: 'status'; patch: Partial<ConsoleState['status']> }
   | { type: 'tools_move'; delta: number }
   | { type: 'tools_toggle' }
-  | { type: 'trace_move'; delta: number; rows: number }
-  | { type: 'trace_jump'; to: 'top' | 'bottom'; rows: number }
+  | { type: 'trace_move'; delta: number }
+  | { type: 'trace_jump'; to: 'top' | 'bottom' }
   | { type: 'trace_toggle' }
   | { type: 'trace_fold_all'; fold: boolean }
   | { type: 'trace_next_flagged'; delta: 1 | -1 }

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useMemo, useRef } from 'react';
+import { useRef } from 'react';
 import { useConsoleState } from '../state/context.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
 import { fit, ms } from '../panes/format.js';
@@ -75,7 +75,7 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const s = useConsoleState();
   const t = s.trace;
   const trace = t.open === null ? null : t.traces[t.open];
-  const rows = useMemo(() => (trace ? visibleRows(trace.roots, t.folded) : []), [trace, t.folded]);
+  const rows = trace ? visibleRows(trace.roots, t.folded) : [];
   const prevStart = useRef(0);
   if (t.traces.length === 0) {
     return <Text color="gray">{fit('No traces yet: ask a question, or run :traces [service] --min 500ms', width)}</Text>;
@@ -97,10 +97,4 @@ export function TraceView({ width, height }: { width: number; height: number }) 
       {t.detail && rows[t.cursor] && <SpanDetail node={rows[t.cursor].node} trace={trace} width={width} height={detailHeight} />}
     </Box>
   );
-}
-
-/** How many rows the open tree has: the registry needs it for moves and jumps. */
-export function openTreeRows(s: { trace: { traces: TraceJson[]; open: number | null; folded: Record<string, true> } }): number {
-  const trace = s.trace.open === null ? null : s.trace.traces[s.trace.open];
-  return trace ? visibleRows(trace.roots, s.trace.folded).length : 0;
 }

@@ -13,7 +13,21 @@ export interface TreeRow {
   folded: boolean;
 }
 
+/**
+ * The last rows computed per tree: the reducer, the key handler and the view all ask for the same
+ * (roots, folded) pair, and a 10,000-span tree should be flattened once per change, not per asker.
+ */
+const lastRows = new WeakMap<TraceNodeJson[], { folded: Record<string, true>; rows: TreeRow[] }>();
+
 export function visibleRows(roots: TraceNodeJson[], folded: Record<string, true>): TreeRow[] {
+  const hit = lastRows.get(roots);
+  if (hit?.folded === folded) return hit.rows;
+  const rows = flattenRows(roots, folded);
+  lastRows.set(roots, { folded, rows });
+  return rows;
+}
+
+function flattenRows(roots: TraceNodeJson[], folded: Record<string, true>): TreeRow[] {
   const isFolded = (n: TraceNodeJson) => folded[n.spanId] === true;
   return flatten(roots, isFolded).map((r) => ({ ...r, hasChildren: r.node.children.length > 0, folded: isFolded(r.node) }));
 }

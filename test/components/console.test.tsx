@@ -204,7 +204,7 @@ describe('key registry', () => {
   it('moves the trace cursor through the reducer within bounds', () => {
     let s = state({ focus: 'detail' });
     s = reducer(s, { type: 'agent', event: { type: 'tool_call_finished', id: 'x', tool: 'coral_query_traces', ok: true, durationMs: 1, text: '', structured: { traces: [SMALL] } } });
-    s = reducer(s, { type: 'trace_move', delta: 10, rows: 4 });
+    s = reducer(s, { type: 'trace_move', delta: 10 });
     expect(s.trace.cursor).toBe(3);
     s = reducer(s, { type: 'trace_next_flagged', delta: -1 });
     expect(s.trace.cursor).toBe(2);
