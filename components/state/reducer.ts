@@ -1,6 +1,9 @@
 import type { AgentEvent } from '../../src/agent/events.js';
 import { parents, visibleRows } from '../trace/rows.js';
-import { type ConsoleAction, type ConsoleState, PANES, type TraceJson } from './types.js';
+import { type ConsoleAction, type ConsoleState, PANES, type TraceJson, type TraceViewState } from './types.js';
+
+/** A fresh trace view: these traces, this one open, nothing folded. */
+const traceView = (traces: TraceJson[] = [], open: number | null = null): TraceViewState => ({ traces, open, listCursor: 0, cursor: 0, folded: {}, detail: false });
 
 /** The console's state transitions (pure): agent events in, key actions in, new state out. */
 export function initialState(o: { cols: number; rows: number; colony: string; source: string; model: string }): ConsoleState {
@@ -19,7 +22,7 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
     toolCursor: 0,
     expandedTool: null,
     turnCalls: [],
-    trace: { traces: [], open: null, listCursor: 0, cursor: 0, folded: {}, detail: false },
+    trace: traceView(),
     columns: { search: null, env: null, view: 'search', cursor: 0, filter: '', filtering: false },
     metrics: null,
     status: { colony: o.colony, source: o.source, model: o.model, tokensIn: 0, tokensOut: 0, loading: null, message: null },
@@ -36,7 +39,7 @@ function absorbResult(s: ConsoleState, tool: string, structured: Record<string, 
     const traces = structured.traces as TraceJson[];
     if (traces.length === 0) return s;
     // The first trace opens at once; Esc shows the list.
-    return { ...s, tab: 'traces', trace: { traces, open: 0, listCursor: 0, cursor: 0, folded: {}, detail: false } };
+    return { ...s, tab: 'traces', trace: traceView(traces, 0) };
   }
   if (METRIC_TOOLS.has(tool)) return { ...s, tab: 'metrics', metrics: structured };
   if (tool === 'honeycomb_search_columns') return { ...s, tab: 'columns', columns: { ...s.columns, search: structured, view: 'search', cursor: 0 } };
@@ -167,6 +170,6 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'history_push':
       return { ...s, history: [...s.history.filter((h) => h !== a.text), a.text].slice(-100) };
     case 'clear_session':
-      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: { traces: [], open: null, listCursor: 0, cursor: 0, folded: {}, detail: false }, metrics: null };
+      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView(), metrics: null };
   }
 }
