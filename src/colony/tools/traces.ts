@@ -4,6 +4,7 @@ import type { SpanRecord } from '../store/queries/spans.js';
 import type { Source } from '../store/rows.js';
 import { type TraceTree, type TreeNode, buildTraceTree } from '../unified/span-tree.js';
 import { renderTree } from '../unified/render-tree.js';
+import { ORDER_DESCRIPTIONS, TRACE_ORDERS, type TraceDigest, type TraceOrder, digestTrace, orderTraces, sourceMix, tracesAnalysis } from '../unified/trace-digest.js';
 import { limit, serviceName, timeRange, traceIdField, windowOf } from './inputs.js';
 import { type ToolContext, type ToolOutput, defineTool } from './types.js';
 
@@ -46,17 +47,43 @@ const traceOut = z.object({
   incomplete: z.boolean(),
   resources: z.record(z.string(), z.record(z.string(), z.unknown())),
   roots: z.array(treeNode),
+  rootService: z.string(),
+  rootName: z.string(),
+  errorCount: z.number(),
+  errorServices: z.array(z.string()),
+  servicesByErrors: z.array(z.string()).describe('The services touched, those with errors first'),
+  sourceMix: z.string(),
 });
 
 const tracesOutput = {
   traces: z.array(traceOut),
   matchedTraces: z.number(),
+  order: z.enum(TRACE_ORDERS),
+  analysis: z.string(),
   deduplicated: z.boolean(),
   truncated: z.boolean(),
 };
 
 export function treeJson(t: TraceTree) {
   return { ...t, start: nsToIso(t.startNs), startNs: t.startNs.toString() };
+}
+
+/** A trace as the list returns it: the tree plus what an investigator reads first. */
+export function listedTraceJson(t: TraceTree, d: TraceDigest) {
+  return {
+    ...treeJson(t),
+    rootService: d.rootService, rootName: d.rootName, errorCount: d.errorCount, errorServices: d.errorServices,
+    servicesByErrors: d.services, sourceMix: sourceMix(d),
+  };
+}
+
+const STORE_ORDER = { errors: 'errors', duration: 'slowest', recent: 'recent' } as const;
+
+/** `Slow Traces for service 'checkout' (last 1h, > 500ms):`, as RFD 067 writes it. */
+function listHeader(a: TraceArgs, order: TraceOrder): string {
+  const what = a.min_duration_ms !== undefined ? 'Slow Traces' : 'Traces';
+  const filters = [`last ${a.time_range}`, ...(a.min_duration_ms !== undefined ? [`> ${a.min_duration_ms}ms`] : [])];
+  return `${what}${a.service ? ` for service '${a.service}'` : ''} (${filters.join(', ')}), ${ORDER_DESCRIPTIONS[order]}:`;
 }
 
 type TraceArgs = z.infer<z.ZodObject<typeof traceInput>>;
@@ -76,33 +103,46 @@ async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; d
       minDurationMs: a.min_duration_ms,
       source: view.source,
       maxTraces: a.max_traces,
-      order: a.min_duration_ms !== undefined ? 'slowest' : 'recent',
+      order: STORE_ORDER[a.order],
     });
     found = res.traces;
     matched = res.matchedTraces;
   }
-  const trees = found.map((t) => buildTraceTree(t.traceId, view.source ? t.spans.filter((s) => s.source === view.source) : t.spans, { dedupe: view.dedupe }));
-  if (trees.length === 0) {
+  const items = orderTraces(
+    found.map((t) => {
+      const tree = buildTraceTree(t.traceId, view.source ? t.spans.filter((s) => s.source === view.source) : t.spans, { dedupe: view.dedupe });
+      return { tree, digest: digestTrace(tree) };
+    }),
+    a.order,
+  );
+  if (items.length === 0) {
     const where = a.trace_id ? `with id ${a.trace_id}` : `${a.service ? `for ${a.service} ` : ''}in the last ${a.time_range}${a.min_duration_ms !== undefined ? ` slower than ${a.min_duration_ms}ms` : ''}`;
     return {
       text: `No traces found ${where}${view.source ? ` (${view.label} spans only)` : ''}.\nHint: widen time_range, lower min_duration_ms, or check the service name with coral_get_service_health.`,
-      structured: { traces: [], matchedTraces: 0, deduplicated: view.dedupe, truncated: false },
+      structured: { traces: [], matchedTraces: 0, order: a.order, analysis: '', deduplicated: view.dedupe, truncated: false },
     };
   }
   // Share the budget between traces; a long trace is cut, never the list of traces.
-  const perTrace = Math.max(400, Math.floor(ctx.maxResponseChars / trees.length));
+  const perTrace = Math.max(400, Math.floor(ctx.maxResponseChars / items.length));
   const maxLines = Math.max(3, Math.floor(perTrace / 70));
   const lines: string[] = [];
   let truncated = false;
-  if (matched > trees.length) lines.push(`Showing ${trees.length} of ${matched} matching traces (${a.min_duration_ms !== undefined ? 'slowest' : 'most recent'} first).`);
-  for (const t of trees) {
-    const rendered = renderTree(t, maxLines);
-    if (t.spanCount > maxLines) truncated = true;
+  if (!a.trace_id) {
+    lines.push(listHeader(a, a.order));
+    if (matched > items.length) lines.push(`Showing ${items.length} of ${matched} matching traces.`);
+    lines.push('');
+  }
+  for (const { tree, digest } of items) {
+    const rendered = renderTree(tree, maxLines);
+    if (digest.errorCount > 0) rendered[0] += ` · ${digest.errorCount} error span${digest.errorCount === 1 ? '' : 's'} (${digest.errorServices.join(', ')})`;
+    if (tree.spanCount > maxLines) truncated = true;
     lines.push(...rendered, '');
   }
+  const analysis = tracesAnalysis(items);
+  lines.push(analysis);
   return {
     text: lines.join('\n').trimEnd(),
-    structured: { traces: trees.map(treeJson), matchedTraces: matched, deduplicated: view.dedupe, truncated },
+    structured: { traces: items.map((i) => listedTraceJson(i.tree, i.digest)), matchedTraces: matched, order: a.order, analysis, deduplicated: view.dedupe, truncated },
   };
 }
 
@@ -112,6 +152,8 @@ const traceInput = {
   time_range: timeRange.default('1h'),
   min_duration_ms: z.number({ error: 'min_duration_ms must be a number of milliseconds' }).min(0, { error: 'min_duration_ms must be 0 or more' }).optional().describe('Only traces with a span at least this slow; the slowest come first'),
   max_traces: limit(10, 50, 'max_traces').describe('How many traces, 1 to 50 (default 10); each is returned whole'),
+  order: z.enum(TRACE_ORDERS, { error: `order must be one of: ${TRACE_ORDERS.join(', ')}` }).default('errors')
+    .describe('errors (default): failing traces first, then the slowest; duration: slowest first; recent: most recent first'),
 };
 
 export const queryTraces = defineTool({
@@ -151,5 +193,5 @@ export const getTraceById = defineTool({
   description: 'Advanced: one trace with every stored span from both sources, eBPF twins not merged (coral_query_traces merges them). Example: {"trace_id": "5b8efff798038103d269b633813fc60c"}.',
   input: { trace_id: traceIdField },
   output: tracesOutput,
-  run: (ctx, a) => traces(ctx, { trace_id: a.trace_id, time_range: '1h', max_traces: 1 }, { dedupe: false, label: 'all' }),
+  run: (ctx, a) => traces(ctx, { trace_id: a.trace_id, time_range: '1h', max_traces: 1, order: 'errors' }, { dedupe: false, label: 'all' }),
 });

@@ -137,7 +137,7 @@ describe('coral_query_traces', () => {
   it('limits by traces, not spans, and shows the eBPF-only view without merging', async () => {
     const r = await mcp.call('coral_query_traces', { service: 'checkout', max_traces: 2, ...W });
     expect((r.structured.traces as unknown[]).length).toBe(2);
-    expect(r.text).toMatch(/^Showing 2 of \d+ matching traces/);
+    expect(r.text).toMatch(/^Traces for service 'checkout' \(last 10m\), failing first, then slowest:\nShowing 2 of \d+ matching traces\./);
     const e = await mcp.call('coral_query_ebpf_traces', { service: 'checkout', min_duration_ms: 500, ...W });
     expect(e.text).toMatch(/└─ \[eBPF\] checkout: POST \/api\/orders \(803ms\)/);
     expect(e.text).not.toContain('[OTLP]');

@@ -76,7 +76,8 @@ export interface TraceSearch {
   errorsOnly?: boolean;
   /** Limits traces, not spans: every returned trace is whole. */
   maxTraces: number;
-  order?: 'recent' | 'slowest';
+  /** `errors`: traces with an error span anywhere first, then the slowest (what an investigator wants). */
+  order?: 'errors' | 'recent' | 'slowest';
 }
 
 export interface TraceResult {
@@ -92,7 +93,7 @@ export interface TraceSearchResult {
 
 /**
  * Finds traces with at least one span matching every condition, and returns those traces whole
- * (all spans, from both sources), most recent or slowest first.
+ * (all spans, from both sources), failing, most recent or slowest first.
  */
 export async function searchTraces(db: Database, q: TraceSearch): Promise<TraceSearchResult> {
   const w = new Where().range('start_ns', q.range);
@@ -101,11 +102,20 @@ export async function searchTraces(db: Database, q: TraceSearch): Promise<TraceS
   w.maybe(q.source, 'source = ?');
   if (q.minDurationMs !== undefined) w.add('duration_ns >= ?::BIGINT', msToNs(q.minDurationMs));
   if (q.errorsOnly) w.add(`status_code = 'ERROR'`);
-  const orderBy = q.order === 'slowest' ? 'm.max_duration DESC, m.last_start DESC' : 'm.last_start DESC, m.max_duration DESC';
+  const orderBy = {
+    errors: 'm.has_error DESC, m.max_duration DESC, m.last_start DESC',
+    slowest: 'm.max_duration DESC, m.last_start DESC',
+    recent: 'm.last_start DESC, m.max_duration DESC',
+  }[q.order ?? 'recent'];
   const limit = w.bind(q.maxTraces);
+  // A trace fails when any of its spans does, not only the spans that matched the filters.
+  const hasError = q.order === 'errors'
+    ? `trace_id IN (SELECT trace_id FROM otel_traces WHERE status_code = 'ERROR' AND start_ns > ${w.bind(q.range.fromNs)}::BIGINT AND start_ns <= ${w.bind(q.range.toNs)}::BIGINT)`
+    : 'false';
   const rows = await db.query<SpanSqlRow & { matched: number }>(
     `WITH m AS (
-       SELECT trace_id, max(duration_ns) AS max_duration, max(start_ns) AS last_start, (count(*) OVER ())::INTEGER AS matched
+       SELECT trace_id, max(duration_ns) AS max_duration, max(start_ns) AS last_start, ${hasError} AS has_error,
+         (count(*) OVER ())::INTEGER AS matched
        FROM otel_traces WHERE ${w.sql()} GROUP BY trace_id
        ORDER BY ${orderBy.replaceAll('m.', '')} LIMIT ${limit}
      )
