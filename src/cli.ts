@@ -124,9 +124,10 @@ queryCommand(query, 'metrics <service>', 'RED metrics from eBPF and OTLP, merged
 queryCommand(query, 'traces [service]', 'traces as merged span trees (coral_query_traces)')
   .option('--min-duration <d>', 'only traces with a span this slow: 500ms, 2s')
   .option('--max <n>', 'how many traces (1-50)', '10')
+  .option('--order <o>', 'errors (failing first, then slowest), duration or recent', 'errors')
   .action(async (service, o) => {
     const { runQuery, ms, int } = await q();
-    await runQuery('coral_query_traces', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 50) }, o, 'tree');
+    await runQuery('coral_query_traces', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 50), order: o.order }, o, 'tree');
   });
 
 queryCommand(query, 'trace <id>', 'one trace, merged (coral_query_traces with trace_id)')
