@@ -8,7 +8,8 @@ import { FallbackProvider } from './fallback.js';
 import { GeminiProvider } from './gemini.js';
 import { OpenAIProvider } from './openai.js';
 import { type RecordedSession, ReplayProvider, readSession } from './replay.js';
-import { TRIAGE_MODEL, TriageProvider } from './triage.js';
+import { QuestionTriageProvider } from './question-triage.js';
+import { TRIAGE_MODEL } from './triage.js';
 import type { ModelProvider } from './types.js';
 
 export function sessionsDir(): string {
@@ -51,9 +52,9 @@ export function createProvider(name: string, settings: AskSettings, env: NodeJS.
     case 'anthropic':
       return new AnthropicProvider({ model, apiKey: key(settings, 'anthropic', ['ANTHROPIC_API_KEY'], env), baseUrl: env.ANTHROPIC_BASE_URL });
     case 'replay':
-      return new ReplayProvider(name, readSession(sessionPath(model)));
+      return new ReplayProvider(name, readSession(sessionPath(model)), new QuestionTriageProvider());
     case 'triage':
-      return new TriageProvider();
+      return new QuestionTriageProvider();
     default:
       throw new CoralError(`Unknown model provider "${provider}".`, 'Use google, openai, anthropic, ollama, replay or triage, as provider:model.');
   }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { CoralError } from '../../core/errors.js';
 import type { Message } from '../events.js';
+import { sameQuestion } from '../question.js';
 import type { ModelChunk, ModelProvider, ModelRequest } from './types.js';
 
 /**
@@ -37,18 +38,30 @@ function* words(text: string): Generator<string> {
   for (let i = 0; i < parts.length; i += 4) yield parts.slice(i, i + 4).join('');
 }
 
+/**
+ * A recording answers only its own question: any other question goes to `otherwise` (the automatic
+ * triage), and the chat says which of the two answered.
+ */
 export class ReplayProvider implements ModelProvider {
   readonly cloud = false;
 
   constructor(
     readonly name: string,
     private readonly session: RecordedSession,
+    private readonly otherwise?: ModelProvider,
   ) {}
 
   async *generate(req: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
     // Which round: how many model messages this turn already has.
     const lastUser = req.messages.map((m) => m.role).lastIndexOf('user');
+    const asked = req.messages[lastUser];
     const round = req.messages.slice(lastUser + 1).filter((m: Message) => m.role === 'model').length;
+    if (this.otherwise && asked?.role === 'user' && !sameQuestion(asked.text, this.session.question)) {
+      if (round === 0) yield { type: 'notice', text: `Not the recorded question ("${this.session.question}"): ${this.otherwise.name === 'triage:automatic' ? 'the automatic triage (no model configured)' : this.otherwise.name} answers it.` };
+      yield* this.otherwise.generate(req, signal);
+      return;
+    }
+    if (round === 0) yield { type: 'notice', text: `Answering with the recorded investigation ${this.name} (${this.session.recordedWith}); its tool calls run for real.` };
     const r = this.session.rounds[Math.min(round, this.session.rounds.length - 1)];
     for (const w of words(r.text ?? '')) {
       if (signal.aborted) return;
@@ -56,7 +69,8 @@ export class ReplayProvider implements ModelProvider {
     }
     // Past the recording, or when the loop withholds tools (its last round), only text is played.
     if (round >= this.session.rounds.length || req.tools.length === 0) return;
+    // Ids unique in the conversation (the user message's index differs in every turn).
     let n = 0;
-    for (const c of r.toolCalls ?? []) yield { type: 'tool_call', call: { id: `replay-${round}-${++n}`, name: c.name, args: c.args } };
+    for (const c of r.toolCalls ?? []) yield { type: 'tool_call', call: { id: `replay-${lastUser}-${round}-${++n}`, name: c.name, args: c.args } };
   }
 }
