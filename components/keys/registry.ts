@@ -13,6 +13,8 @@ export interface ConsoleActions {
   runCommand(line: string): void;
   complete(line: string): string[];
   quit(): void;
+  /** Draws the whole screen again (Ctrl-L). */
+  redraw(): void;
 }
 
 export interface KeyContext {
@@ -50,6 +52,7 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'tab.traces', keys: ['1'], description: 'trace view', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'traces' }) },
   { id: 'tab.columns', keys: ['2'], description: 'column search', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'columns' }) },
   { id: 'tab.metrics', keys: ['3'], description: 'metrics table', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'metrics' }) },
+  { id: 'redraw', keys: ['ctrl+l'], description: 'redraw the screen', scope: 'global', run: (c) => c.actions.redraw() },
   { id: 'quit', keys: ['q'], description: 'quit', scope: 'global', hint: true, run: (c) => c.actions.quit() },
 
   { id: 'chat.send', keys: ['return'], description: 'send the question (Enter on empty input: run the recorded investigation)', scope: 'chat', hint: true, run: inInput },
@@ -101,7 +104,7 @@ export function hintsFor(s: ConsoleState): { keys: string; description: string }
 }
 
 export function label(key: string): string {
-  const names: Record<string, string> = { return: 'Enter', escape: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', space: 'Space', up: '↑', down: '↓', pageup: 'PgUp', pagedown: 'PgDn' };
+  const names: Record<string, string> = { return: 'Enter', escape: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', 'ctrl+l': 'Ctrl-L', space: 'Space', up: '↑', down: '↓', pageup: 'PgUp', pagedown: 'PgDn' };
   return names[key] ?? key;
 }
 
