@@ -1,7 +1,7 @@
 import { Box, Text, useApp, useInput, useStdin, useStdout } from 'ink';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import type { EngineEvent } from '../src/console/engine.js';
-import { type ConsoleActions, keyName, resolveKey } from './keys/registry.js';
+import { type ConsoleActions, handledByInput, keyName, resolveKey } from './keys/registry.js';
 import { fit } from './panes/format.js';
 import { ChatPane } from './panes/ChatPane.js';
 import { CommandLine } from './panes/CommandLine.js';
@@ -51,7 +51,18 @@ export function App({ initial, engine, redraw }: { initial: ConsoleState; engine
   // useInput throws without raw mode (pipes, CI): every input hook is gated on it (T2).
   const interactive = isRawModeSupported === true;
 
-  useEffect(() => engine.subscribe((e) => dispatch(fromEngine(e))), [engine]);
+  // Engine events come in bursts (a streamed answer, parallel tool calls): one render per burst.
+  useEffect(() => {
+    let queued: ConsoleAction[] = [];
+    const flush = () => {
+      const actions = queued;
+      queued = [];
+      dispatch(actions.length === 1 ? actions[0] : { type: 'batch', actions });
+    };
+    return engine.subscribe((e) => {
+      if (queued.push(fromEngine(e)) === 1) setImmediate(flush);
+    });
+  }, [engine]);
   useEffect(() => {
     const onResize = () => dispatch({ type: 'resize', cols: stdout.columns, rows: stdout.rows });
     stdout.on('resize', onResize);
@@ -79,6 +90,7 @@ export function App({ initial, engine, redraw }: { initial: ConsoleState; engine
 
   useInput((input, key) => {
     const name = keyName(input, key);
+    if (state.quitArmed && name !== 'ctrl+c') dispatch({ type: 'quit_arm', armed: false });
     if (state.overlay === 'command') {
       if (name === 'escape') dispatch({ type: 'overlay', overlay: 'none' });
       return;
@@ -90,7 +102,7 @@ export function App({ initial, engine, redraw }: { initial: ConsoleState; engine
     const binding = resolveKey(state, name);
     if (!binding) return;
     // The chat input owns Enter and the arrows while it has focus.
-    if (binding.scope === 'chat') return;
+    if (handledByInput(binding)) return;
     binding.run({ state, dispatch, actions, page: Math.max(1, state.rows - 8) }, name);
   }, { isActive: interactive });
 
@@ -112,13 +124,13 @@ export function App({ initial, engine, redraw }: { initial: ConsoleState; engine
           ) : (
             <Box height={body}>
               <Box flexDirection="column" width={left}>
-                <ChatPane width={left} height={body - toolsHeight} focused={state.focus === 'chat' && state.overlay === 'none'} inputActive={interactive} />
+                <ChatPane width={left} height={body - toolsHeight} focused={state.focus === 'chat' && state.overlay === 'none'} />
                 <ToolCallsPane width={left} height={toolsHeight} focused={state.focus === 'tools'} now={now} />
               </Box>
               <DetailPane width={right} height={body} focused={state.focus === 'detail'} />
             </Box>
           )}
-          {state.overlay === 'command' && interactive && <CommandLine width={state.cols} />}
+          {state.overlay === 'command' && <CommandLine width={state.cols} />}
           <StatusBar width={state.cols} />
         </Box>
       </ActionsContext.Provider>
