@@ -1,7 +1,8 @@
-import { Box, useApp, useInput, useStdin, useStdout } from 'ink';
+import { Box, Text, useApp, useInput, useStdin, useStdout } from 'ink';
 import { useEffect, useMemo, useReducer, useState } from 'react';
 import type { EngineEvent } from '../src/console/engine.js';
-import { type ConsoleActions, keyName, resolveKey } from './keys/registry.js';
+import { type ConsoleActions, handledByInput, keyName, resolveKey } from './keys/registry.js';
+import { fit } from './panes/format.js';
 import { ChatPane } from './panes/ChatPane.js';
 import { CommandLine } from './panes/CommandLine.js';
 import { DetailPane } from './panes/DetailPane.js';
@@ -11,6 +12,9 @@ import { ToolCallsPane } from './panes/ToolCallsPane.js';
 import { ActionsContext, StateContext } from './state/context.js';
 import { reducer } from './state/reducer.js';
 import type { ConsoleAction, ConsoleState } from './state/types.js';
+
+/** Below this the panes cannot keep their borders and columns: one line says so instead. */
+export const MIN = { cols: 60, rows: 20 } as const;
 
 /** What the UI needs from the engine: its events, and the actions keys and commands trigger. */
 export interface EngineLike {
@@ -38,7 +42,7 @@ function fromEngine(e: EngineEvent): ConsoleAction {
 }
 
 /** The console: layout, state, and key routing through the one registry. Renders; never queries. */
-export function App({ initial, engine }: { initial: ConsoleState; engine: EngineLike }) {
+export function App({ initial, engine, redraw }: { initial: ConsoleState; engine: EngineLike; redraw?: () => void }) {
   const [state, dispatch] = useReducer(reducer, initial);
   const { stdout } = useStdout();
   const { isRawModeSupported } = useStdin();
@@ -47,7 +51,18 @@ export function App({ initial, engine }: { initial: ConsoleState; engine: Engine
   // useInput throws without raw mode (pipes, CI): every input hook is gated on it (T2).
   const interactive = isRawModeSupported === true;
 
-  useEffect(() => engine.subscribe((e) => dispatch(fromEngine(e))), [engine]);
+  // Engine events come in bursts (a streamed answer, parallel tool calls): one render per burst.
+  useEffect(() => {
+    let queued: ConsoleAction[] = [];
+    const flush = () => {
+      const actions = queued;
+      queued = [];
+      dispatch(actions.length === 1 ? actions[0] : { type: 'batch', actions });
+    };
+    return engine.subscribe((e) => {
+      if (queued.push(fromEngine(e)) === 1) setImmediate(flush);
+    });
+  }, [engine]);
   useEffect(() => {
     const onResize = () => dispatch({ type: 'resize', cols: stdout.columns, rows: stdout.rows });
     stdout.on('resize', onResize);
@@ -70,10 +85,12 @@ export function App({ initial, engine }: { initial: ConsoleState; engine: Engine
     quit: () => {
       void engine.close().finally(() => exit());
     },
-  }), [engine, exit]);
+    redraw: () => redraw?.(),
+  }), [engine, exit, redraw]);
 
   useInput((input, key) => {
     const name = keyName(input, key);
+    if (state.quitArmed && name !== 'ctrl+c') dispatch({ type: 'quit_arm', armed: false });
     if (state.overlay === 'command') {
       if (name === 'escape') dispatch({ type: 'overlay', overlay: 'none' });
       return;
@@ -85,12 +102,15 @@ export function App({ initial, engine }: { initial: ConsoleState; engine: Engine
     const binding = resolveKey(state, name);
     if (!binding) return;
     // The chat input owns Enter and the arrows while it has focus.
-    if (binding.scope === 'chat') return;
+    if (handledByInput(binding)) return;
     binding.run({ state, dispatch, actions, page: Math.max(1, state.rows - 8) }, name);
   }, { isActive: interactive });
 
-  // One row short of the terminal: a root exactly `rows` tall makes ink repaint everything (T1).
-  const height = Math.max(10, state.rows - 1);
+  if (state.cols < MIN.cols || state.rows < MIN.rows) {
+    return <Text wrap="truncate">{fit(`terminal too small (needs ${MIN.cols}x${MIN.rows}, have ${state.cols}x${state.rows})`, state.cols)}</Text>;
+  }
+  // The whole terminal: frames are drawn row by row at absolute positions (screen/terminal.ts).
+  const height = state.rows;
   const body = height - 1 - (state.overlay === 'command' ? 2 : 0);
   const left = Math.max(30, Math.floor(state.cols * 0.42));
   const right = Math.max(30, state.cols - left);
@@ -104,13 +124,13 @@ export function App({ initial, engine }: { initial: ConsoleState; engine: Engine
           ) : (
             <Box height={body}>
               <Box flexDirection="column" width={left}>
-                <ChatPane width={left} height={body - toolsHeight} focused={state.focus === 'chat' && state.overlay === 'none'} inputActive={interactive} />
+                <ChatPane width={left} height={body - toolsHeight} focused={state.focus === 'chat' && state.overlay === 'none'} />
                 <ToolCallsPane width={left} height={toolsHeight} focused={state.focus === 'tools'} now={now} />
               </Box>
               <DetailPane width={right} height={body} focused={state.focus === 'detail'} />
             </Box>
           )}
-          {state.overlay === 'command' && interactive && <CommandLine width={state.cols} />}
+          {state.overlay === 'command' && <CommandLine width={state.cols} />}
           <StatusBar width={state.cols} />
         </Box>
       </ActionsContext.Provider>

@@ -1,22 +1,29 @@
 import { render } from 'ink';
+import { format } from 'node:util';
 import { App, type EngineLike } from './App.js';
+import { TerminalScreen } from './screen/terminal.js';
 import type { ConsoleState } from './state/types.js';
-
-const ENTER_ALT = '\x1b[?1049h\x1b[H';
-const LEAVE_ALT = '\x1b[?1049l';
 
 /**
  * Full screen on the alternate screen, restored on every way out: quit, Ctrl-C when idle, a
- * signal, an uncaught error (ink 6 has no option for it: T1).
+ * signal, an uncaught error. ink renders whole frames into a TerminalScreen, which draws them with
+ * absolute cursor positions (ink's own incremental writer draws a row low: T1).
  */
 export async function runConsole(engine: EngineLike, initial: ConsoleState): Promise<void> {
+  const screen = new TerminalScreen(process.stdout);
+  // Anything a library prints would land in the middle of a frame: kept, and shown after the console.
+  const printed: string[] = [];
+  const saved = { log: console.log, info: console.info, warn: console.warn, error: console.error, debug: console.debug };
+  for (const k of Object.keys(saved) as (keyof typeof saved)[]) console[k] = (...args: unknown[]) => void printed.push(format(...args));
   let restored = false;
   const restore = () => {
     if (restored) return;
     restored = true;
-    process.stdout.write(`\x1b[?25h${LEAVE_ALT}`);
+    screen.leave();
+    Object.assign(console, saved);
+    if (printed.length) process.stderr.write(`${printed.join('\n')}\n`);
   };
-  process.stdout.write(ENTER_ALT);
+  screen.enter();
   process.once('exit', restore);
   const onSignal = () => {
     restore();
@@ -31,8 +38,13 @@ export async function runConsole(engine: EngineLike, initial: ConsoleState): Pro
   };
   process.once('uncaughtException', onCrash);
   try {
-    // 60 fps: ink's throttle (leading edge) would otherwise hold a keypress's frame up to 33 ms.
-    const app = render(<App initial={initial} engine={engine} />, { exitOnCtrlC: false, patchConsole: true, maxFps: 60, incrementalRendering: true });
+    // debug: ink hands over each whole frame and writes no cursor moves of its own (and ignores CI: T7).
+    const app = render(<App initial={initial} engine={engine} redraw={() => screen.redraw()} />, {
+      stdout: screen as unknown as NodeJS.WriteStream,
+      debug: true,
+      exitOnCtrlC: false,
+      patchConsole: false,
+    });
     await app.waitUntilExit();
   } finally {
     restore();

@@ -4,7 +4,7 @@ import type { ConsoleAction, ConsoleState } from '../state/types.js';
  * The one key registry: each binding's id, keys, description and scope drive key handling, the
  * status-bar hints and the `?` help overlay alike, so the three can never disagree.
  */
-export type Scope = 'global' | 'chat' | 'tools' | 'traces' | 'columns' | 'metrics';
+export type Scope = 'global' | 'chat' | 'tools' | 'traces' | 'columns' | 'metrics' | 'help';
 
 /** What keys can ask of the engine (the actions context). */
 export interface ConsoleActions {
@@ -13,6 +13,8 @@ export interface ConsoleActions {
   runCommand(line: string): void;
   complete(line: string): string[];
   quit(): void;
+  /** Draws the whole screen again (Ctrl-L). */
+  redraw(): void;
 }
 
 export interface KeyContext {
@@ -39,27 +41,38 @@ const STEP: Record<string, number> = { j: 1, down: 1, k: -1, up: -1 };
 
 /** Keys the chat input handles itself: listed for the help and the hints, nothing to run here. */
 const inInput = () => undefined;
+export const handledByInput = (b: KeyBinding) => b.run === inInput;
 
 export const BINDINGS: readonly KeyBinding[] = [
   { id: 'focus.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true, run: (c) => c.dispatch({ type: 'focus_cycle', delta: 1 }) },
   { id: 'focus.prev', keys: ['shift+tab'], description: 'previous pane', scope: 'global', run: (c) => c.dispatch({ type: 'focus_cycle', delta: -1 }) },
-  { id: 'turn.cancel', keys: ['ctrl+c'], description: 'cancel the running turn (quit when idle)', scope: 'global', run: (c) => (c.state.busy ? c.actions.cancel() : c.actions.quit()) },
+  { id: 'turn.cancel', keys: ['ctrl+c'], description: 'cancel the running turn (twice when idle: quit)', scope: 'global', run: (c) => {
+    if (c.state.busy) c.actions.cancel();
+    else if (c.state.quitArmed) c.actions.quit();
+    else c.dispatch({ type: 'quit_arm', armed: true });
+  } },
   { id: 'back', keys: ['escape'], description: 'back / close / leave the input', scope: 'global', run: (c) => c.dispatch({ type: 'back' }) },
   { id: 'help', keys: ['?'], description: 'keys and commands', scope: 'global', hint: true, run: (c) => c.dispatch({ type: 'overlay', overlay: c.state.overlay === 'help' ? 'none' : 'help' }) },
-  { id: 'command', keys: [':'], description: 'command line (:traces, :metrics, :columns, ...)', scope: 'global', hint: true, run: (c) => c.dispatch({ type: 'overlay', overlay: 'command' }) },
+  { id: 'command', keys: [':'], description: 'command line', scope: 'global', hint: true, run: (c) => c.dispatch({ type: 'overlay', overlay: 'command' }) },
   { id: 'tab.traces', keys: ['1'], description: 'trace view', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'traces' }) },
   { id: 'tab.columns', keys: ['2'], description: 'column search', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'columns' }) },
   { id: 'tab.metrics', keys: ['3'], description: 'metrics table', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'metrics' }) },
+  { id: 'redraw', keys: ['ctrl+l'], description: 'redraw the screen', scope: 'global', run: (c) => c.actions.redraw() },
   { id: 'quit', keys: ['q'], description: 'quit', scope: 'global', hint: true, run: (c) => c.actions.quit() },
 
   { id: 'chat.send', keys: ['return'], description: 'send the question (Enter on empty input: run the recorded investigation)', scope: 'chat', hint: true, run: inInput },
   { id: 'chat.history', keys: ['up', 'down'], description: 'previous / next question', scope: 'chat', run: inInput },
+  { id: 'chat.page', keys: ['pageup', 'pagedown'], description: 'scroll the conversation', scope: 'chat', run: (c, key) => c.dispatch({ type: 'scroll', target: 'chat', delta: key === 'pageup' ? c.page : -c.page }) },
+  { id: 'chat.ends', keys: ['home', 'end'], description: 'oldest / newest (on an empty input)', scope: 'chat', run: (c, key) => {
+    if (!c.state.draft) c.dispatch({ type: 'scroll_set', target: 'chat', to: key === 'home' ? Number.MAX_SAFE_INTEGER : 0 });
+  } },
 
   { id: 'tools.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'tools', hint: true, run: (c, key) => c.dispatch({ type: 'tools_move', delta: STEP[key] }) },
   { id: 'tools.expand', keys: ['return', 'space'], description: 'show arguments and result', scope: 'tools', hint: true, run: (c) => c.dispatch({ type: 'tools_toggle' }) },
+  { id: 'tools.page', keys: ['pagedown', 'pageup'], description: 'scroll the opened call', scope: 'tools', run: (c, key) => c.dispatch({ type: 'scroll', target: 'tool', delta: key === 'pagedown' ? c.page : -c.page }) },
 
   { id: 'trace.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'traces', hint: true, run: (c, key) => c.dispatch({ type: 'trace_move', delta: STEP[key] }) },
-  { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'traces', run: (c, key) => c.dispatch({ type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page }) },
+  { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page (span details when open)', scope: 'traces', run: (c, key) => c.dispatch({ type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page, page: true }) },
   { id: 'trace.top', keys: ['g'], description: 'first span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'top' }) },
   { id: 'trace.bottom', keys: ['G'], description: 'last span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'bottom' }) },
   { id: 'trace.fold', keys: ['return', 'space'], description: 'open trace / fold span', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_toggle' }) },
@@ -72,9 +85,14 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'columns.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'columns', run: (c, key) => c.dispatch({ type: 'columns_move', delta: STEP[key] }) },
   { id: 'columns.filter', keys: ['/'], description: 'filter', scope: 'columns', hint: true, run: (c) => c.dispatch({ type: 'columns_filter', text: '' }) },
   { id: 'columns.view', keys: ['e'], description: 'search results / environment summary', scope: 'columns', hint: true, run: (c) => c.dispatch({ type: 'columns_view' }) },
+
+  { id: 'help.scroll', keys: ['j', 'k', 'down', 'up'], description: 'scroll', scope: 'help', hint: true, run: (c, key) => c.dispatch({ type: 'scroll', target: 'help', delta: STEP[key] }) },
+  { id: 'help.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'help', run: (c, key) => c.dispatch({ type: 'scroll', target: 'help', delta: key === 'pagedown' ? c.page : -c.page }) },
+  { id: 'help.ends', keys: ['g', 'G'], description: 'top / bottom', scope: 'help', run: (c, key) => c.dispatch({ type: 'scroll_set', target: 'help', to: key === 'g' ? 0 : Number.MAX_SAFE_INTEGER }) },
 ];
 
 export function scopeOf(s: ConsoleState): Scope {
+  if (s.overlay === 'help') return 'help';
   if (s.focus === 'chat') return 'chat';
   if (s.focus === 'tools') return 'tools';
   return s.tab;
@@ -96,17 +114,19 @@ export function resolveKey(s: ConsoleState, key: string): KeyBinding | undefined
 export function hintsFor(s: ConsoleState): { keys: string; description: string }[] {
   const scope = scopeOf(s);
   const local = BINDINGS.filter((b) => b.hint && b.scope === scope);
-  const global = BINDINGS.filter((b) => b.hint && b.scope === 'global' && !(scope === 'chat' && b.keys.every(printable)));
+  // In the chat, printable keys are typed; only ? and : still act, and only on an empty input.
+  const acts = (b: KeyBinding) => scope !== 'chat' || !b.keys.every(printable) || (!s.draft && b.keys.every((k) => k === '?' || k === ':'));
+  const global = BINDINGS.filter((b) => b.hint && b.scope === 'global' && acts(b));
   return [...local, ...global].map((b) => ({ keys: b.keys.map(label).join('/'), description: b.description }));
 }
 
 export function label(key: string): string {
-  const names: Record<string, string> = { return: 'Enter', escape: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', space: 'Space', up: '↑', down: '↓', pageup: 'PgUp', pagedown: 'PgDn' };
+  const names: Record<string, string> = { return: 'Enter', escape: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', 'ctrl+l': 'Ctrl-L', space: 'Space', up: '↑', down: '↓', pageup: 'PgUp', pagedown: 'PgDn', home: 'Home', end: 'End' };
   return names[key] ?? key;
 }
 
 /** ink's (input, key) as one name: 'tab', 'shift+tab', 'ctrl+c', 'return', 'j', 'G', '?'. */
-export function keyName(input: string, key: { ctrl?: boolean; shift?: boolean; tab?: boolean; escape?: boolean; return?: boolean; upArrow?: boolean; downArrow?: boolean; pageUp?: boolean; pageDown?: boolean }): string {
+export function keyName(input: string, key: { ctrl?: boolean; shift?: boolean; tab?: boolean; escape?: boolean; return?: boolean; upArrow?: boolean; downArrow?: boolean; pageUp?: boolean; pageDown?: boolean; home?: boolean; end?: boolean }): string {
   if (key.tab) return key.shift ? 'shift+tab' : 'tab';
   if (key.escape) return 'escape';
   if (key.return) return 'return';
@@ -114,6 +134,8 @@ export function keyName(input: string, key: { ctrl?: boolean; shift?: boolean; t
   if (key.downArrow) return 'down';
   if (key.pageUp) return 'pageup';
   if (key.pageDown) return 'pagedown';
+  if (key.home) return 'home';
+  if (key.end) return 'end';
   if (key.ctrl && input) return `ctrl+${input}`;
   if (input === ' ') return 'space';
   return input;

@@ -1,81 +1,69 @@
-import { Box, Text, useInput } from 'ink';
-import TextInput from 'ink-text-input';
-import { useMemo, useRef, useState } from 'react';
+import { Box, Text, useInput, useStdin } from 'ink';
+import { useMemo, useRef } from 'react';
+import { LineInput } from '../input/LineInput.js';
 import { useConsoleActions, useConsoleState } from '../state/context.js';
 import type { ChatEntry } from '../state/types.js';
 import { wrap } from './format.js';
+import { type Line, ScrollLines } from './ScrollLines.js';
 
 const COLORS: Record<ChatEntry['role'], string | undefined> = { user: 'cyan', assistant: undefined, notice: 'gray', error: 'red' };
 const PREFIX: Record<ChatEntry['role'], string> = { user: '› ', assistant: '', notice: '· ', error: '✗ ' };
 
-/** The conversation (settled entries, then the live tail) and the input line, windowed to the bottom. */
-export function ChatPane({ width, height, focused, inputActive }: { width: number; height: number; focused: boolean; inputActive: boolean }) {
+/**
+ * The conversation (settled entries, then the live tail), scrolled from its newest line, and the
+ * input line. `?` and `:` typed on an empty input open the help and the command line instead.
+ */
+export function ChatPane({ width, height, focused }: { width: number; height: number; focused: boolean }) {
   const s = useConsoleState();
   const { actions, dispatch } = useConsoleActions();
-  const [value, setValue] = useState('');
-  // ink-text-input may submit the previous render's value when text and Enter arrive together (T4).
-  const latest = useRef('');
+  const { isRawModeSupported } = useStdin();
   const historyAt = useRef<number | null>(null);
   const inner = Math.max(10, width - 2);
   // Every keystroke re-renders this pane; re-wrap the conversation only when it or the width changes.
   const lines = useMemo(() => chatLines(s.chat, s.live, inner), [s.chat, s.live, inner]);
-  const room = Math.max(1, height - 4);
-  const shown = lines.slice(-room);
   useInput((_input, key) => {
     if (!key.upArrow && !key.downArrow) return;
     const h = historyEntry(s.history, historyAt.current, key.upArrow ? -1 : 1);
     historyAt.current = h.at;
-    latest.current = h.text;
-    setValue(h.text);
-  }, { isActive: focused && inputActive });
+    dispatch({ type: 'draft', text: h.text });
+  }, { isActive: focused && isRawModeSupported === true });
   const submit = (raw: string) => {
-    // A paste arrives as one event with its newlines (T5): they end up as spaces, Enter submits.
-    const text = (latest.current || raw).replace(/[\r\n]+/g, ' ').trim();
-    latest.current = '';
-    setValue('');
+    const text = raw.trim();
+    if (s.busy) {
+      dispatch({ type: 'status', patch: { message: 'Still answering: wait, or Ctrl-C to cancel (your question is kept)' } });
+      return;
+    }
+    dispatch({ type: 'draft', text: '' });
     historyAt.current = null;
-    if (s.busy) return;
     if (text) dispatch({ type: 'history_push', text });
     actions.submit(text);
   };
-  const onChange = (v: string) => {
-    if (/[\r\n]/.test(v)) {
-      latest.current = v;
-      submit(v);
+  const onChange = (next: string, prev: string) => {
+    if (prev === '' && (next === '?' || next === ':')) {
+      dispatch({ type: 'overlay', overlay: next === '?' ? 'help' : 'command' });
       return;
     }
-    latest.current = v;
-    setValue(v);
+    dispatch({ type: 'draft', text: next });
   };
   return (
     <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={focused ? 'cyan' : 'gray'}>
-      <Box flexDirection="column" height={room}>
-        {shown.map((l, i) => (
-          <Text key={i} color={l.color} bold={l.bold} wrap="truncate">{l.text || ' '}</Text>
-        ))}
-      </Box>
+      <ScrollLines lines={lines} width={inner} height={Math.max(1, height - 3)} target="chat" fromBottom keys="PgUp/PgDn Home/End" />
       <Box>
         <Text color={s.busy ? 'yellow' : 'cyan'}>{s.busy ? '… ' : '› '}</Text>
-        {inputActive ? (
-          <TextInput value={value} onChange={onChange} onSubmit={submit} focus={focused && !s.busy} placeholder={s.busy ? 'working (Ctrl-C cancels)' : 'ask about the incident'} />
-        ) : (
-          <Text color="gray">{value || (s.busy ? 'working (Ctrl-C cancels)' : 'ask about the incident')}</Text>
-        )}
+        <LineInput value={s.draft} onChange={onChange} onSubmit={submit} focus={focused} width={inner - 2} placeholder={s.busy ? 'working (Ctrl-C cancels)' : 'ask about the incident (? keys, : commands)'} />
       </Box>
     </Box>
   );
 }
 
-type ChatLine = { text: string; color?: string; bold?: boolean };
-
-function chatLines(chat: ChatEntry[], live: string, width: number): ChatLine[] {
-  const lines: ChatLine[] = [];
+export function chatLines(chat: ChatEntry[], live: string, cells: number): Line[] {
+  const lines: Line[] = [];
   for (const e of chat) {
-    for (const l of wrap(`${PREFIX[e.role]}${e.text}`, width)) lines.push({ text: l, color: COLORS[e.role], bold: e.role === 'user' });
+    for (const l of wrap(`${PREFIX[e.role]}${e.text}`, cells)) lines.push({ text: l, color: COLORS[e.role], bold: e.role === 'user' });
     if (e.citations?.length) lines.push({ text: `  sources: ${e.citations.map((_, i) => `[${i + 1}]`).join(' ')} (tool calls pane)`, color: 'gray' });
     lines.push({ text: '' });
   }
-  if (live) for (const l of wrap(live, width)) lines.push({ text: l });
+  if (live) for (const l of wrap(live, cells)) lines.push({ text: l });
   return lines;
 }
 

@@ -1,10 +1,41 @@
 import { Box, Text } from 'ink';
-import TextInput from 'ink-text-input';
+import { LineInput } from '../input/LineInput.js';
 import { useConsoleActions, useConsoleState } from '../state/context.js';
 import { fit } from './format.js';
+import { type Column, cell, layoutTable } from './table.js';
 
 interface Col { column: string; dataset: string; type: string; similarity: number; last_written: string | null; derived_expression: string | null }
 interface Ds { name: string; column_count: number; derived_column_count: number; last_written: string | null; is_stale: boolean; custom_columns: string[] }
+
+const COLUMN_COLUMNS: Column<Col>[] = [
+  { title: 'column', cells: 16, priority: 0, flex: true, value: (r) => r.column },
+  { title: 'dataset', cells: 12, priority: 0, value: (r) => r.dataset },
+  { title: 'type', cells: 7, priority: 3, value: (r) => r.type },
+  { title: 'score', cells: 5, priority: 2, align: 'right', value: (r) => r.similarity.toFixed(2) },
+  { title: 'last written', cells: 16, priority: 4, value: (r) => r.last_written ?? '' },
+  { title: 'derived expression', cells: 20, priority: 5, value: (r) => r.derived_expression ?? '' },
+];
+
+const DATASET_COLUMNS: Column<Ds>[] = [
+  { title: 'dataset', cells: 16, priority: 0, flex: true, value: (d) => d.name },
+  { title: 'cols', cells: 5, priority: 0, align: 'right', value: (d) => String(d.column_count) },
+  { title: 'derived', cells: 7, priority: 3, align: 'right', value: (d) => String(d.derived_column_count) },
+  { title: 'last written', cells: 16, priority: 2, value: (d) => d.last_written ?? 'never' },
+  { title: 'custom columns', cells: 24, priority: 4, value: (d) => d.custom_columns.slice(0, 4).join(', ') },
+];
+
+function TableRows<R>({ rows, columns, width, cursor, start, dim }: { rows: R[]; columns: Column<R>[]; width: number; cursor: number; start: number; dim?: (r: R) => boolean }) {
+  const t = layoutTable(columns, width);
+  return (
+    <>
+      <Text bold>{fit(t.columns.map((c) => cell(c.title, c.width, c.align)).join(' '), width)}</Text>
+      {rows.map((r, i) => (
+        <Text key={start + i} inverse={start + i === cursor} color={dim?.(r) ? 'gray' : undefined}>{t.columns.map((c) => cell(c.value(r), c.width, c.align)).join(' ')}</Text>
+      ))}
+      {t.dropped.length > 0 && <Text color="gray">{fit(`(narrow pane: ${t.dropped.join(', ')} hidden)`, width)}</Text>}
+    </>
+  );
+}
 
 /** Honeycomb column search results as a filterable table, or the environment summary. */
 export function ColumnsView({ width, height }: { width: number; height: number }) {
@@ -14,15 +45,11 @@ export function ColumnsView({ width, height }: { width: number; height: number }
   if (c.view === 'env') {
     const env = c.env as { environment: string; datasets: Ds[] } | null;
     if (!env) return <Text color="gray">{fit('No environment summary yet: run :env (e switches back to search results)', width)}</Text>;
-    const rows = env.datasets.slice(c.cursor, c.cursor + height - 2);
+    const start = Math.min(c.cursor, Math.max(0, env.datasets.length - 1));
     return (
       <Box flexDirection="column">
         <Text bold>{fit(`Environment ${env.environment} · ${env.datasets.length} datasets`, width)}</Text>
-        {rows.map((d) => (
-          <Text key={d.name} wrap="truncate" color={d.is_stale ? 'gray' : undefined}>
-            {fit(`${d.name.padEnd(20)} ${String(d.column_count).padStart(5)} cols ${String(d.derived_column_count).padStart(3)} derived  ${(d.last_written ?? 'never').padEnd(16)} ${d.custom_columns.slice(0, 4).join(', ')}`, width)}
-          </Text>
-        ))}
+        <TableRows rows={env.datasets.slice(start, start + Math.max(1, height - 3))} columns={DATASET_COLUMNS} width={width} cursor={-1} start={start} dim={(d) => d.is_stale} />
       </Box>
     );
   }
@@ -30,22 +57,16 @@ export function ColumnsView({ width, height }: { width: number; height: number }
   if (!search) return <Text color="gray">{fit('No column search yet: run :columns <query> (e: environment summary)', width)}</Text>;
   const all = search.results.filter((r) => !c.filter || `${r.column} ${r.dataset}`.toLowerCase().includes(c.filter.toLowerCase()));
   const cursor = Math.min(c.cursor, Math.max(0, all.length - 1));
-  const room = Math.max(1, height - 4);
+  const room = Math.max(1, height - 5);
   const start = Math.max(0, Math.min(cursor - room + 1, all.length - room));
-  const w = { col: Math.max(12, Math.floor(width * 0.32)), ds: Math.max(8, Math.floor(width * 0.16)) };
   return (
     <Box flexDirection="column">
-      <Text bold wrap="truncate">{fit(`${'column'.padEnd(w.col)} ${'dataset'.padEnd(w.ds)} type    score  last written     derived expression`, width)}</Text>
-      {all.slice(start, start + room).map((r, i) => (
-        <Text key={`${r.dataset}/${r.column}`} inverse={start + i === cursor} wrap="truncate">
-          {fit(`${fit(r.column, w.col)} ${fit(r.dataset, w.ds)} ${fit(r.type, 7)} ${r.similarity.toFixed(2)}  ${fit(r.last_written ?? '', 16)} ${r.derived_expression ?? ''}`, width)}
-        </Text>
-      ))}
-      <Text color="gray" wrap="truncate">{fit(`${all.length} of ${search.total_matches} matches${c.filter ? ` matching "${c.filter}"` : ''}${search.related_derived_columns.length ? ` · related derived: ${search.related_derived_columns.map((d) => d.column).join(', ')}` : ''}`, width)}</Text>
+      <TableRows rows={all.slice(start, start + room)} columns={COLUMN_COLUMNS} width={width} cursor={cursor} start={start} />
+      <Text color="gray">{fit(all.length === 0 && c.filter ? `No columns match "${c.filter}" (Esc keeps the filter, / edits it)` : `${all.length} of ${search.total_matches} matches${c.filter ? ` matching "${c.filter}"` : ''}${search.related_derived_columns.length ? ` · related derived: ${search.related_derived_columns.map((d) => d.column).join(', ')}` : ''}`, width)}</Text>
       {c.filtering && (
         <Box>
           <Text color="cyan">/</Text>
-          <TextInput value={c.filter} onChange={(v) => dispatch({ type: 'columns_filter', text: v })} onSubmit={(v) => dispatch({ type: 'columns_filter', text: v, done: true })} />
+          <LineInput value={c.filter} width={width - 1} focus onChange={(v) => dispatch({ type: 'columns_filter', text: v })} onSubmit={(v) => dispatch({ type: 'columns_filter', text: v, done: true })} />
         </Box>
       )}
     </Box>

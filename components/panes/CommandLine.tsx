@@ -1,9 +1,9 @@
 import { Box, Text, useInput } from 'ink';
-import TextInput from 'ink-text-input';
+import { LineInput } from '../input/LineInput.js';
 import { useConsoleActions, useConsoleState } from '../state/context.js';
-import { fit } from './format.js';
+import { cut } from './format.js';
 
-/** The `:` command line: Tab completes, Enter runs, Esc closes. */
+/** The `:` command line: Tab completes, Enter runs, Esc closes (and Backspace on an empty line). */
 export function CommandLine({ width }: { width: number }) {
   const s = useConsoleState();
   const { actions, dispatch } = useConsoleActions();
@@ -14,18 +14,21 @@ export function CommandLine({ width }: { width: number }) {
     }
   });
   return (
-    <Box flexDirection="column" width={width}>
-      {s.command.suggestions.length > 0 && <Text color="gray" wrap="truncate">{fit(s.command.suggestions.slice(0, 8).join('  '), width)}</Text>}
-      <Box>
-        <TextInput
-          value={s.command.text}
-          onChange={(v) => dispatch({ type: 'command_text', text: v.replace(/\t/g, ''), suggestions: actions.complete(v) })}
-          onSubmit={(v) => {
-            dispatch({ type: 'overlay', overlay: 'none' });
-            actions.runCommand(v);
-          }}
-        />
-      </Box>
+    <Box flexDirection="column" width={width} height={2}>
+      <Text color="gray">{cut(s.command.suggestions.length ? s.command.suggestions.slice(0, 8).join('  ') : 'Tab completes · Enter runs · Esc closes', width)}</Text>
+      <LineInput
+        value={s.command.text}
+        width={width}
+        focus
+        onChange={(v) => {
+          if (v === '') return dispatch({ type: 'overlay', overlay: 'none' });
+          dispatch({ type: 'command_text', text: v.startsWith(':') ? v : `:${v}`, suggestions: actions.complete(v) });
+        }}
+        onSubmit={(v) => {
+          dispatch({ type: 'overlay', overlay: 'none' });
+          actions.runCommand(v);
+        }}
+      />
     </Box>
   );
 }

@@ -1,29 +1,56 @@
 import { Box, Text } from 'ink';
 import { useConsoleState } from '../state/context.js';
-import { fit, ms } from './format.js';
+import { TAG_COLORS } from '../theme/palette.js';
+import { fit, ms, wrap } from './format.js';
+import { type Column, cell, layoutTable } from './table.js';
 
 interface Row { source: string; protocol: string; httpRoute: string | null; httpMethod: string | null; rpcService: string | null; rpcMethod: string | null; dbOperation: string | null; dbTable: string | null; requests: number; errorRate: number; p50Ms: number | null; p95Ms: number | null; p99Ms: number | null; percentilesAtLeast: boolean }
+interface Metrics { service: string; timeRange: string; sections: { rows: Row[] }[]; analysis: string; notes: string[]; args?: Record<string, unknown>; error?: string }
 
 const op = (r: Row) => (r.protocol === 'http' ? `${r.httpMethod} ${r.httpRoute}` : r.protocol === 'grpc' ? `${r.rpcService ? `${r.rpcService.split('.').pop()}/` : ''}${r.rpcMethod}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`);
+const pct = (v: number | null, atLeast: boolean) => (v === null ? '' : `${atLeast ? '>' : ''}${ms(v)}`);
+
+/** The RED table: the operation is never dropped; P50 goes first, then P99, then requests. */
+export const METRIC_COLUMNS: Column<Row>[] = [
+  { title: 'source', cells: 6, priority: 0, value: (r) => (r.source === 'ebpf' ? '[eBPF]' : '[OTLP]'), color: (r) => (r.source === 'ebpf' ? TAG_COLORS.ebpf : TAG_COLORS.otlp) },
+  { title: 'operation', cells: 14, priority: 0, flex: true, value: op },
+  { title: 'requests', cells: 8, priority: 3, align: 'right', value: (r) => String(r.requests) },
+  { title: 'P50', cells: 7, priority: 5, align: 'right', value: (r) => pct(r.p50Ms, r.percentilesAtLeast) },
+  { title: 'P95', cells: 7, priority: 0, align: 'right', value: (r) => pct(r.p95Ms, r.percentilesAtLeast) },
+  { title: 'P99', cells: 7, priority: 4, align: 'right', value: (r) => pct(r.p99Ms, r.percentilesAtLeast) },
+  { title: 'errors', cells: 7, priority: 0, align: 'right', value: (r) => `${(r.errorRate * 100).toFixed(1)}%`, color: (r) => (r.errorRate >= 0.05 ? TAG_COLORS.error : undefined) },
+];
 
 /** RED metrics from coral_query_metrics: one row per operation and source. */
 export function MetricsView({ width, height }: { width: number; height: number }) {
   const s = useConsoleState();
-  const m = s.metrics as { service: string; timeRange: string; sections: { rows: Row[] }[]; analysis: string; notes: string[] } | null;
+  const m = s.metrics as Metrics | null;
   if (!m) return <Text color="gray">{fit('No metrics yet: run :metrics <service>', width)}</Text>;
+  if (m.error) return <Box flexDirection="column">{wrap(`✗ ${m.error}`, width).map((l, i) => <Text key={i} color={TAG_COLORS.error}>{l}</Text>)}</Box>;
   const rows = m.sections.flatMap((sec) => sec.rows);
-  const opW = Math.max(12, width - 52);
+  if (rows.length === 0) {
+    const text = `No metrics for ${m.service} in the last ${m.timeRange} (check the service name with :summary, or try a wider --since)`;
+    return <Box flexDirection="column">{wrap(text, width).map((l, i) => <Text key={i} color="gray">{l}</Text>)}</Box>;
+  }
+  const t = layoutTable(METRIC_COLUMNS, width);
+  const notes = [...(t.dropped.length ? [`(narrow pane: ${t.dropped.join(', ')} hidden)`] : []), ...m.notes.slice(0, 2)];
+  const fits = Math.max(0, height - 2 - (m.analysis ? 1 : 0) - notes.length);
+  // When the rows do not all fit, the last row says how many are left.
+  const room = rows.length > fits ? Math.max(0, fits - 1) : fits;
   return (
     <Box flexDirection="column">
-      <Text bold wrap="truncate">{fit(`${m.service}, last ${m.timeRange}`, width)}</Text>
-      <Text color="gray" wrap="truncate">{fit(`source ${'operation'.padEnd(opW)} requests    P50    P95    P99  errors`, width)}</Text>
-      {rows.slice(0, Math.max(0, height - 4)).map((r, i) => (
-        <Text key={i} wrap="truncate" color={r.errorRate >= 0.05 ? 'red' : undefined}>
-          {fit(`${r.source === 'ebpf' ? '[eBPF]' : '[OTLP]'} ${fit(op(r), opW)} ${String(r.requests).padStart(8)} ${(r.p50Ms === null ? '' : ms(r.p50Ms)).padStart(6)} ${(r.p95Ms === null ? '' : `${r.percentilesAtLeast ? '>' : ''}${ms(r.p95Ms)}`).padStart(6)} ${(r.p99Ms === null ? '' : `${r.percentilesAtLeast ? '>' : ''}${ms(r.p99Ms)}`).padStart(6)} ${(r.errorRate * 100).toFixed(1).padStart(6)}%`, width)}
+      <Text bold>{fit(`${m.service}, last ${m.timeRange} · ${rows.length} operations`, width)}</Text>
+      <Text color="gray">{t.columns.map((c) => cell(c.title, c.width, c.align)).join(' ')}</Text>
+      {rows.slice(0, room).map((r, i) => (
+        <Text key={i}>
+          {t.columns.map((c, j) => (
+            <Text key={c.title} color={c.color?.(r)}>{`${j ? ' ' : ''}${cell(c.value(r), c.width, c.align)}`}</Text>
+          ))}
         </Text>
       ))}
-      {m.analysis && <Text wrap="truncate">{fit(m.analysis, width)}</Text>}
-      {m.notes.slice(0, 2).map((n, i) => <Text key={i} color="gray" wrap="truncate">{fit(n, width)}</Text>)}
+      {rows.length > room && <Text color="gray">{fit(`… ${rows.length - room} more operations (a taller terminal shows them)`, width)}</Text>}
+      {m.analysis && <Text>{fit(m.analysis, width)}</Text>}
+      {notes.map((n, i) => <Text key={i} color="gray">{fit(n, width)}</Text>)}
     </Box>
   );
 }

@@ -1,16 +1,22 @@
 import { Text } from 'ink';
 import { hintsFor } from '../keys/registry.js';
 import { useConsoleState } from '../state/context.js';
-import { fit } from './format.js';
+import { cut, fit, width as cells } from './format.js';
 
-/** Colony, source, model, tokens, then the focused pane's keys from the registry. */
+/** Colony, source, model, tokens, the last outcome worth saying, then the focused pane's keys. */
 export function StatusBar({ width }: { width: number }) {
   const s = useConsoleState();
   const st = s.status;
   const loading = st.loading !== null ? ` · loading ${Math.round(st.loading * 100)}%` : '';
   const left = ` ${st.colony} · ${st.source} · ${st.model} · tokens ${st.tokensIn}/${st.tokensOut}${loading} │ `;
   const hints = hintsFor(s).map((h) => `${h.keys} ${h.description}`).join(' · ');
+  if (!st.message) return <Text inverse>{fit(`${left}${hints}`, width)}</Text>;
+  // The message comes first: it is what just happened.
+  const msg = cut(` ${st.message} `, Math.max(10, Math.floor(width * 0.6)));
   return (
-    <Text inverse>{fit(`${left}${hints}`, width)}</Text>
+    <Text>
+      <Text inverse bold color={st.messageError ? 'red' : undefined}>{msg}</Text>
+      <Text inverse>{fit(`│${left.slice(0)}${hints}`, Math.max(0, width - cells(msg)))}</Text>
+    </Text>
   );
 }

@@ -1,9 +1,9 @@
 import type { AgentEvent } from '../../src/agent/events.js';
 import { parents, visibleRows } from '../trace/rows.js';
-import { type ConsoleAction, type ConsoleState, PANES, type TraceJson, type TraceViewState } from './types.js';
+import { type ConsoleAction, type ConsoleState, PANES, type Pane, type ToolCallEntry, type TraceJson, type TraceViewState } from './types.js';
 
 /** A fresh trace view: these traces, this one open, nothing folded. */
-const traceView = (traces: TraceJson[] = [], open: number | null = null): TraceViewState => ({ traces, open, listCursor: 0, cursor: 0, folded: {}, detail: false });
+const traceView = (traces: TraceJson[] = [], open: number | null = null, notice: TraceViewState['notice'] = null): TraceViewState => ({ traces, open, listCursor: 0, cursor: 0, folded: {}, detail: false, notice });
 
 /** The console's state transitions (pure): agent events in, key actions in, new state out. */
 export function initialState(o: { cols: number; rows: number; colony: string; source: string; model: string }): ConsoleState {
@@ -11,6 +11,10 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
     cols: o.cols,
     rows: o.rows,
     focus: 'chat',
+    lastPane: 'detail',
+    draft: '',
+    quitArmed: false,
+    scroll: { chat: 0, tool: 0, detail: 0, help: 0 },
     tab: 'traces',
     overlay: 'none',
     command: { text: '', suggestions: [] },
@@ -32,16 +36,39 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
 const TRACE_TOOLS = new Set(['coral_query_traces', 'coral_get_trace_by_id', 'coral_query_ebpf_traces', 'coral_query_telemetry_spans']);
 const METRIC_TOOLS = new Set(['coral_query_metrics', 'coral_query_ebpf_http_metrics', 'coral_query_ebpf_grpc_metrics', 'coral_query_ebpf_sql_metrics']);
 
-/** Structured results feed the detail tabs: traces, metrics, Honeycomb columns. */
-function absorbResult(s: ConsoleState, tool: string, structured: Record<string, unknown> | undefined): ConsoleState {
+const short = (tool: string) => tool.replace(/^coral_|^honeycomb_/, '');
+const firstLine = (text: string) => text.split('\n').find((l) => l.trim())?.trim() ?? '';
+
+/** What an empty trace result says, in the view that asked for it. */
+export function noTracesText(args: Record<string, unknown>): string {
+  const who = typeof args.service === 'string' ? args.service : typeof args.trace_id === 'string' ? `trace ${args.trace_id}` : 'any service';
+  const since = typeof args.time_range === 'string' ? args.time_range : '1h';
+  const slower = args.min_duration_ms !== undefined ? ` slower than ${args.min_duration_ms}ms` : '';
+  return `No traces for ${who}${slower} in the last ${since} (try a wider --since${slower ? ' or a lower --min' : ''})`;
+}
+
+/**
+ * Every result lands somewhere visible: structured results feed the detail tabs (traces, metrics,
+ * Honeycomb columns); an empty or failed result replaces what the tab showed with what happened.
+ */
+function absorbResult(s: ConsoleState, call: ToolCallEntry | undefined, ok: boolean, text: string, structured: Record<string, unknown> | undefined): ConsoleState {
+  const tool = call?.tool ?? '';
+  const args = call?.args ?? {};
+  if (!ok) {
+    const withStatus = { ...s, status: { ...s.status, message: `✗ ${short(tool)}: ${firstLine(text)}`, messageError: true } };
+    if (call?.status === 'cancelled') return { ...s, status: { ...s.status, message: `${short(tool)} cancelled`, messageError: false } };
+    if (TRACE_TOOLS.has(tool)) return { ...withStatus, tab: 'traces', trace: traceView([], null, { text: `${short(tool)} failed: ${firstLine(text)}`, error: true }) };
+    if (METRIC_TOOLS.has(tool)) return { ...withStatus, tab: 'metrics', metrics: { error: `${short(tool)} failed: ${firstLine(text)}` } };
+    return withStatus;
+  }
   if (!structured) return s;
   if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) {
     const traces = structured.traces as TraceJson[];
-    if (traces.length === 0) return s;
+    if (traces.length === 0) return { ...s, tab: 'traces', trace: traceView([], null, { text: noTracesText(args), error: false }) };
     // The first trace opens at once; Esc shows the list.
-    return { ...s, tab: 'traces', trace: traceView(traces, 0) };
+    return { ...s, tab: 'traces', trace: traceView(traces, 0), scroll: { ...s.scroll, detail: 0 } };
   }
-  if (METRIC_TOOLS.has(tool)) return { ...s, tab: 'metrics', metrics: structured };
+  if (METRIC_TOOLS.has(tool)) return { ...s, tab: 'metrics', metrics: { ...structured, args } };
   if (tool === 'honeycomb_search_columns') return { ...s, tab: 'columns', columns: { ...s.columns, search: structured, view: 'search', cursor: 0 } };
   if (tool === 'honeycomb_get_environment_summary') return { ...s, tab: 'columns', columns: { ...s.columns, env: structured, view: 'env', cursor: 0 } };
   return s;
@@ -50,7 +77,8 @@ function absorbResult(s: ConsoleState, tool: string, structured: Record<string, 
 function agent(s: ConsoleState, ev: AgentEvent): ConsoleState {
   switch (ev.type) {
     case 'user_message':
-      return { ...s, busy: true, live: '', turnCalls: [], chat: [...s.chat, { role: 'user', text: ev.text }] };
+      // A new question brings the chat back to its newest lines.
+      return { ...s, busy: true, live: '', turnCalls: [], chat: [...s.chat, { role: 'user', text: ev.text }], scroll: { ...s.scroll, chat: 0 } };
     case 'text_delta':
       return { ...s, live: s.live + ev.text };
     case 'tool_call_started':
@@ -62,10 +90,13 @@ function agent(s: ConsoleState, ev: AgentEvent): ConsoleState {
         turnCalls: [...s.turnCalls, ev.id],
         toolCalls: [...s.toolCalls, { id: ev.id, tool: ev.tool, server: ev.server, args: ev.args, status: 'running', startedAt: Date.now() }],
         toolCursor: s.toolCalls.length,
+        status: { ...s.status, message: null, messageError: false },
       };
     case 'tool_call_finished': {
-      const toolCalls = s.toolCalls.map((c) => (c.id === ev.id ? { ...c, status: ev.ok ? ('done' as const) : ('failed' as const), durationMs: ev.durationMs, text: ev.text, structured: ev.structured } : c));
-      return absorbResult({ ...s, toolCalls }, ev.tool, ev.ok ? ev.structured : undefined);
+      // The hub reports a call stopped by Ctrl-C as failed with the text "cancelled".
+      const status = ev.ok ? ('done' as const) : /^cancel/i.test(ev.text) ? ('cancelled' as const) : ('failed' as const);
+      const toolCalls = s.toolCalls.map((c) => (c.id === ev.id ? { ...c, status, durationMs: ev.durationMs, text: ev.text, structured: ev.structured } : c));
+      return absorbResult({ ...s, toolCalls }, toolCalls.find((c) => c.id === ev.id), ev.ok, ev.text, ev.structured);
     }
     case 'message_end':
       return { ...s, live: '', chat: [...s.chat, { role: 'assistant', text: ev.text.trim(), citations: s.turnCalls }] };
@@ -77,8 +108,10 @@ function agent(s: ConsoleState, ev: AgentEvent): ConsoleState {
       return { ...s, chat: [...s.chat, { role: 'error', text: ev.message }] };
     case 'turn_end': {
       const tail = s.live.trim() ? [...s.chat, { role: 'assistant' as const, text: s.live.trim() }] : s.chat;
-      const note = ev.reason === 'cancelled' ? [{ role: 'notice' as const, text: 'Cancelled. Ask again, or press Enter to continue.' }] : [];
-      return { ...s, busy: false, live: '', chat: [...tail, ...note] };
+      const cancelled = ev.reason === 'cancelled';
+      const note = cancelled ? [{ role: 'notice' as const, text: 'Cancelled. Ask again, or press Enter to continue.' }] : [];
+      const toolCalls = cancelled ? s.toolCalls.map((c) => (c.status === 'running' && s.turnCalls.includes(c.id) ? { ...c, status: 'cancelled' as const } : c)) : s.toolCalls;
+      return { ...s, busy: false, live: '', chat: [...tail, ...note], toolCalls };
     }
   }
 }
@@ -86,6 +119,10 @@ function agent(s: ConsoleState, ev: AgentEvent): ConsoleState {
 function openRows(s: ConsoleState) {
   const t = s.trace.open === null ? null : s.trace.traces[s.trace.open];
   return t ? visibleRows(t.roots, s.trace.folded) : [];
+}
+
+function focusOn(s: ConsoleState, pane: Pane): ConsoleState {
+  return { ...s, focus: pane, lastPane: pane === 'chat' ? s.lastPane : pane };
 }
 
 const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
@@ -97,13 +134,23 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'resize':
       return { ...s, cols: a.cols, rows: a.rows };
     case 'focus':
-      return { ...s, focus: a.pane };
+      return focusOn(s, a.pane);
     case 'focus_cycle':
-      return { ...s, focus: PANES[(PANES.indexOf(s.focus) + a.delta + PANES.length) % PANES.length] };
+      return focusOn(s, PANES[(PANES.indexOf(s.focus) + a.delta + PANES.length) % PANES.length]);
     case 'tab':
-      return { ...s, tab: a.tab, focus: 'detail' };
+      return { ...focusOn(s, 'detail'), tab: a.tab };
     case 'overlay':
-      return { ...s, overlay: a.overlay, command: a.overlay === 'command' ? { text: ':', suggestions: [] } : s.command };
+      return { ...s, overlay: a.overlay, command: a.overlay === 'command' ? { text: ':', suggestions: [] } : s.command, scroll: a.overlay === 'help' ? { ...s.scroll, help: 0 } : s.scroll };
+    case 'draft':
+      return { ...s, draft: a.text };
+    case 'quit_arm':
+      return { ...s, quitArmed: a.armed, status: { ...s.status, message: a.armed ? 'Press Ctrl-C again to quit' : s.quitArmed ? null : s.status.message, messageError: false } };
+    case 'scroll':
+      return { ...s, scroll: { ...s.scroll, [a.target]: Math.max(0, s.scroll[a.target] + a.delta) } };
+    case 'scroll_set':
+      return s.scroll[a.target] === a.to ? s : { ...s, scroll: { ...s.scroll, [a.target]: Math.max(0, a.to) } };
+    case 'batch':
+      return a.actions.reduce(reducer, s);
     case 'command_text':
       return { ...s, command: { text: a.text, suggestions: a.suggestions } };
     case 'notice':
@@ -114,9 +161,10 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return { ...s, toolCursor: clamp(s.toolCursor + a.delta, 0, Math.max(0, s.toolCalls.length - 1)) };
     case 'tools_toggle': {
       const id = s.toolCalls[s.toolCursor]?.id ?? null;
-      return { ...s, expandedTool: s.expandedTool === id ? null : id };
+      return { ...s, expandedTool: s.expandedTool === id ? null : id, scroll: { ...s.scroll, tool: 0 } };
     }
     case 'trace_move': {
+      if (s.trace.detail && a.page) return { ...s, scroll: { ...s.scroll, detail: Math.max(0, s.scroll.detail + a.delta) } };
       if (s.trace.open === null) return { ...s, trace: { ...s.trace, listCursor: clamp(s.trace.listCursor + a.delta, 0, Math.max(0, s.trace.traces.length - 1)) } };
       return { ...s, trace: { ...s.trace, cursor: clamp(s.trace.cursor + a.delta, 0, Math.max(0, openRows(s).length - 1)) } };
     }
@@ -131,7 +179,7 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
         return { ...s, trace: { ...s.trace, open: s.trace.listCursor, cursor: 0, folded: {}, detail: false } };
       }
       const row = openRows(s)[s.trace.cursor];
-      if (!row || !row.hasChildren) return s;
+      if (!row?.hasChildren) return s;
       const folded = { ...s.trace.folded };
       if (folded[row.node.spanId]) delete folded[row.node.spanId];
       else folded[row.node.spanId] = true;
@@ -154,9 +202,11 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return s;
     }
     case 'trace_detail':
-      return s.trace.open === null ? s : { ...s, trace: { ...s.trace, detail: !s.trace.detail } };
+      return s.trace.open === null ? s : { ...s, trace: { ...s.trace, detail: !s.trace.detail }, scroll: { ...s.scroll, detail: 0 } };
     case 'back':
       if (s.overlay !== 'none') return { ...s, overlay: 'none' };
+      // Esc leaves the input for the pane the user was in before.
+      if (s.focus === 'chat') return { ...s, focus: s.lastPane };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.detail) return { ...s, trace: { ...s.trace, detail: false } };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open !== null && s.trace.traces.length > 1) return { ...s, trace: { ...s.trace, open: null } };
       if (s.focus === 'tools' && s.expandedTool) return { ...s, expandedTool: null };
@@ -170,6 +220,6 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'history_push':
       return { ...s, history: [...s.history.filter((h) => h !== a.text), a.text].slice(-100) };
     case 'clear_session':
-      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView(), metrics: null };
+      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView(), metrics: null, scroll: { chat: 0, tool: 0, detail: 0, help: 0 } };
   }
 }

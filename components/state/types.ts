@@ -20,7 +20,7 @@ export interface ToolCallEntry {
   tool: string;
   server: string;
   args: Record<string, unknown>;
-  status: 'running' | 'done' | 'failed';
+  status: 'running' | 'done' | 'failed' | 'cancelled';
   startedAt: number;
   durationMs?: number;
   text?: string;
@@ -40,12 +40,25 @@ export interface TraceViewState {
   cursor: number;
   folded: Record<string, true>;
   detail: boolean;
+  /** What the last trace query came to when it showed nothing: no traces, or its error. */
+  notice: { text: string; error: boolean } | null;
 }
+
+/** What can scroll: the chat history, the opened tool call, span details, the help overlay. */
+export type Scrollable = 'chat' | 'tool' | 'detail' | 'help';
 
 export interface ConsoleState {
   cols: number;
   rows: number;
   focus: Pane;
+  /** The pane Esc returns to from the chat input. */
+  lastPane: Exclude<Pane, 'chat'>;
+  /** The question being typed: kept in state so it survives overlays and focus changes. */
+  draft: string;
+  /** Ctrl-C was pressed while idle: a second one quits. */
+  quitArmed: boolean;
+  /** Lines scrolled: chat from the bottom (0 follows new lines), the others from the top. */
+  scroll: Record<Scrollable, number>;
   tab: Tab;
   overlay: 'none' | 'help' | 'command';
   command: { text: string; suggestions: string[] };
@@ -62,7 +75,7 @@ export interface ConsoleState {
   trace: TraceViewState;
   columns: { search: Record<string, unknown> | null; env: Record<string, unknown> | null; view: 'search' | 'env'; cursor: number; filter: string; filtering: boolean };
   metrics: Record<string, unknown> | null;
-  status: { colony: string; source: string; model: string; tokensIn: number; tokensOut: number; loading: number | null; message: string | null };
+  status: { colony: string; source: string; model: string; tokensIn: number; tokensOut: number; loading: number | null; message: string | null; messageError?: boolean };
 }
 
 export type ConsoleAction =
@@ -77,7 +90,7 @@ export type ConsoleAction =
   | { type: 'status'; patch: Partial<ConsoleState['status']> }
   | { type: 'tools_move'; delta: number }
   | { type: 'tools_toggle' }
-  | { type: 'trace_move'; delta: number }
+  | { type: 'trace_move'; delta: number; page?: boolean }
   | { type: 'trace_jump'; to: 'top' | 'bottom' }
   | { type: 'trace_toggle' }
   | { type: 'trace_fold_all'; fold: boolean }
@@ -88,4 +101,9 @@ export type ConsoleAction =
   | { type: 'columns_view' }
   | { type: 'columns_filter'; text: string; done?: boolean }
   | { type: 'history_push'; text: string }
+  | { type: 'draft'; text: string }
+  | { type: 'quit_arm'; armed: boolean }
+  | { type: 'scroll'; target: Scrollable; delta: number }
+  | { type: 'scroll_set'; target: Scrollable; to: number }
+  | { type: 'batch'; actions: ConsoleAction[] }
   | { type: 'clear_session' };

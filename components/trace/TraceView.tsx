@@ -1,22 +1,29 @@
 import { Box, Text } from 'ink';
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import { useConsoleState } from '../state/context.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
-import { fit, ms } from '../panes/format.js';
-import { type TreeRow, barCells, serviceColor, visibleRows, windowStart } from './rows.js';
+import { fit, ms, padEnd, padStart, width as cells, wrap } from '../panes/format.js';
+import { type Line, ScrollLines } from '../panes/ScrollLines.js';
+import { colorEnabled, serviceColor, TAG_COLORS } from '../theme/palette.js';
+import { duration, flagText, nameParts, rowColumns } from './row-layout.js';
+import { type TreeRow, barCells, visibleRows, windowStart } from './rows.js';
 
 const TAG = { ebpf: '[eBPF]', otlp: '[OTLP]' } as const;
+const COLOR = colorEnabled();
 
 function TraceList({ traces, cursor, width, height }: { traces: TraceJson[]; cursor: number; width: number; height: number }) {
-  const start = windowStart(traces.length, cursor, height);
+  const start = windowStart(traces.length, cursor, height - 1);
+  const servicesW = Math.max(0, width - 12 - 1 - 8 - 1 - 10 - 1 - 4);
   return (
     <Box flexDirection="column">
-      <Text color="gray" wrap="truncate">{fit(`${traces.length} traces · Enter opens one`, width)}</Text>
+      <Text color="gray">{fit(`${traces.length} traces · Enter opens one`, width)}</Text>
       {traces.slice(start, start + height - 1).map((t, i) => {
         const errors = countErrors(t.roots);
         return (
-          <Text key={t.traceId} inverse={start + i === cursor} wrap="truncate">
-            {fit(`${t.traceId.slice(0, 12)} ${ms(t.durationMs).padStart(7)} ${String(t.spanCount).padStart(4)} spans ${errors ? `✗${errors} ` : ''}${t.services.slice(0, 4).join(', ')}`, width)}
+          <Text key={t.traceId} inverse={start + i === cursor}>
+            {`${t.traceId.slice(0, 12)} ${padStart(ms(t.durationMs), 8)} ${padStart(`${t.spanCount} spans`, 10)} `}
+            <Text color={TAG_COLORS.error}>{padEnd(errors ? `✗${errors}` : '', 4)}</Text>
+            {fit(t.services.join(', '), servicesW)}
           </Text>
         );
       })}
@@ -28,44 +35,52 @@ function countErrors(nodes: TraceNodeJson[]): number {
   return nodes.reduce((n, x) => n + (x.error ? 1 : 0) + countErrors(x.children), 0);
 }
 
-function Row({ row, trace, selected, width, barWidth }: { row: TreeRow; trace: TraceJson; selected: boolean; width: number; barWidth: number }) {
+function Row({ row, trace, selected, cols, tagsW }: { row: TreeRow; trace: TraceJson; selected: boolean; cols: ReturnType<typeof rowColumns>; tagsW: number }) {
   const n = row.node;
   const fold = row.hasChildren ? (row.folded ? '▸' : '▾') : ' ';
-  const flags = `${n.error ? ' ✗' : ''}${n.slow ? ' ← SLOW' : ''}${n.merged ? ' +eBPF' : ''}${n.orphan ? ' (orphan)' : ''}`;
-  const dur = ms(n.durationMs).padStart(8);
-  const head = `${fold}${row.prefix} `;
-  const tag = `${TAG[n.source]} `;
-  // Every segment is measured here, so ink never has to truncate or wrap a row: that work grows with
-  // every styled character on screen, and a tree is most of the screen.
-  // Coloured background cells, not block characters: ASCII keeps ink's per-frame width work cheap.
-  const bar = barCells(n.offsetMs, n.durationMs, trace.durationMs, barWidth);
-  const nameWidth = Math.max(4, width - head.length - tag.length - n.service.length - 2 - flags.length - dur.length - 1 - barWidth);
+  const name = nameParts(`${fold}${row.prefix} `, n.service, n.name, cols.name);
+  const f = flagText(n);
+  const tagCells = cells(TAG[n.source]) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan);
+  const bar = cols.bar ? barCells(n.offsetMs, n.durationMs, trace.durationMs, cols.bar) : null;
   return (
     <Text inverse={selected}>
-      {head}
-      <Text color={n.source === 'ebpf' ? 'magenta' : 'blue'}>{tag}</Text>
-      <Text color={serviceColor(n.service)}>{n.service}</Text>
-      {`: ${fit(n.name, nameWidth)}`}
-      {flags && <Text color={n.error ? 'red' : 'yellow'}>{flags}</Text>}
-      {`${dur} ${' '.repeat(bar[0])}`}
-      <Text backgroundColor={n.error ? 'red' : serviceColor(n.service)}>{' '.repeat(bar[1])}</Text>
+      {name.head}
+      <Text color={serviceColor(n.service)}>{name.service}</Text>
+      {`${name.rest} `}
+      <Text color={TAG_COLORS[n.source]}>{TAG[n.source]}</Text>
+      {f.error && <Text color={TAG_COLORS.error} bold>{f.error}</Text>}
+      {f.slow && <Text color={TAG_COLORS.slow}>{f.slow}</Text>}
+      {f.merged && <Text color={TAG_COLORS.ebpf}>{f.merged}</Text>}
+      {f.orphan && <Text color="gray">{f.orphan}</Text>}
+      {' '.repeat(Math.max(0, tagsW - tagCells))}
+      {duration(ms(n.durationMs))}
+      {bar && ` ${' '.repeat(bar[0])}`}
+      {bar && (COLOR ? <Text backgroundColor={n.error ? TAG_COLORS.error : serviceColor(n.service)}>{' '.repeat(bar[1])}</Text> : (n.error ? '▓' : '█').repeat(bar[1]))}
+      {bar && ' '.repeat(bar[2])}
     </Text>
   );
 }
 
-function SpanDetail({ node, trace, width, height }: { node: TraceNodeJson; trace: TraceJson; width: number; height: number }) {
-  const lines: string[] = [
-    `${TAG[node.source]} ${node.service}: ${node.name} (${node.kind}) ${ms(node.durationMs)}, self ${ms(node.selfMs)}, at +${ms(node.offsetMs)}`,
-    `span ${node.spanId} parent ${node.parentSpanId || '(root)'}${node.error ? ` · ERROR ${node.statusMessage}` : ''}`,
+/** Everything known about a span, wrapped to the pane: it scrolls when it does not fit. */
+export function spanLines(node: TraceNodeJson, trace: TraceJson, width: number): Line[] {
+  const raw: Line[] = [
+    { text: `${TAG[node.source]} ${node.service}: ${node.name} (${node.kind}) ${ms(node.durationMs)}, self ${ms(node.selfMs)}, at +${ms(node.offsetMs)}`, bold: true },
+    { text: `span ${node.spanId} parent ${node.parentSpanId || '(root)'}` },
   ];
-  if (node.merged) lines.push(`eBPF twin ${node.merged.spanId}: ${ms(node.merged.durationMs)}, queue ${ms(node.merged.queueMs)}, status ${node.merged.statusCode}${node.merged.httpStatusCode ? ` HTTP ${node.merged.httpStatusCode}` : ''}${node.merged.rpcStatusCode !== null ? ` gRPC ${node.merged.rpcStatusCode}` : ''}`);
-  lines.push('attributes:', ...Object.entries(node.attributes).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`));
-  if (node.events.length) lines.push('events:', ...node.events.map((e) => `  ${JSON.stringify(e)}`));
+  if (node.error) raw.push({ text: `ERROR ${node.statusMessage}`, color: TAG_COLORS.error });
+  if (node.merged) raw.push({ text: `eBPF twin ${node.merged.spanId}: ${ms(node.merged.durationMs)}, queue ${ms(node.merged.queueMs)}, status ${node.merged.statusCode}${node.merged.httpStatusCode ? ` HTTP ${node.merged.httpStatusCode}` : ''}${node.merged.rpcStatusCode !== null ? ` gRPC ${node.merged.rpcStatusCode}` : ''}` });
+  raw.push({ text: 'attributes:', bold: true }, ...Object.entries(node.attributes).map(([k, v]) => ({ text: `  ${k} = ${JSON.stringify(v)}` })));
+  if (node.events.length) raw.push({ text: 'events:', bold: true }, ...node.events.map((e) => ({ text: `  ${JSON.stringify(e)}` })));
   const resource = trace.resources[`${node.service} ${node.source}`];
-  if (resource) lines.push('resource:', ...Object.entries(resource).map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`));
+  if (resource) raw.push({ text: 'resource:', bold: true }, ...Object.entries(resource).map(([k, v]) => ({ text: `  ${k} = ${JSON.stringify(v)}` })));
+  return raw.flatMap((l) => wrap(l.text, width).map((text) => ({ ...l, text })));
+}
+
+function SpanDetail({ node, trace, width, height }: { node: TraceNodeJson; trace: TraceJson; width: number; height: number }) {
+  const lines = useMemo(() => spanLines(node, trace, width - 2), [node, trace, width]);
   return (
-    <Box flexDirection="column" borderStyle="single" borderColor="gray" height={height}>
-      {lines.slice(0, Math.max(1, height - 2)).map((l, i) => <Text key={i} wrap="truncate">{fit(l, width - 2)}</Text>)}
+    <Box flexDirection="column" borderStyle="single" borderColor="gray" height={height} width={width}>
+      <ScrollLines lines={lines} width={width - 2} height={height - 2} target="detail" keys="PgUp/PgDn · d closes" />
     </Box>
   );
 }
@@ -78,23 +93,35 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const rows = trace ? visibleRows(trace.roots, t.folded) : [];
   const prevStart = useRef(0);
   if (t.traces.length === 0) {
-    return <Text color="gray">{fit('No traces yet: ask a question, or run :traces [service] --min 500ms', width)}</Text>;
+    const notice = t.notice ?? { text: 'No traces yet: ask a question, or run :traces [service] --min 500ms', error: false };
+    return (
+      <Box flexDirection="column">
+        {wrap(`${notice.error ? '✗ ' : ''}${notice.text}`, width).map((l, i) => <Text key={i} color={notice.error ? TAG_COLORS.error : 'gray'}>{l}</Text>)}
+      </Box>
+    );
   }
   if (!trace) return <TraceList traces={t.traces} cursor={t.listCursor} width={width} height={height} />;
   const detailHeight = t.detail ? Math.max(6, Math.floor(height / 2)) : 0;
   const treeHeight = Math.max(1, height - 2 - detailHeight);
   const start = windowStart(rows.length, t.cursor, treeHeight, prevStart.current);
   prevStart.current = start;
-  const barWidth = Math.max(6, Math.min(24, Math.floor(width / 5)));
+  const shown = rows.slice(start, start + treeHeight);
+  // The tag column is as wide as the widest tag and markers on screen.
+  const tagsW = Math.max(6, ...shown.map((r) => {
+    const f = flagText(r.node);
+    return 6 + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan);
+  }));
+  const cols = rowColumns(width, tagsW);
   const header = `Trace ${trace.traceId.slice(0, 16)} · ${ms(trace.durationMs)} · ${trace.spanCount} spans · ${trace.services.length} services · depth ${trace.depth}${trace.incomplete ? ' · INCOMPLETE' : ''}`;
   return (
     <Box flexDirection="column">
       <Text bold>{fit(header, width)}</Text>
       <Text color="gray">{fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : `${rows.length} rows`}${t.traces.length > 1 ? ' · Esc: trace list' : ''}`, width)}</Text>
-      {rows.slice(start, start + treeHeight).map((r, i) => (
-        <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} width={width} barWidth={barWidth} />
+      {shown.map((r, i) => (
+        <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} cols={cols} tagsW={tagsW} />
       ))}
       {t.detail && rows[t.cursor] && <SpanDetail node={rows[t.cursor].node} trace={trace} width={width} height={detailHeight} />}
     </Box>
   );
 }
+

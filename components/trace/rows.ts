@@ -65,11 +65,3 @@ export function timingBar(offsetMs: number, durationMs: number, traceMs: number,
   const [before, bar, after] = barCells(offsetMs, durationMs, traceMs, width);
   return `${' '.repeat(before)}${'█'.repeat(bar)}${' '.repeat(after)}`;
 }
-
-/** One colour per service, stable across renders and sessions. */
-const PALETTE = ['cyan', 'green', 'yellow', 'magenta', 'blue', 'cyanBright', 'greenBright', 'yellowBright', 'magentaBright', 'blueBright'] as const;
-export function serviceColor(service: string): (typeof PALETTE)[number] {
-  let h = 0;
-  for (const ch of service) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  return PALETTE[h % PALETTE.length];
-}

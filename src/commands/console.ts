@@ -7,11 +7,13 @@ export async function consoleCommand(opts: EngineOptions & { scenario?: string; 
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CoralError('The console needs a terminal (stdin and stdout must be a TTY).', 'For scripts and pipes use: coral ask "<question>" --demo payment-failure (or --json).');
   }
-  const [{ runConsole }, { initialState }] = await Promise.all([import('../../components/run.js'), import('../../components/state/reducer.js')]);
   const engine = new ConsoleEngine({ ...opts, demo: opts.scenario ?? opts.demo });
   const model = engine.prepare();
   // Asked here, on the normal screen, before the console takes it.
   if (model.cloud) await ensureConsent(model.name.split(':')[0], { yes: opts.yes });
+  // Raw mode before the UI loads: keys typed meanwhile wait, unechoed, for the chat input.
+  process.stdin.setRawMode(true);
+  const [{ runConsole }, { initialState }] = await Promise.all([import('../../components/run.js'), import('../../components/state/reducer.js')]);
   const initial = initialState({ cols: process.stdout.columns ?? 100, rows: process.stdout.rows ?? 30, ...engine.describeColony(), model: 'starting…' });
   // The first frame comes before the colony: the engine starts behind it and reports progress.
   setImmediate(() => {

@@ -1,0 +1,31 @@
+import { Box, Text } from 'ink';
+import { useEffect } from 'react';
+import { useConsoleActions, useConsoleState } from '../state/context.js';
+import type { Scrollable } from '../state/types.js';
+import { fit } from './format.js';
+import { scrollWindow } from './scroll.js';
+
+export interface Line {
+  text: string;
+  color?: string;
+  bold?: boolean;
+}
+
+/** Lines in a fixed height, scrolled by the state's offset for `target`, with a position line. */
+export function ScrollLines({ lines, width, height, target, fromBottom = false, keys }: { lines: Line[]; width: number; height: number; target: Scrollable; fromBottom?: boolean; keys?: string }) {
+  const s = useConsoleState();
+  const { dispatch } = useConsoleActions();
+  const w = scrollWindow(lines.length, height, s.scroll[target], fromBottom, keys);
+  // Scrolling past either end is undone, so the next key in the other direction moves at once.
+  useEffect(() => {
+    if (w.offset !== s.scroll[target]) dispatch({ type: 'scroll_set', target, to: w.offset });
+  }, [w.offset, s.scroll, target, dispatch]);
+  return (
+    <Box flexDirection="column" height={height}>
+      {lines.slice(w.start, w.end).map((l, i) => (
+        <Text key={w.start + i} color={l.color} bold={l.bold}>{fit(l.text, width)}</Text>
+      ))}
+      {w.indicator && <Text color="gray">{fit(w.indicator, width)}</Text>}
+    </Box>
+  );
+}

@@ -1,0 +1,96 @@
+import { EventEmitter } from 'node:events';
+import { appendFileSync } from 'node:fs';
+import { frameUpdate } from './frame-diff.js';
+
+/** Alternate screen, hidden cursor, no autowrap: a row that is too wide is cut, never wrapped. */
+const ENTER = '\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[H\x1b[2J';
+const LEAVE = '\x1b[?7h\x1b[?25h\x1b[?1049l';
+
+/**
+ * The terminal as ink sees it: ink renders in debug mode (each write is one whole frame, no cursor
+ * moves of its own) into this stream, and this stream draws the frames on the real terminal with
+ * absolute positions (frame-diff.ts). Frames are coalesced to one write per turn of the event loop.
+ */
+export class TerminalScreen extends EventEmitter {
+  readonly isTTY = true;
+  private drawn: string[] | null = null;
+  private pending: string | null = null;
+  private last = '';
+  private scheduled = false;
+  private active = false;
+  /** Set by CORAL_SCREEN_LOG: one JSON line per drawn frame, for the terminal tests. */
+  private readonly logFile = process.env.CORAL_SCREEN_LOG || null;
+  private frames = 0;
+
+  constructor(private readonly out: NodeJS.WriteStream = process.stdout) {
+    super();
+    this.onResize = this.onResize.bind(this);
+  }
+
+  get columns(): number {
+    return this.out.columns || 80;
+  }
+
+  get rows(): number {
+    return this.out.rows || 24;
+  }
+
+  enter(): void {
+    if (this.active) return;
+    this.active = true;
+    this.out.write(ENTER);
+    this.out.on('resize', this.onResize);
+  }
+
+  leave(): void {
+    if (!this.active) return;
+    this.active = false;
+    this.out.off('resize', this.onResize);
+    this.out.write(LEAVE);
+  }
+
+  /** ink writes each frame here. */
+  write(frame: string | Uint8Array, ..._rest: unknown[]): boolean {
+    this.pending = typeof frame === 'string' ? frame : Buffer.from(frame).toString('utf8');
+    this.last = this.pending;
+    // The first frame goes out at once: startup work queued behind it would otherwise hold it back.
+    if (this.frames === 0) this.flush();
+    else this.schedule();
+    return true;
+  }
+
+  /** Ctrl-L: forget what is on the terminal and draw the last frame whole. */
+  redraw(): void {
+    this.drawn = null;
+    this.pending = this.last;
+    this.schedule();
+  }
+
+  private onResize(): void {
+    // The terminal may have moved or dropped rows: the next frame is drawn whole.
+    this.drawn = null;
+    this.emit('resize');
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.flush();
+    });
+  }
+
+  private flush(): void {
+    if (this.pending === null || !this.active) return;
+    const frame = this.pending;
+    this.pending = null;
+    const size = { cols: this.columns, rows: this.rows };
+    const u = frameUpdate(this.drawn, frame, size);
+    this.drawn = u.lines;
+    if (!u.out) return;
+    this.out.write(u.out);
+    this.frames++;
+    if (this.logFile) appendFileSync(this.logFile, `${JSON.stringify({ frame: this.frames, ...size, height: u.height, overflow: u.overflow, full: u.out.includes('\x1b[2J') })}\n`);
+  }
+}

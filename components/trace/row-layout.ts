@@ -1,0 +1,39 @@
+import { cut, padEnd, padStart, width } from '../text/width.js';
+
+/**
+ * A trace row as columns, in terminal cells (pure): the tree and name take what is left, the
+ * source tag and markers have a column, the duration is right-aligned and always shown, and the
+ * timing bar gets a column only when the pane is wide enough for the rest.
+ */
+export interface RowColumns {
+  name: number;
+  tags: number;
+  duration: number;
+  bar: number;
+}
+
+export const DURATION_CELLS = 8;
+const MIN_NAME = 16;
+
+export function rowColumns(paneWidth: number, tagsWidth: number): RowColumns {
+  const fixed = tagsWidth + 1 + DURATION_CELLS;
+  const bar = Math.min(24, Math.floor(paneWidth / 5));
+  const withBar = paneWidth - fixed - 1 - bar;
+  if (bar >= 6 && withBar >= MIN_NAME + 8) return { name: withBar, tags: tagsWidth, duration: DURATION_CELLS, bar };
+  return { name: Math.max(1, paneWidth - fixed), tags: tagsWidth, duration: DURATION_CELLS, bar: 0 };
+}
+
+/** The markers after the source tag: error, slow, merged with its eBPF twin, orphan. */
+export function flagText(n: { error: boolean; slow: boolean; merged: unknown; orphan: boolean }): { error: string; slow: string; merged: string; orphan: string } {
+  return { error: n.error ? ' ✗' : '', slow: n.slow ? ' ← SLOW' : '', merged: n.merged ? ' +eBPF' : '', orphan: n.orphan ? ' orphan' : '' };
+}
+
+/** The flexible column: tree prefix, service and span name, cut to `cells` with an ellipsis. */
+export function nameParts(head: string, service: string, name: string, cells: number): { head: string; service: string; rest: string } {
+  const h = cut(head, cells);
+  const sv = cut(service, Math.max(0, cells - width(h)));
+  const rest = padEnd(cut(`: ${name}`, Math.max(0, cells - width(h) - width(sv))), Math.max(0, cells - width(h) - width(sv)));
+  return { head: h, service: sv, rest };
+}
+
+export const duration = (text: string) => padStart(cut(text, DURATION_CELLS), DURATION_CELLS);
