@@ -72,6 +72,11 @@ config
   .command('validate')
   .description('check the config files and the keys they reference')
   .action(async () => (await import('./commands/config.js')).configValidate());
+config
+  .command('trust')
+  .description('let this directory\'s .coral/config.yaml run its MCP servers and use its keys and URLs (asked again when it changes)')
+  .option('--show', 'only show what trusting would enable')
+  .action(async (o) => (await import('./commands/config-trust.js')).configTrust(o));
 
 const mcp = program.command('mcp').description('serve the colony\'s tools over stdio to MCP clients (Claude Desktop, IDEs)');
 mcp

@@ -4,6 +4,8 @@ import { parse } from 'yaml';
 import { z } from 'zod';
 import { CoralError } from '../core/errors.js';
 import { coralHome } from '../core/paths.js';
+import { MASK, maskArgs, maskReference, maskUrl } from '../core/secrets.js';
+import { isTrusted, splitGated, warnUntrusted } from './trust.js';
 
 /**
  * Configuration for `coral ask` and the console: ~/.coral/config.yaml (CORAL_HOME moves it), a
@@ -102,6 +104,20 @@ export function readConfigFile(path: string): ConfigFile {
   return r.data;
 }
 
+/**
+ * The project file as it may act: whole when the user trusted this content (`coral config trust`),
+ * else without what runs programs or sends credentials (see trust.ts), with a one-time warning.
+ */
+export function readProjectConfig(cwd: string | undefined, env: NodeJS.ProcessEnv = process.env): ConfigFile {
+  const path = projectConfigPath(cwd);
+  const config = readConfigFile(path);
+  if (!existsSync(path)) return config;
+  const { safe, gated } = splitGated(config);
+  if (gated.length === 0 || isTrusted(path, readFileSync(path, 'utf8'), env)) return config;
+  warnUntrusted(path, gated);
+  return safe;
+}
+
 export interface ResolveInputs {
   flags?: { model?: string };
   env?: NodeJS.ProcessEnv;
@@ -113,7 +129,7 @@ export interface ResolveInputs {
 export function resolveAskSettings(i: ResolveInputs = {}): AskSettings {
   const env = i.env ?? process.env;
   const global = readConfigFile(globalConfigPath(env));
-  const project = readConfigFile(projectConfigPath(i.cwd));
+  const project = readProjectConfig(i.cwd, env);
   const layers: [string, Ask | undefined][] = [
     ['built-in', undefined],
     [`global (${globalConfigPath(env)})`, global.ai?.ask],
@@ -153,7 +169,7 @@ export function resolveAskSettings(i: ResolveInputs = {}): AskSettings {
 /** The Honeycomb settings, project over global. */
 export function resolveHoneycombSettings(i: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): HoneycombSettings {
   const env = i.env ?? process.env;
-  return { ...readConfigFile(globalConfigPath(env)).honeycomb, ...readConfigFile(projectConfigPath(i.cwd)).honeycomb };
+  return { ...readConfigFile(globalConfigPath(env)).honeycomb, ...readProjectConfig(i.cwd, env).honeycomb };
 }
 
 /** Resolves a secret reference to its value, or says exactly what is missing. */
@@ -161,13 +177,27 @@ export function resolveSecret(ref: string, env: NodeJS.ProcessEnv = process.env)
   if (ref.startsWith('env://')) {
     const name = ref.slice('env://'.length);
     const value = env[name];
-    if (!value) throw new CoralError(`The key reference ${ref} points to ${name}, which is not set.`, `export ${name}=... in the shell that runs coral.`);
+    if (!value) {
+      // A key pasted after env:// must not be echoed back in the error.
+      const shown = maskReference(ref);
+      if (shown !== ref) throw new CoralError(`The key reference ${shown} is not a variable name (is it the key itself?).`, 'Write env://VARIABLE and export the key in that variable.');
+      throw new CoralError(`The key reference ${ref} points to ${name}, which is not set.`, `export ${name}=... in the shell that runs coral.`);
+    }
     return value;
   }
   if (ref.startsWith('keyring://')) {
-    throw new CoralError(`${ref}: no system keyring is available to coral on this machine.`, 'Use env://VARIABLE instead, with the key exported in that variable.');
+    throw new CoralError(`${maskReference(ref)}: no system keyring is available to coral on this machine.`, 'Use env://VARIABLE instead, with the key exported in that variable.');
   }
   throw new CoralError('API keys are references, not values.', 'Write env://VARIABLE (e.g. env://GEMINI_API_KEY) and export the key in that variable.');
+}
+
+/** One MCP server in words, every secret masked (args, env values, URL credentials, token). */
+export function describeMcpServer(v: McpServerConfig): string {
+  if ('command' in v) {
+    const env = Object.keys(v.env ?? {}).map((name) => `${name}=${MASK}`);
+    return `stdio: ${[...env, v.command, ...maskArgs(v.args ?? [])].join(' ')}`;
+  }
+  return `http: ${maskUrl(v.url)}${v.token ? ` (token ${maskReference(v.token)})` : ''}`;
 }
 
 /** The settings with secrets masked, for `coral config show`. */
@@ -175,10 +205,10 @@ export function describeSettings(s: AskSettings): Record<string, unknown> {
   return {
     model: s.model ?? '(none: recorded investigation on demos, else automatic triage)',
     fallback_models: s.fallbackModels,
-    api_keys: Object.fromEntries(Object.entries(s.apiKeys).map(([k, v]) => [k, v ? `${v} (${v.startsWith('env://') && process.env[v.slice(6)] ? 'set' : 'NOT SET'})` : v])),
+    api_keys: Object.fromEntries(Object.entries(s.apiKeys).map(([k, v]) => [k, v ? `${maskReference(v)} (${v.startsWith('env://') && process.env[v.slice(6)] ? 'set' : 'NOT SET'})` : v])),
     max_tool_rounds: s.maxToolRounds,
     conversation: { max_turns: s.maxTurns, context_window: s.contextWindow, auto_prune: s.autoPrune },
-    mcp_servers: Object.fromEntries(Object.entries(s.mcpServers).map(([k, v]) => [k, 'command' in v ? `stdio: ${v.command} ${(v.args ?? []).join(' ')}`.trim() : `http: ${v.url}`])),
+    mcp_servers: Object.fromEntries(Object.entries(s.mcpServers).map(([k, v]) => [k, describeMcpServer(v)])),
     origin: s.origin,
   };
 }

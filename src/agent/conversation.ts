@@ -27,10 +27,13 @@ export function newConversation(model: string, colony: string): Conversation {
   return { id: `${now.slice(0, 10)}-${randomUUID().slice(0, 8)}`, createdAt: now, updatedAt: now, model, colony, messages: [] };
 }
 
-/** Writes beside the target, flushes, then renames over it: readers see the old file or the new one. */
+/**
+ * Writes beside the target, flushes, then renames over it: readers see the old file or the new one.
+ * Private (0600) from the first byte: these files hold investigations, consents and trust.
+ */
 export function writeAtomic(path: string, text: string): void {
   const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w');
+  const fd = openSync(tmp, 'w', 0o600);
   try {
     writeSync(fd, text);
     fsyncSync(fd);

@@ -1,8 +1,14 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { CoralError } from '../core/errors.js';
+import { tokenTransportProblem } from '../core/net.js';
 
-/** Streamable HTTP to an MCP server, with a bearer token when there is one. */
+/**
+ * Streamable HTTP to an MCP server, with a bearer token when there is one. A token never travels in
+ * plain text beyond this machine: the transport is refused before any connection is made.
+ */
 export function httpTransport(url: URL, token: string | undefined): StreamableHTTPClientTransport {
+  const problem = token ? tokenTransportProblem(url) : null;
+  if (problem) throw new CoralError(`Not connecting to ${url.origin}: ${problem}.`, 'Use an https:// URL for a remote MCP server or colony.');
   return new StreamableHTTPClientTransport(url, token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : undefined);
 }
 

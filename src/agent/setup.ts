@@ -17,7 +17,9 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 /** A transport for an MCP server from config: a child process over stdio, or Streamable HTTP. */
 function configuredTransport(name: string, cfg: McpServerConfig): Transport {
   if ('command' in cfg) {
-    return new StdioClientTransport({ command: cfg.command, args: cfg.args ?? [], env: { ...(process.env as Record<string, string>), ...cfg.env }, stderr: 'ignore' });
+    // env values may be references (env://VAR), so a token handed to the server need not sit in the file.
+    const env = Object.fromEntries(Object.entries(cfg.env ?? {}).map(([k, v]) => [k, /^(env|keyring):\/\//.test(v) ? resolveSecret(v) : v]));
+    return new StdioClientTransport({ command: cfg.command, args: cfg.args ?? [], env: { ...(process.env as Record<string, string>), ...env }, stderr: 'ignore' });
   }
   return httpTransport(new URL(cfg.url), cfg.token ? resolveSecret(cfg.token) : undefined);
 }
@@ -89,8 +91,17 @@ export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (
   const hc: HoneycombConnection = await connectHoneycomb(honeycombOptions());
   closers.push(() => hc.close());
   entries.push({ name: 'honeycomb', server: createHoneycombServer(hc.client) });
-  for (const [name, cfg] of Object.entries(o.mcpServers ?? {})) entries.push({ name, transport: configuredTransport(name, cfg), optional: true });
+  const refused: string[] = [];
+  for (const [name, cfg] of Object.entries(o.mcpServers ?? {})) {
+    try {
+      entries.push({ name, transport: configuredTransport(name, cfg), optional: true });
+    } catch (err) {
+      // Like an unreachable optional server: left out with a warning (e.g. a token over plain HTTP).
+      refused.push(`MCP server ${name} is not used: ${(err as Error).message}`);
+    }
+  }
   const hub = await ToolHub.connect(entries);
+  hub.warnings.push(...refused);
   closers.unshift(() => hub.close());
   if (choice.colony) {
     const r = await hub.call('services', 'coral_get_service_health', { time_range: '24h' }, { timeoutMs: 10_000 });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describeSettings, globalConfigPath, projectConfigPath, readConfigFile, resolveAskSettings, resolveSecret } from '../agent/config.js';
+import { plainSecretProblems } from '../agent/config-audit.js';
 import { CoralError } from '../core/errors.js';
 
 /** `coral config show`: the effective settings and their origin, secrets masked. */
@@ -18,7 +19,7 @@ export function configValidate(): void {
   const problems: string[] = [];
   for (const path of [globalConfigPath(), projectConfigPath()]) {
     try {
-      readConfigFile(path);
+      problems.push(...plainSecretProblems(readConfigFile(path), path));
     } catch (err) {
       problems.push((err as Error).message);
     }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { classifySource } from './classify.js';
-import { INVALID_TIME } from './decode-json.js';
+import { int32Problem, timeProblem } from './bounds.js';
 import {
   type Attributes,
   type AttrValue,
@@ -17,6 +17,7 @@ import { hotAttributes } from './semconv.js';
 import { splitRpcPath } from '../../core/rpc.js';
 import {
   type EventKind,
+  type HotAttributes,
   type IngestBatch,
   type LogLevel,
   type Source,
@@ -55,12 +56,18 @@ function serviceName(resource: Attributes): string {
 
 const json = (v: unknown): string => JSON.stringify(v);
 
+/** The promoted integer columns (status codes) must fit the store's INTEGER. */
+function hotProblem(hot: HotAttributes): string | null {
+  return int32Problem('http status code (http.response.status_code)', hot.httpStatusCode) ?? int32Problem('rpc status code (rpc.grpc.status_code)', hot.rpcStatusCode);
+}
+
 /** Validation of one span; returns the reason it is rejected, or null. */
 function spanProblem(s: OtlpSpan): string | null {
   if (s.traceId === null || s.traceId === '') return 'spans with an invalid trace_id (expected 32 hex characters, not all zero)';
   if (s.spanId === null || s.spanId === '') return 'spans with an invalid span_id (expected 16 hex characters, not all zero)';
   if (s.parentSpanId === null) return 'spans with an invalid parent_span_id (expected 16 hex characters or empty)';
-  if (s.startNs === INVALID_TIME || s.endNs === INVALID_TIME) return 'spans with a malformed timestamp (expected unsigned integer nanoseconds)';
+  const time = timeProblem('start_time_unix_nano', s.startNs) ?? timeProblem('end_time_unix_nano', s.endNs);
+  if (time) return `spans with ${time}`;
   if (s.startNs === 0n) return 'spans without a start time';
   if (s.endNs < s.startNs) return 'spans that end before they start';
   return null;
@@ -81,6 +88,11 @@ export function normalizeTraces(req: TracesRequest): Normalized {
           continue;
         }
         const hot = hotAttributes(s.attributes);
+        const code = hotProblem(hot);
+        if (code) {
+          reject(n, `spans with ${code}`);
+          continue;
+        }
         const kind = SPAN_KIND_NAMES[s.kind] ?? 'UNSPECIFIED';
         // Beyla names gRPC spans by their raw path and may omit rpc.method.
         if (hot.rpcMethod === null && hot.rpcSystem === 'grpc' && s.name.startsWith('/')) {
@@ -161,8 +173,9 @@ export function normalizeMetrics(req: MetricsRequest): Normalized {
           };
         };
         for (const p of data.points) {
-          if (p.timeNs <= 0n || p.startNs === INVALID_TIME) {
-            reject(n, 'data points with a missing or malformed time (expected unsigned integer nanoseconds)');
+          const time = timeProblem('time_unix_nano', p.timeNs) ?? timeProblem('start_time_unix_nano', p.startNs);
+          if (time || p.timeNs === 0n) {
+            reject(n, `data points with ${time ?? 'a missing time_unix_nano'}`);
             continue;
           }
           if (data.type === 'histogram') {
@@ -171,7 +184,13 @@ export function normalizeMetrics(req: MetricsRequest): Normalized {
               reject(n, 'histogram points whose bucket_counts length is not explicit_bounds length + 1');
               continue;
             }
-            n.batch.histogramPoints.push(Object.assign(base(hp.attributes, hp.startNs, hp.timeNs), hotAttributes(hp.attributes), {
+            const hot = hotAttributes(hp.attributes);
+            const code = hotProblem(hot);
+            if (code) {
+              reject(n, `histogram points with ${code}`);
+              continue;
+            }
+            n.batch.histogramPoints.push(Object.assign(base(hp.attributes, hp.startNs, hp.timeNs), hot, {
               temporality: temporalityName(data.temporality),
               count: hp.count,
               sum: hp.sum,
@@ -248,8 +267,9 @@ export function normalizeLogs(req: LogsRequest): Normalized {
           reject(n, 'log records with an invalid trace_id or span_id (expected hex of 16 or 8 bytes)');
           continue;
         }
-        if (l.timeNs === INVALID_TIME || l.observedNs === INVALID_TIME) {
-          reject(n, 'log records with a malformed timestamp (expected unsigned integer nanoseconds)');
+        const problem = timeProblem('time_unix_nano', l.timeNs) ?? timeProblem('observed_time_unix_nano', l.observedNs) ?? int32Problem('severity_number', l.severityNumber);
+        if (problem) {
+          reject(n, `log records with ${problem}`);
           continue;
         }
         // The spec lets time be unset; the observed time is then the best we have.

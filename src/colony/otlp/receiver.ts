@@ -10,6 +10,7 @@ import { OtlpDecodeError, type Signal } from './model.js';
 import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces, rejectionMessage } from './normalize.js';
 import {
   type Encoding,
+  RPC_INTERNAL,
   RPC_INVALID_ARGUMENT,
   RPC_NOT_FOUND,
   RPC_RESOURCE_EXHAUSTED,
@@ -37,6 +38,8 @@ export interface ReceiverOptions {
   maxBodyBytes?: number;
   /** Called after each export with what it stored and rejected. */
   onExport?: (e: ExportReport) => void;
+  /** Called with an unexpected error (the sender only hears "internal error"); default: stderr. */
+  onError?: (err: unknown) => void;
   /** Other endpoints served on the same port, by exact path (the colony's /mcp). */
   routes?: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>>;
 }
@@ -129,7 +132,7 @@ async function decompress(req: IncomingMessage, body: Buffer, limit: number): Pr
 export async function handleExport(
   req: IncomingMessage,
   res: ServerResponse,
-  opts: Required<Pick<ReceiverOptions, 'sink' | 'maxBodyBytes'>> & Pick<ReceiverOptions, 'onExport'>,
+  opts: Required<Pick<ReceiverOptions, 'sink' | 'maxBodyBytes'>> & Pick<ReceiverOptions, 'onExport' | 'onError'>,
 ): Promise<void> {
   const path = (req.url ?? '').split('?')[0];
   const signal = PATHS[path];
@@ -162,9 +165,9 @@ export async function handleExport(
     try {
       await opts.sink.write(n.batch);
     } catch (err) {
-      const reason = err instanceof StoreBusyError ? err.message : `store unavailable: ${(err as Error).message}`;
-      // Retryable: the exporter keeps the data and sends it again.
-      throw new HttpError(503, RPC_UNAVAILABLE, reason, { 'retry-after': '1' });
+      // 503 means only "saturated, retry later" (the exporter keeps the data and sends it again).
+      if (err instanceof StoreBusyError) throw new HttpError(503, RPC_UNAVAILABLE, err.message, { 'retry-after': '1' });
+      throw err;
     }
     opts.onExport?.({ signal, encoding, accepted: n.accepted, rejected: n.rejected });
     send(200, exportResponse(signal, encoding, n.rejected, rejectionMessage(n)));
@@ -173,20 +176,29 @@ export async function handleExport(
       send(err.status, statusBody(encoding, err.rpcCode, err.message), err.headers);
       return;
     }
-    send(500, statusBody(encoding, 13, `internal error: ${(err as Error).message}`));
+    // The database's own words stay in the colony's log: they are no business of a sender.
+    (opts.onError ?? logInternalError)(err);
+    send(500, statusBody(encoding, RPC_INTERNAL, INTERNAL_ERROR));
   }
+}
+
+const INTERNAL_ERROR = 'internal error in the colony (details are in its log)';
+
+function logInternalError(err: unknown): void {
+  process.stderr.write(`coral colony: internal error handling an export: ${(err as Error)?.stack ?? String(err)}\n`);
 }
 
 export function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
   const host = opts.host ?? DEFAULT_OTLP_HOST;
   const port = opts.port ?? DEFAULT_OTLP_PORT;
-  const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, onExport: opts.onExport };
+  const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, onExport: opts.onExport, onError: opts.onError };
   const server: Server = createServer((req, res) => {
     const route = opts.routes?.[(req.url ?? '').split('?')[0]];
     const handled = route ? route(req, res) : handleExport(req, res, handlerOpts);
     handled.catch((err: unknown) => {
+      (opts.onError ?? logInternalError)(err);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' });
-      res.end(`internal error: ${(err as Error).message}`);
+      res.end(INTERNAL_ERROR);
     });
   });
   server.keepAliveTimeout = 30_000;

@@ -22,7 +22,8 @@ function text(attrs: Attributes, ...keys: string[]): string | null {
 
 function integer(attrs: Attributes, ...keys: string[]): number | null {
   const v = first(attrs, keys);
-  if (typeof v === 'number') return Number.isInteger(v) ? v : Math.trunc(v);
+  // Returned as sent (2.5, NaN, 1e12 included): normalize rejects what an INTEGER column cannot hold.
+  if (typeof v === 'number') return v;
   if (typeof v === 'string' && /^-?\d+$/.test(v)) return Number(v);
   return null;
 }

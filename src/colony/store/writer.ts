@@ -54,6 +54,7 @@ export class StoreWriter {
   private readonly registered = new Set<string>();
   private registryWrittenAt = 0;
   private registryChain: Promise<void> = Promise.resolve();
+  private upsertChain: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Database,
@@ -102,20 +103,37 @@ export class StoreWriter {
         group.push(p);
         rows += p.size;
       }
-      const merged = group.length === 1 ? group[0].batch : mergeBatches(group.map((p) => p.batch));
-      const done: Promise<void> = this.commit(lane, merged).then(
-        () => {
-          for (const p of group) p.resolve();
-        },
-        (err: unknown) => {
-          for (const p of group) p.reject(err);
-        },
-      ).finally(() => {
+      const done: Promise<void> = this.commitGroup(lane, group).finally(() => {
         this.pendingRows -= rows;
         this.idle.push(lane);
         this.inflight.delete(done);
       });
       this.inflight.add(done);
+    }
+  }
+
+  /**
+   * One transaction for the group; should it fail, each batch is retried alone so that one sender's
+   * batch can never fail the others it happened to be grouped with.
+   */
+  private async commitGroup(lane: Lane, group: Pending[]): Promise<void> {
+    try {
+      await this.commit(lane, group.length === 1 ? group[0].batch : mergeBatches(group.map((p) => p.batch)));
+      for (const p of group) p.resolve();
+      return;
+    } catch (err) {
+      if (group.length === 1) {
+        group[0].reject(err);
+        return;
+      }
+    }
+    for (const p of group) {
+      try {
+        await this.commit(lane, p.batch);
+        p.resolve();
+      } catch (err) {
+        p.reject(err);
+      }
     }
   }
 
@@ -143,10 +161,31 @@ export class StoreWriter {
       }
       await conn.run('COMMIT');
     } catch {
-      await conn.run('ROLLBACK');
-      await this.commitWithUpsert(lane, batch);
+      await rollback(conn);
+      await this.upsertSerially(lane, batch);
     }
     this.noteSightings(batch);
+  }
+
+  /**
+   * Upserts run one at a time (two lanes upserting the same keys conflict in DuckDB), and one that
+   * conflicts with the other lane's fast-path append in flight is retried once that has settled:
+   * identical concurrent exports are upserts, never errors.
+   */
+  private upsertSerially(lane: Lane, batch: IngestBatch): Promise<void> {
+    const run = this.upsertChain.catch(() => undefined).then(async () => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await this.commitWithUpsert(lane, batch);
+          return;
+        } catch (err) {
+          if (attempt >= MAX_CONFLICT_RETRIES || !isConflict(err)) throw err;
+          await new Promise((r) => setTimeout(r, 2 * attempt));
+        }
+      }
+    });
+    this.upsertChain = run;
+    return run;
   }
 
   private async commitWithUpsert(lane: Lane, batch: IngestBatch): Promise<void> {
@@ -168,7 +207,7 @@ export class StoreWriter {
         }
         await conn.run('COMMIT');
       } catch (err) {
-        await conn.run('ROLLBACK');
+        await rollback(conn);
         throw err;
       }
     } finally {
@@ -215,6 +254,18 @@ export class StoreWriter {
     });
     return this.registryChain;
   }
+}
+
+const MAX_CONFLICT_RETRIES = 50;
+
+/** DuckDB's optimistic concurrency: another transaction touched the same rows; retrying succeeds. */
+function isConflict(err: unknown): boolean {
+  return /conflict|transaction is aborted/i.test((err as Error)?.message ?? '');
+}
+
+/** A failed COMMIT may already have ended the transaction; then there is nothing to roll back. */
+async function rollback(conn: DuckDBConnection): Promise<void> {
+  await conn.run('ROLLBACK').catch(() => undefined);
 }
 
 async function upsertServices(db: Database, seen: Sighting[]): Promise<void> {
