@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { defaultColonyDbPath } from '../core/paths.js';
 import { parseIntOption } from '../core/args.js';
 import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
@@ -6,6 +8,8 @@ import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
 import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
 import { createColonyServer } from '../colony/server.js';
 import { createToolContext } from '../colony/tools/types.js';
+import { readLiveRuntime, writeRuntime } from '../colony/runtime.js';
+import { listScenarios } from '../demo/files.js';
 import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
 
 interface ServeOptions extends StoreOptions {
@@ -33,7 +37,12 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
       'Pass --token SECRET (or set CORAL_COLONY_TOKEN); clients then send Authorization: Bearer SECRET. Or use --no-mcp.',
     );
   }
-  const store = await openColonyFromOptions(opts);
+  const dbPath = opts.db === ':memory:' ? ':memory:' : resolve(opts.db ?? defaultColonyDbPath());
+  const running = dbPath === ':memory:' ? null : readLiveRuntime(dbPath);
+  if (running) {
+    throw new CoralError(`A colony is already serving ${dbPath} at ${running.url} (pid ${running.pid}).`, 'Every coral command uses it automatically; stop it first to start another, or pass a different --db FILE.');
+  }
+  const store = await openColonyFromOptions({ ...opts, db: dbPath });
   const totals = { accepted: 0, rejected: 0, exports: 0 };
   const count = (e: ExportReport) => {
     totals.accepted += e.accepted;
@@ -44,9 +53,10 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {};
   // Loopback Host names need the real port, known once listening (port 0 picks one).
   const allowedHosts: string[] = [];
+  const scenarios = listScenarios();
   if (opts.mcp) {
     const ctx = createToolContext(store);
-    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools }), { allowedHosts, token });
+    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools, scenarios }), { allowedHosts, token });
     mcp = handler;
     routes['/mcp'] = (req, res) => handler.handle(req, res);
   }
@@ -62,6 +72,8 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   log(`colony ${store.path}`);
   log(`OTLP/HTTP listening on ${receiver.url} (/v1/traces, /v1/metrics, /v1/logs; JSON and protobuf, gzip)`);
   if (mcp) log(`MCP (Streamable HTTP) on ${receiver.url}/mcp${token ? ', bearer token required' : ''}`);
+  // A :memory: colony has no file for others to find.
+  const forget = dbPath === ':memory:' ? () => undefined : writeRuntime({ db: dbPath, url: receiver.url, mcp: Boolean(mcp), otlpGrpc: null }, token);
   log('Ctrl-C to stop');
   let reported = { ...totals };
   const timer = setInterval(() => {
@@ -79,6 +91,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
     process.once('SIGTERM', stop);
   });
   clearInterval(timer);
+  forget();
   log('stopping: finishing pending writes');
   await mcp?.close();
   await receiver.close();
