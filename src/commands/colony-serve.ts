@@ -5,6 +5,7 @@ import { parseIntOption } from '../core/args.js';
 import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
+import { type RunningGrpcReceiver, startGrpcReceiver } from '../colony/otlp/grpc.js';
 import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
 import { createColonyServer } from '../colony/server.js';
 import { createToolContext } from '../colony/tools/types.js';
@@ -15,6 +16,9 @@ import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
 interface ServeOptions extends StoreOptions {
   otlpHost: string;
   otlpPort: string;
+  otlpGrpcPort: string;
+  /** false with --no-otlp-grpc. */
+  otlpGrpc: boolean;
   maxBodyMb: string;
   token?: string;
   mcp: boolean;
@@ -29,6 +33,7 @@ const REPORT_EVERY_MS = 10_000;
  */
 export async function colonyServe(opts: ServeOptions): Promise<void> {
   const port = parseIntOption('--otlp-port', opts.otlpPort, 0, 65535);
+  const grpcPort = opts.otlpGrpc ? parseIntOption('--otlp-grpc-port', opts.otlpGrpcPort, 0, 65535) : null;
   const maxBodyBytes = parseIntOption('--max-body-mb', opts.maxBodyMb, 1, 1024) * 1024 * 1024;
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
   if (opts.mcp && !isLoopback(opts.otlpHost) && !token) {
@@ -61,8 +66,17 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
     routes['/mcp'] = (req, res) => handler.handle(req, res);
   }
   let receiver;
+  let grpc: RunningGrpcReceiver | null = null;
   try {
     receiver = await startReceiver({ sink: store, host: opts.otlpHost, port, maxBodyBytes, routes, onExport: count });
+    if (grpcPort !== null) {
+      try {
+        grpc = await startGrpcReceiver({ sink: store, host: opts.otlpHost, port: grpcPort, maxBodyBytes, token, onExport: count });
+      } catch (err) {
+        await receiver.close();
+        throw err;
+      }
+    }
   } catch (err) {
     await store.close();
     throw err;
@@ -71,9 +85,10 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const log = (line: string) => process.stderr.write(`coral colony: ${line}\n`);
   log(`colony ${store.path}`);
   log(`OTLP/HTTP listening on ${receiver.url} (/v1/traces, /v1/metrics, /v1/logs; JSON and protobuf, gzip)`);
+  if (grpc) log(`OTLP/gRPC listening on ${grpc.address}${token ? ', bearer token required' : ''}`);
   if (mcp) log(`MCP (Streamable HTTP) on ${receiver.url}/mcp${token ? ', bearer token required' : ''}`);
   // A :memory: colony has no file for others to find.
-  const forget = dbPath === ':memory:' ? () => undefined : writeRuntime({ db: dbPath, url: receiver.url, mcp: Boolean(mcp), otlpGrpc: null }, token);
+  const forget = dbPath === ':memory:' ? () => undefined : writeRuntime({ db: dbPath, url: receiver.url, mcp: Boolean(mcp), otlpGrpc: grpc?.address ?? null }, token);
   log('Ctrl-C to stop');
   let reported = { ...totals };
   const timer = setInterval(() => {
@@ -94,6 +109,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   forget();
   log('stopping: finishing pending writes');
   await mcp?.close();
+  await grpc?.close();
   await receiver.close();
   await store.close();
   log(`stopped; ${formatCount(totals.accepted)} items stored this run`);
