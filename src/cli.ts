@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { VERSION } from './core/version.js';
 import { describeError, CoralError } from './core/errors.js';
+import { applyRootOptions } from './commands/cli-globals.js';
 
 /**
  * Entry point. Parses argv with nothing heavy loaded; each command's module (DuckDB, HTTP servers)
@@ -14,22 +15,35 @@ const program = new Command()
   .showHelpAfterError('(run with --help for usage)')
   .configureHelp({ sortSubcommands: true })
   .enablePositionalOptions()
+  // `coral querry` reaches the console's action: it reports the unknown command itself (below).
+  .allowExcessArguments()
+  .helpCommand(true)
   .option('--scenario <name>', 'console: the demo scenario to open (default payment-failure)')
   .option('--db <file>', 'console: a colony database file instead of the demo')
   .option('--colony <url>', 'console: a running colony instead of the demo')
   .option('--token <secret>', 'console: bearer token for --colony')
   .option('--model <provider:model>', 'console: the model (default: config, else the recorded investigation or automatic triage)')
   .option('-y, --yes', 'console: accept sending telemetry to a cloud model without asking (remembered per provider)')
-  .action(async (opts) => (await import('./commands/console.js')).consoleCommand(opts));
+  .action(async (opts, cmd: Command) => {
+    if (cmd.args.length > 0) {
+      // Commander's own message, with the nearest command suggested.
+      (cmd as unknown as { unknownCommand(): never }).unknownCommand();
+    }
+    await (await import('./commands/console.js')).consoleCommand(opts);
+  });
 
-const colony = program.command('colony').description('the embedded telemetry store and its OTLP receiver');
+program.hook('preAction', (root, leaf) => applyRootOptions(root, leaf));
+
+const colony = program.command('colony').description('the embedded telemetry store and its OTLP receiver').helpCommand(true);
 
 colony
   .command('serve')
-  .description('receive OTLP/HTTP (traces, metrics, logs; JSON and protobuf) into the colony')
+  .description('receive OTLP over HTTP and gRPC (traces, metrics, logs) into the colony, and serve its MCP tools')
   .option('--db <file>', 'colony database file, or :memory: (default: ~/.coral/colony.duckdb; CORAL_HOME moves ~/.coral)')
   .option('--otlp-host <host>', 'address to listen on (OTLP and /mcp)', '127.0.0.1')
-  .option('--otlp-port <port>', 'OTLP/HTTP port (0 picks a free one)', '4318')
+  .option('--otlp-port <port>', 'OTLP/HTTP port, also /mcp (0 picks a free one)', '4318')
+  .option('--otlp-grpc-port <port>', 'OTLP/gRPC port (0 picks a free one)', '4317')
+  .option('--no-otlp-grpc', 'do not listen for OTLP/gRPC')
   .option('--max-body-mb <mb>', 'largest accepted request body, after decompression', '20')
   .addOption(new Option('--threads <n>', 'DuckDB worker threads').default('2'))
   .addOption(new Option('--memory-limit <size>', 'DuckDB memory cap, e.g. 2GB').default('4GB'))
@@ -40,8 +54,10 @@ colony
 
 colony
   .command('status')
-  .description('what the colony holds: row counts and the services seen, by source')
-  .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
+  .description('what the colony holds: row counts and the services seen, by source (through the running colony when it holds the file)')
+  .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb, or CORAL_COLONY / config colony.url)')
+  .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
+  .option('--token <secret>', 'bearer token for --colony (or CORAL_COLONY_TOKEN)')
   .option('--json', 'print JSON instead of text')
   .action(async (opts) => (await import('./commands/colony-status.js')).colonyStatus(opts));
 
@@ -62,7 +78,7 @@ program
   .option('-y, --yes', 'accept sending telemetry to a cloud model without asking (remembered per provider)')
   .action(async (question, o) => (await import('./commands/ask.js')).ask(question, o));
 
-const config = program.command('config').description('the settings coral ask and the console use (~/.coral/config.yaml, .coral/config.yaml)');
+const config = program.command('config').description('the settings coral ask and the console use (~/.coral/config.yaml, .coral/config.yaml)').helpCommand(true);
 config
   .command('show')
   .description('the effective settings, where each comes from, secrets masked')
@@ -70,31 +86,47 @@ config
   .action(async (o) => (await import('./commands/config.js')).configShow(o));
 config
   .command('validate')
-  .description('check the config files and the keys they reference')
-  .action(async () => (await import('./commands/config.js')).configValidate());
+  .description('check the config files, the keys and variables they reference, and the MCP server commands')
+  .option('--json', 'print JSON: {valid, problems}')
+  .action(async (o) => (await import('./commands/config.js')).configValidate(o));
 config
   .command('trust')
   .description('let this directory\'s .coral/config.yaml run its MCP servers and use its keys and URLs (asked again when it changes)')
   .option('--show', 'only show what trusting would enable')
   .action(async (o) => (await import('./commands/config-trust.js')).configTrust(o));
+config
+  .command('set <key> <value>')
+  .description('set one key in ~/.coral/config.yaml (e.g. ai.ask.default_model ollama:llama3.2, colony.url http://127.0.0.1:4318)')
+  .option('--project', 'write .coral/config.yaml in this directory instead')
+  .action(async (key, value, o) => (await import('./commands/config-edit.js')).configSet(key, value, o));
+config
+  .command('init')
+  .description('write ~/.coral/config.yaml by answering a few questions (keys stay in environment variables: env://NAME)')
+  .option('--force', 'replace an existing file')
+  .action(async (o) => (await import('./commands/config-edit.js')).configInit(o));
 
-const mcp = program.command('mcp').description('serve the colony\'s tools over stdio to MCP clients (Claude Desktop, IDEs)');
+const mcp = program.command('mcp').description('serve the colony\'s tools over stdio to MCP clients (Claude Desktop, IDEs); bridges to the running colony when there is one').helpCommand(true);
 mcp
   .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
+  .option('--colony <url>', 'bridge stdio to this running colony, e.g. http://127.0.0.1:4318')
+  .option('--token <secret>', 'bearer token for --colony (or CORAL_COLONY_TOKEN)')
   .option('--demo <scenario>', 'serve an in-memory colony with this demo scenario loaded')
   .option('--list-deprecated-tools', 'also list the old coral_query_beyla_* tool names')
   .action(async (opts) => (await import('./commands/mcp.js')).mcpServe(opts));
 mcp
   .command('config')
   .description('print the JSON snippet an MCP client needs to start `coral mcp`')
+  .addOption(new Option('--client <name>', 'the MCP client: claude (Claude Desktop), cursor or vscode').choices(['claude', 'cursor', 'vscode']).default('claude'))
   .option('--db <file>', 'colony database file to serve')
+  .option('--colony <url>', 'a running colony to bridge to')
   .option('--demo <scenario>', 'serve a demo scenario instead')
   // The parent `mcp` declares the same options, so they may land on it: read both levels.
   .action(async (_opts, cmd: Command) => (await import('./commands/mcp.js')).mcpConfig(cmd.optsWithGlobals()));
 
 const query = program
   .command('query')
-  .description('ask the colony directly, with the same tools the agent uses (no model needed)');
+  .description('ask the colony directly, with the same tools the agent uses (no model needed)')
+  .helpCommand(true);
 
 /** Options every query sub-command takes: where the colony is, which window, how to print. */
 function queryCommand(parent: Command, spec: string, description: string, since = '1h'): Command {
@@ -102,10 +134,10 @@ function queryCommand(parent: Command, spec: string, description: string, since 
     .command(spec)
     .description(description)
     .option('--since <duration>', 'how far back from now: 30m, 1h, 24h, 7d', since)
-    .option('--from <time>', 'window start (ISO-8601 or epoch ms); with --to instead of --since')
+    .option('--from <time>', 'window start: ISO-8601, epoch seconds or ms, now-2h; with --to instead of --since')
     .option('--to <time>', 'window end (default now)')
-    .option('-o, --output <format>', 'table, json, tree or text')
-    .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
+    .option('-o, --output <format>', 'table, text or json (traces also tree)')
+    .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb, or CORAL_COLONY / config colony.url)')
     .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
     .option('--token <secret>', 'bearer token for --colony (or CORAL_COLONY_TOKEN)')
     .option('--demo <scenario>', 'query an in-memory colony with this demo scenario loaded');
@@ -122,7 +154,7 @@ queryCommand(query, 'metrics <service>', 'RED metrics from eBPF and OTLP, merged
     const { runQuery, int } = await q();
     await runQuery('coral_query_metrics', {
       service, protocol: o.protocol, http_route: o.route, http_method: o.method, status_code_range: o.status,
-      grpc_method: o.grpcMethod, grpc_status_code: int('--grpc-status', o.grpcStatus, 16), sql_operation: o.sqlOperation, table_name: o.table,
+      grpc_method: o.grpcMethod, grpc_status_code: int('--grpc-status', o.grpcStatus, 0, 16), sql_operation: o.sqlOperation, table_name: o.table,
     }, o, 'table');
   });
 
@@ -132,7 +164,7 @@ queryCommand(query, 'traces [service]', 'traces as merged span trees (coral_quer
   .option('--order <o>', 'errors (failing first, then slowest), duration or recent', 'errors')
   .action(async (service, o) => {
     const { runQuery, ms, int } = await q();
-    await runQuery('coral_query_traces', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 50), order: o.order }, o, 'tree');
+    await runQuery('coral_query_traces', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 1, 50), order: o.order }, o, 'tree');
   });
 
 queryCommand(query, 'trace <id>', 'one trace, merged (coral_query_traces with trace_id)')
@@ -152,7 +184,7 @@ queryCommand(query, 'events [service]', 'deploys, restarts, config changes (cora
   .option('--kind <kind>', 'deploy, restart, crash, alert or config_change')
   .action(async (service, o) => (await q()).runQuery('coral_query_events', { service, kind: o.kind }, o, 'table'));
 
-const ebpf = query.command('ebpf').description('eBPF (Beyla) data only');
+const ebpf = query.command('ebpf').description('eBPF (Beyla) data only').helpCommand(true);
 for (const p of ['http', 'grpc', 'sql'] as const) {
   queryCommand(ebpf, `${p} <service>`, `eBPF ${p.toUpperCase()} metrics (coral_query_ebpf_${p}_metrics)`)
     .action(async (service, o) => (await q()).runQuery(`coral_query_ebpf_${p}_metrics`, { service }, o, 'table'));
@@ -161,15 +193,15 @@ queryCommand(ebpf, 'traces [service]', 'traces of eBPF spans only (coral_query_e
   .option('--min-duration <d>', 'only traces with a span this slow').option('--max <n>', 'how many traces (1-50)', '10')
   .action(async (service, o) => {
     const { runQuery, ms, int } = await q();
-    await runQuery('coral_query_ebpf_traces', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 50) }, o, 'tree');
+    await runQuery('coral_query_ebpf_traces', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 1, 50) }, o, 'tree');
   });
 
-const telemetry = query.command('telemetry').description('OTLP (SDK) data only');
+const telemetry = query.command('telemetry').description('OTLP (SDK) data only').helpCommand(true);
 queryCommand(telemetry, 'spans [service]', 'traces of OTLP spans only (coral_query_telemetry_spans)')
   .option('--min-duration <d>', 'only traces with a span this slow').option('--max <n>', 'how many traces (1-50)', '10')
   .action(async (service, o) => {
     const { runQuery, ms, int } = await q();
-    await runQuery('coral_query_telemetry_spans', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 50) }, o, 'tree');
+    await runQuery('coral_query_telemetry_spans', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 1, 50) }, o, 'tree');
   });
 queryCommand(telemetry, 'metrics <service>', 'OTLP metrics of a service (coral_query_telemetry_metrics)')
   .option('--metric <text>', 'part of a metric name')
@@ -179,10 +211,10 @@ queryCommand(telemetry, 'logs [service]', 'logs, newest first (coral_query_telem
   .option('--trace-id <id>', 'logs of one trace').option('--limit <n>', 'how many (1-500)', '50')
   .action(async (service, o) => {
     const { runQuery, int } = await q();
-    await runQuery('coral_query_telemetry_logs', { service, level: o.level, search: o.search, trace_id: o.traceId, limit: int('--limit', o.limit, 500) }, o, 'table');
+    await runQuery('coral_query_telemetry_logs', { service, level: o.level, search: o.search, trace_id: o.traceId, limit: int('--limit', o.limit, 1, 500) }, o, 'table');
   });
 
-const honeycomb = program.command('honeycomb').description('find columns across Honeycomb datasets (the bundled fake environment without HONEYCOMB_API_KEY)');
+const honeycomb = program.command('honeycomb').description('find columns across Honeycomb datasets (the bundled fake environment without HONEYCOMB_API_KEY)').helpCommand(true);
 
 /** Where the Honeycomb answers come from. */
 function honeycombCommand(spec: string, description: string): Command {
@@ -212,7 +244,7 @@ honeycombCommand('summary', 'datasets, their conventions and custom columns (hon
 honeycombCommand('mcp', 'serve the two Honeycomb tools over stdio to MCP clients')
   .action(async (o) => (await import('./commands/honeycomb.js')).honeycombMcp(o));
 
-const demo = program.command('demo').description('bundled incident scenarios modelled on the OpenTelemetry Demo');
+const demo = program.command('demo').description('bundled incident scenarios modelled on the OpenTelemetry Demo').helpCommand(true);
 
 demo
   .command('list')
@@ -222,17 +254,19 @@ demo
 
 demo
   .command('load <scenario>')
-  .description('load a scenario into a colony, shifted so that its hour ends now')
+  .description('load a scenario into a colony, shifted so that its hour ends now (over OTLP into the running colony when it holds the file)')
   .option('--db <file>', 'colony database file, or :memory: (default: ~/.coral/colony.duckdb)')
-  .option('--at <time>', 'end the scenario at this instant instead of now (ISO-8601 or epoch ms)')
+  .option('--at <time>', 'end the scenario at this instant instead of now (ISO-8601, epoch seconds or ms, now-1h)')
   .option('--json', 'print the result as JSON')
   .action(async (name, opts) => (await import('./commands/demo.js')).demoLoad(name, opts));
 
 demo
   .command('replay <scenario>')
-  .description('stream a scenario over OTLP/HTTP into a running colony, so the incident unfolds live')
+  .description('stream a scenario over OTLP into a running colony, so the incident unfolds live')
   .option('--speed <n>', 'times faster than real time (60 plays the hour in a minute)', '10')
-  .option('--otlp <url>', 'OTLP/HTTP receiver', 'http://127.0.0.1:4318')
+  .option('--otlp <url>', 'OTLP receiver (default: OTEL_EXPORTER_OTLP_ENDPOINT, else http://127.0.0.1:4318, or :4317 for grpc)')
+  .addOption(new Option('--protocol <p>', 'OTLP protocol (default: OTEL_EXPORTER_OTLP_PROTOCOL, else http/json)').choices(['http/json', 'http/protobuf', 'grpc']))
+  .option('--json', 'print the result as JSON')
   .action(async (name, opts) => (await import('./commands/demo.js')).demoReplay(name, opts));
 
 demo

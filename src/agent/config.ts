@@ -50,8 +50,17 @@ const honeycombSchema = z.object({
 
 export type HoneycombSettings = z.infer<typeof honeycombSchema>;
 
+/** The colony commands use when none is named: a running colony's URL (CORAL_COLONY overrides it). */
+const colonySchema = z.object({
+  url: z.url({ error: 'colony.url must be an http(s) URL, e.g. http://127.0.0.1:4318' }),
+  token: secretRef.optional(),
+}).strict();
+
+export type DefaultColonySettings = z.infer<typeof colonySchema>;
+
 export const configSchema = z.object({
   ai: z.object({ ask: askSchema.optional() }).strict().optional(),
+  colony: colonySchema.optional(),
   honeycomb: honeycombSchema.optional(),
   colonies: z.record(z.string(), z.object({ ask: askSchema.optional() }).strict()).optional(),
   mcp_servers: z.record(z.string(), mcpServer).optional(),
@@ -99,7 +108,7 @@ export function readConfigFile(path: string): ConfigFile {
   const r = configSchema.safeParse(raw);
   if (!r.success) {
     const issues = r.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
-    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colonies.<id>.ask, mcp_servers.<name>.{command, args, env | url, token}, honeycomb.{api_key, region, api_url, cache_ttl_seconds}.');
+    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colony.{url, token}, colonies.<id>.ask, mcp_servers.<name>.{command, args, env | url, token}, honeycomb.{api_key, region, api_url, cache_ttl_seconds}.');
   }
   return r.data;
 }
@@ -170,6 +179,12 @@ export function resolveAskSettings(i: ResolveInputs = {}): AskSettings {
 export function resolveHoneycombSettings(i: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): HoneycombSettings {
   const env = i.env ?? process.env;
   return { ...readConfigFile(globalConfigPath(env)).honeycomb, ...readProjectConfig(i.cwd, env).honeycomb };
+}
+
+/** The default colony from config, project over global. */
+export function resolveDefaultColony(i: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): DefaultColonySettings | undefined {
+  const env = i.env ?? process.env;
+  return readConfigFile(projectConfigPath(i.cwd)).colony ?? readConfigFile(globalConfigPath(env)).colony;
 }
 
 /** Resolves a secret reference to its value, or says exactly what is missing. */

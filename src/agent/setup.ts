@@ -5,6 +5,7 @@ import { connectHoneycomb, type HoneycombConnection } from '../honeycomb/connect
 import { createHoneycombServer } from '../honeycomb/tools.js';
 import { defaultColonyDbPath } from '../core/paths.js';
 import { systemPrompt } from './prompt.js';
+import { type ColonyChoice, resolveColonyChoice } from './colony-choice.js';
 import { honeycombOptions } from './honeycomb-options.js';
 import { ToolHub } from './toolhub.js';
 import { colonyTransport, httpTransport } from './mcp-http.js';
@@ -24,15 +25,7 @@ function configuredTransport(name: string, cfg: McpServerConfig): Transport {
   return httpTransport(new URL(cfg.url), cfg.token ? resolveSecret(cfg.token) : undefined);
 }
 
-
-export interface ColonyChoice {
-  /** An in-memory colony with this demo scenario, loaded while the turn starts. */
-  demo?: string;
-  db?: string;
-  /** A running colony's base URL (its /mcp). */
-  colony?: string;
-  token?: string;
-}
+export type { ColonyChoice };
 
 export interface AgentSession {
   hub: ToolHub;
@@ -59,7 +52,8 @@ export function sessionSettings(choice: ColonyChoice, model: string | undefined)
 }
 
 /** Connects the tool servers the agent uses: the colony (local, demo or remote) and Honeycomb. */
-export async function openAgentSession(choice: ColonyChoice, o: { onProgress?: (fraction: number) => void; mcpServers?: Record<string, McpServerConfig> } = {}): Promise<AgentSession> {
+export async function openAgentSession(asked: ColonyChoice, o: { onProgress?: (fraction: number) => void; mcpServers?: Record<string, McpServerConfig> } = {}): Promise<AgentSession> {
+  const choice = resolveColonyChoice(asked);
   const closers: (() => Promise<void>)[] = [];
   const entries: Parameters<typeof ToolHub.connect>[0] = [];
   let colonyId: string;

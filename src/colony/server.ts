@@ -3,10 +3,13 @@ import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotoc
 import { VERSION } from '../core/version.js';
 import { ALL_TOOLS, DEPRECATED_TOOLS } from './tools/index.js';
 import { type ToolContext, ToolInputError } from './tools/types.js';
+import { type ScenarioStory, registerColonyPrompts, registerColonyResources } from './resources.js';
 
 export interface ColonyServerOptions {
   /** List the deprecated coral_query_beyla_* names too (they answer either way). */
   listDeprecatedTools?: boolean;
+  /** Demo scenarios offered as resources (their stories). */
+  scenarios?: ScenarioStory[];
 }
 
 const INSTRUCTIONS =
@@ -32,6 +35,8 @@ export function createColonyServer(ctx: ToolContext, opts: ColonyServerOptions =
       },
     );
   }
+  registerColonyResources(server, ctx, opts.scenarios ?? []);
+  registerColonyPrompts(server);
   if (!opts.listDeprecatedTools) hideFromList(server, new Set(DEPRECATED_TOOLS.map((t) => t.name)));
   return server;
 }

@@ -3,6 +3,9 @@ import { formatCount } from '../core/format.js';
 import { type Nanos, nowNs } from '../core/time.js';
 import { progress } from '../core/progress.js';
 import type { ColonyStore } from '../colony/store/store.js';
+import { type ColonyStatus, colonyStatusOf } from '../colony/status.js';
+import { STATUS_URI } from '../colony/resources.js';
+import { resolveColonyChoice } from '../agent/colony-choice.js';
 import { toolByName } from '../colony/tools/index.js';
 import { runTool } from '../colony/tools/run.js';
 import { type ToolOutput, createToolContext } from '../colony/tools/types.js';
@@ -18,11 +21,15 @@ export interface AccessOptions extends StoreOptions {
 
 /** One way to reach a colony's tools from the CLI, whether it is a file, a demo or a remote colony. */
 export interface ColonyAccess {
+  /** Where the answers come from: the database file, or the running colony's URL. */
+  describe: string;
+  remote: boolean;
   call(tool: string, args: Record<string, unknown>): Promise<ToolOutput>;
+  status(): Promise<ColonyStatus>;
   close(): Promise<void>;
 }
 
-/** Opens the local store: the colony file, or an in-memory colony with a demo scenario loaded. */
+/** Opens the local store: the colony file, or an in-memory colony with a demo scenario loaded (a resolved choice). */
 export async function openLocalStore(opts: AccessOptions): Promise<ColonyStore> {
   if (!opts.demo) return openColonyFromOptions(opts);
   const { loadScenario } = await import('../demo/load.js');
@@ -38,11 +45,16 @@ export async function openLocalStore(opts: AccessOptions): Promise<ColonyStore> 
   return store;
 }
 
-export async function openColonyAccess(opts: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
+/** The colony a command reads, resolved (a running colony holding the file is used over its API). */
+export async function openColonyAccess(asked: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
+  const opts = resolveColonyChoice(asked);
   if (opts.colony) return openRemote(opts.colony, opts.token);
   const store = await openLocalStore(opts);
   const ctx = createToolContext(store, now);
   return {
+    describe: store.path,
+    remote: false,
+    status: () => colonyStatusOf(store),
     call: (tool, args) => {
       const def = toolByName(tool);
       if (!def) throw new Error(`no tool ${tool}`);
@@ -63,6 +75,13 @@ async function openRemote(base: string, token?: string): Promise<ColonyAccess> {
     throw new CoralError(`Cannot reach the colony at ${url}: ${(err as Error).message}`, 'Start it with `coral colony serve`, check the URL, and pass --token if it requires one.');
   }
   return {
+    describe: url.href,
+    remote: true,
+    async status() {
+      const res = await client.readResource({ uri: STATUS_URI });
+      const first = res.contents[0];
+      return JSON.parse(first && 'text' in first ? first.text : '{}') as ColonyStatus;
+    },
     async call(tool, args) {
       const res = await client.callTool({ name: tool, arguments: args });
       const text = (res.content as { type: string; text?: string }[]).map((c) => c.text ?? '').join('\n');

@@ -1,16 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { resolve } from 'node:path';
+import { defaultColonyDbPath } from '../core/paths.js';
 import { parseIntOption } from '../core/args.js';
 import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
+import { type RunningGrpcReceiver, startGrpcReceiver } from '../colony/otlp/grpc.js';
 import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
 import { createColonyServer } from '../colony/server.js';
 import { createToolContext } from '../colony/tools/types.js';
+import { readLiveRuntime, writeRuntime } from '../colony/runtime.js';
+import { listScenarios } from '../demo/files.js';
 import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
 
 interface ServeOptions extends StoreOptions {
   otlpHost: string;
   otlpPort: string;
+  otlpGrpcPort: string;
+  /** false with --no-otlp-grpc. */
+  otlpGrpc: boolean;
   maxBodyMb: string;
   token?: string;
   mcp: boolean;
@@ -25,6 +33,7 @@ const REPORT_EVERY_MS = 10_000;
  */
 export async function colonyServe(opts: ServeOptions): Promise<void> {
   const port = parseIntOption('--otlp-port', opts.otlpPort, 0, 65535);
+  const grpcPort = opts.otlpGrpc ? parseIntOption('--otlp-grpc-port', opts.otlpGrpcPort, 0, 65535) : null;
   const maxBodyBytes = parseIntOption('--max-body-mb', opts.maxBodyMb, 1, 1024) * 1024 * 1024;
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
   if (opts.mcp && !isLoopback(opts.otlpHost) && !token) {
@@ -33,7 +42,12 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
       'Pass --token SECRET (or set CORAL_COLONY_TOKEN); clients then send Authorization: Bearer SECRET. Or use --no-mcp.',
     );
   }
-  const store = await openColonyFromOptions(opts);
+  const dbPath = opts.db === ':memory:' ? ':memory:' : resolve(opts.db ?? defaultColonyDbPath());
+  const running = dbPath === ':memory:' ? null : readLiveRuntime(dbPath);
+  if (running) {
+    throw new CoralError(`A colony is already serving ${dbPath} at ${running.url} (pid ${running.pid}).`, 'Every coral command uses it automatically; stop it first to start another, or pass a different --db FILE.');
+  }
+  const store = await openColonyFromOptions({ ...opts, db: dbPath });
   const totals = { accepted: 0, rejected: 0, exports: 0 };
   const count = (e: ExportReport) => {
     totals.accepted += e.accepted;
@@ -44,15 +58,25 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {};
   // Loopback Host names need the real port, known once listening (port 0 picks one).
   const allowedHosts: string[] = [];
+  const scenarios = listScenarios();
   if (opts.mcp) {
     const ctx = createToolContext(store);
-    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools }), { allowedHosts, token });
+    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools, scenarios }), { allowedHosts, token });
     mcp = handler;
     routes['/mcp'] = (req, res) => handler.handle(req, res);
   }
   let receiver;
+  let grpc: RunningGrpcReceiver | null = null;
   try {
     receiver = await startReceiver({ sink: store, host: opts.otlpHost, port, maxBodyBytes, routes, onExport: count });
+    if (grpcPort !== null) {
+      try {
+        grpc = await startGrpcReceiver({ sink: store, host: opts.otlpHost, port: grpcPort, maxBodyBytes, token, onExport: count });
+      } catch (err) {
+        await receiver.close();
+        throw err;
+      }
+    }
   } catch (err) {
     await store.close();
     throw err;
@@ -61,7 +85,10 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const log = (line: string) => process.stderr.write(`coral colony: ${line}\n`);
   log(`colony ${store.path}`);
   log(`OTLP/HTTP listening on ${receiver.url} (/v1/traces, /v1/metrics, /v1/logs; JSON and protobuf, gzip)`);
+  if (grpc) log(`OTLP/gRPC listening on ${grpc.address}${token ? ', bearer token required' : ''}`);
   if (mcp) log(`MCP (Streamable HTTP) on ${receiver.url}/mcp${token ? ', bearer token required' : ''}`);
+  // A :memory: colony has no file for others to find.
+  const forget = dbPath === ':memory:' ? () => undefined : writeRuntime({ db: dbPath, url: receiver.url, mcp: Boolean(mcp), otlpGrpc: grpc?.address ?? null }, token);
   log('Ctrl-C to stop');
   let reported = { ...totals };
   const timer = setInterval(() => {
@@ -79,8 +106,10 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
     process.once('SIGTERM', stop);
   });
   clearInterval(timer);
+  forget();
   log('stopping: finishing pending writes');
   await mcp?.close();
+  await grpc?.close();
   await receiver.close();
   await store.close();
   log(`stopped; ${formatCount(totals.accepted)} items stored this run`);

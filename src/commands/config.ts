@@ -1,38 +1,122 @@
 import { existsSync } from 'node:fs';
-import { describeSettings, globalConfigPath, projectConfigPath, readConfigFile, resolveAskSettings, resolveSecret } from '../agent/config.js';
+import {
+  type ConfigFile,
+  describeSettings,
+  globalConfigPath,
+  projectConfigPath,
+  readConfigFile,
+  resolveAskSettings,
+  resolveDefaultColony,
+  resolveHoneycombSettings,
+  resolveSecret,
+} from '../agent/config.js';
 import { plainSecretProblems } from '../agent/config-audit.js';
+import { SECRET_NAME, maskReference, maskUrl } from '../core/secrets.js';
 import { CoralError } from '../core/errors.js';
+import { findCommand, referencedVariables } from './config-checks.js';
+
+/** A secret reference with whether its variable is set; never the value. */
+function refState(ref: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  if (!ref) return ref;
+  return `${maskReference(ref)} (${ref.startsWith('env://') && env[ref.slice(6)] ? 'set' : 'NOT SET'})`;
+}
+
+/** Per-colony overrides as written, every reference or secret-named value masked. */
+function maskDeep(value: unknown, key = ''): unknown {
+  if (typeof value === 'string') {
+    if (/^https?:\/\//i.test(value)) return maskUrl(value);
+    return SECRET_NAME.test(key) || /^(env|keyring):\/\//i.test(value) ? maskReference(value) : value;
+  }
+  if (Array.isArray(value)) return value.map((v) => maskDeep(v, key));
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, maskDeep(v, k)]));
+  return value;
+}
+
+/** Every section of the effective configuration, secrets as references only. */
+export function configSections(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
+  const files = [globalConfigPath(env), projectConfigPath()];
+  const colonies: NonNullable<ConfigFile['colonies']> = { ...readConfigFile(files[0]).colonies, ...readConfigFile(files[1]).colonies };
+  const hc = resolveHoneycombSettings({ env });
+  const colony = resolveDefaultColony({ env });
+  return {
+    files: files.map((path) => ({ path, present: existsSync(path) })),
+    ai: { ask: describeSettings(resolveAskSettings({ env })) },
+    colony: env.CORAL_COLONY
+      ? { url: env.CORAL_COLONY, from: 'environment (CORAL_COLONY)' }
+      : colony
+        ? { url: colony.url, token: refState(colony.token, env), from: 'config' }
+        : { url: null, from: 'none: the colony serving ~/.coral/colony.duckdb, or that file' },
+    colonies: maskDeep(colonies),
+    honeycomb: {
+      api_key: hc.api_key ? refState(hc.api_key, env) : env.HONEYCOMB_API_KEY ? 'HONEYCOMB_API_KEY (set)' : '(none: the bundled fake environment)',
+      region: hc.region ?? 'us',
+      api_url: hc.api_url ?? null,
+      cache_ttl_seconds: hc.cache_ttl_seconds ?? null,
+    },
+  };
+}
+
+/** Indented YAML-like text: one key per line, nested objects indented, arrays inline. */
+function toText(value: unknown, indent = ''): string[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${indent}${Array.isArray(value) ? `[${value.join(', ')}]` : String(value)}`];
+  const lines: string[] = [];
+  for (const [k, v] of Object.entries(value)) {
+    if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      if (Object.keys(v).length === 0) lines.push(`${indent}${k}: (none)`);
+      else lines.push(`${indent}${k}:`, ...toText(v, `${indent}  `));
+    } else lines.push(`${indent}${k}: ${Array.isArray(v) ? `[${v.join(', ')}]` : String(v)}`);
+  }
+  return lines;
+}
 
 /** `coral config show`: the effective settings and their origin, secrets masked. */
 export function configShow(o: { json?: boolean }): void {
-  const d = describeSettings(resolveAskSettings());
+  const sections = configSections();
   if (o.json) {
-    process.stdout.write(`${JSON.stringify(d, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify(sections, null, 2)}\n`);
     return;
   }
-  const files = [globalConfigPath(), projectConfigPath()].map((p) => `${p}${existsSync(p) ? '' : ' (absent)'}`);
-  process.stdout.write(`config files: ${files.join(', ')}\n${JSON.stringify(d, null, 2)}\n`);
+  const { files, ...rest } = sections as { files: { path: string; present: boolean }[] };
+  const lines = [`config files: ${files.map((f) => `${f.path}${f.present ? '' : ' (absent)'}`).join(', ')}`, ...toText(rest)];
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** `coral config validate`: both files parse, every key is known, every key reference resolves. */
-export function configValidate(): void {
+/** Every problem in the configuration: files that do not parse, references to unset variables, MCP commands not found. */
+export function configProblems(env: NodeJS.ProcessEnv = process.env): string[] {
   const problems: string[] = [];
-  for (const path of [globalConfigPath(), projectConfigPath()]) {
+  const files: ConfigFile[] = [];
+  for (const path of [globalConfigPath(env), projectConfigPath()]) {
     try {
-      problems.push(...plainSecretProblems(readConfigFile(path), path));
+      const file = readConfigFile(path);
+      problems.push(...plainSecretProblems(file, path));
+      files.push(file);
     } catch (err) {
-      problems.push((err as Error).message);
+      problems.push(`${(err as Error).message}`);
     }
   }
-  if (problems.length === 0) {
-    const s = resolveAskSettings();
-    for (const [provider, ref] of Object.entries(s.apiKeys)) {
-      try {
-        if (ref) resolveSecret(ref);
-      } catch (err) {
-        problems.push(`api_keys.${provider}: ${(err as CoralError).message} ${(err as CoralError).hint ?? ''}`.trim());
-      }
+  if (problems.length > 0) return problems;
+  for (const [where, ref] of referencedVariables(files)) {
+    try {
+      resolveSecret(ref, env);
+    } catch (err) {
+      problems.push(`${where}: ${(err as CoralError).message}`);
     }
+  }
+  for (const [name, cfg] of Object.entries(resolveAskSettings({ env }).mcpServers)) {
+    if ('command' in cfg && !findCommand(cfg.command, env)) {
+      problems.push(`mcp_servers.${name}.command: "${cfg.command}" is not found${cfg.command.includes('/') ? '' : ' on PATH'}; the agent would start without its tools.`);
+    }
+  }
+  return problems;
+}
+
+/** `coral config validate`: both files parse, every key is known, every reference and command resolves. */
+export function configValidate(o: { json?: boolean } = {}): void {
+  const problems = configProblems();
+  if (o.json) {
+    process.stdout.write(`${JSON.stringify({ valid: problems.length === 0, problems }, null, 2)}\n`);
+    if (problems.length > 0) process.exitCode = 1;
+    return;
   }
   if (problems.length > 0) throw new CoralError(`The configuration has problems:\n${problems.map((p) => `- ${p}`).join('\n')}`);
   process.stdout.write('configuration is valid\n');

@@ -5,6 +5,13 @@ import type { ToolOutput } from '../colony/tools/types.js';
 export type OutputFormat = 'table' | 'json' | 'tree' | 'text';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'tree', 'text'];
 
+const TRACE_TOOLS = new Set(['coral_query_traces', 'coral_query_ebpf_traces', 'coral_query_telemetry_spans']);
+
+/** The formats a tool's result prints in: every tool has table, text and json; span trees only for traces. */
+export function formatsFor(tool: string): readonly OutputFormat[] {
+  return TRACE_TOOLS.has(tool) ? OUTPUT_FORMATS : ['table', 'text', 'json'];
+}
+
 type Rec = Record<string, unknown>;
 const tagOf = (s: unknown) => (s === 'ebpf' ? '[eBPF]' : '[OTLP]');
 const ms = (v: unknown) => (typeof v === 'number' ? formatMs(v) : '');
@@ -33,6 +40,13 @@ function asTable(tool: string, s: Rec): string | null {
     const notes = [...(s.notes as string[]), s.analysis as string].filter(Boolean);
     return `${table(['source', 'protocol', 'operation', 'requests', 'P50', 'P95', 'P99', 'errors', 'from'], rows)}${notes.length ? `\n${notes.join('\n')}` : ''}`;
   }
+  if (Array.isArray(s.standOut)) return summaryTables(s);
+  if (Array.isArray(s.traces)) {
+    if (s.traces.length === 0) return null;
+    return table(['trace', 'start', 'duration', 'spans', 'services'], (s.traces as Rec[]).map((t) => [
+      String(t.traceId), new Date(Number(BigInt(String(t.startNs)) / 1_000_000n)).toISOString(), ms(t.durationMs), formatCount(t.spanCount as number), (t.services as string[]).join(', '),
+    ]));
+  }
   if (Array.isArray(s.services) && tool === 'coral_get_service_health') {
     return table(['service', 'sources', 'status', 'requests', 'errors', 'P95', 'last seen', 'why'], (s.services as Rec[]).map((h) => [
       String(h.serviceName), (h.sources as string[]).map(tagOf).join(''), String(h.status), formatCount(h.requests as number),
@@ -58,7 +72,26 @@ function asTable(tool: string, s: Rec): string | null {
   return null;
 }
 
-/** Prints a tool's result the way the user asked; `table` falls back to the text for non-tabular results. */
+/** coral_query_summary as tables: what stands out, every service compared with the window before, the events; then where to look first. */
+function summaryTables(s: Rec): string {
+  const change = (now: unknown, before: unknown, f: (v: number) => string) => (typeof now === 'number' ? `${f(now)}${typeof before === 'number' ? ` (was ${f(before)})` : ''}` : '');
+  const serviceRows = (list: Rec[]) => list.map((x) => [
+    String(x.service), (x.sources as string[]).map(tagOf).join(''), String(x.status), change(x.ratePerSec, x.prevRatePerSec, (v) => `${v.toFixed(2)}/s`),
+    change(x.errorRate, x.prevErrorRate, formatPercent), change(x.p95Ms, x.prevP95Ms, formatMs), (x.signals as string[]).join('; '),
+  ]);
+  const head = ['service', 'sources', 'status', 'rate', 'errors', 'P95', 'signals'];
+  const parts = [`Window ${String(s.from)} .. ${String(s.to)}, compared with ${String(s.previousFrom)} .. ${String(s.from)}`];
+  const standOut = s.standOut as Rec[];
+  parts.push(standOut.length > 0 ? `Stands out:\n${table(head, serviceRows(standOut))}` : 'Nothing stands out.');
+  if (Array.isArray(s.services) && s.services.length > 0) parts.push(`All services:\n${table(head, serviceRows(s.services as Rec[]))}`);
+  if (Array.isArray(s.events) && s.events.length > 0) {
+    parts.push(`Events:\n${table(['time', 'service', 'kind', 'title'], (s.events as Rec[]).map((e) => [String(e.time), String(e.serviceName), String(e.kind), String(e.title)]))}`);
+  }
+  if (typeof s.lookFirst === 'string') parts.push(s.lookFirst);
+  return parts.join('\n\n');
+}
+
+/** Prints a tool's result the way the user asked; `table` prints the text only when there are no rows to tabulate. */
 export function printToolOutput(tool: string, out: ToolOutput, format: OutputFormat): void {
   if (format === 'json') {
     process.stdout.write(`${JSON.stringify(out.structured, null, 2)}\n`);

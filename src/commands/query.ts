@@ -1,8 +1,9 @@
 import { parseIntOption } from '../core/args.js';
 import { CoralError } from '../core/errors.js';
 import { type Nanos, parseDuration, parseInstant, nowNs, DURATION_HINT } from '../core/time.js';
+import { resolveColonyChoice } from '../agent/colony-choice.js';
 import { type AccessOptions, openColonyAccess } from './colony-access.js';
-import { OUTPUT_FORMATS, type OutputFormat, printToolOutput } from './query-output.js';
+import { type OutputFormat, formatsFor, printToolOutput } from './query-output.js';
 
 export interface QueryOptions extends AccessOptions {
   since?: string;
@@ -11,31 +12,39 @@ export interface QueryOptions extends AccessOptions {
   output?: string;
 }
 
-/** The window as tools take it: a `time_range` back from a "now" that --to can move. */
-function window(opts: QueryOptions): { timeRange: string; now: () => Nanos } {
+/** The window as tools take it: a `time_range` back from a "now" that --to can move (only on a local colony). */
+export function queryWindow(opts: QueryOptions, remote: boolean, now: Nanos = nowNs()): { timeRange: string; now: () => Nanos } {
   if (opts.from === undefined && opts.to === undefined) {
     const since = opts.since ?? '1h';
     parseDuration(since);
     return { timeRange: since, now: nowNs };
   }
-  if (opts.colony) throw new CoralError('--from/--to need a local colony (--db or --demo).', 'Against a running colony use --since, which counts back from its now.');
-  const to = opts.to !== undefined ? parseInstant(opts.to) : nowNs();
-  const from = opts.from !== undefined ? parseInstant(opts.from) : to - parseDuration(opts.since ?? '1h');
+  const to = opts.to !== undefined ? parseInstant(opts.to, now) : now;
+  const from = opts.from !== undefined ? parseInstant(opts.from, now) : to - parseDuration(opts.since ?? '1h');
   if (from >= to) throw new CoralError('--from must be before --to.');
-  return { timeRange: `${(to - from) / 1_000_000_000n}s`, now: () => to };
+  // A running colony counts its windows back from its own now: only windows ending now can be asked.
+  if (remote && opts.to !== undefined && now - to > 60_000_000_000n) {
+    throw new CoralError('--to in the past needs the colony file, but a running colony answers for windows that end now.', 'Use --since or --from alone, or stop `coral colony serve` and query the file with --db.');
+  }
+  const seconds = (to - from + 999_999_999n) / 1_000_000_000n;
+  return { timeRange: `${seconds}s`, now: remote ? nowNs : () => to };
 }
 
-function format(opts: QueryOptions, fallback: OutputFormat): OutputFormat {
+function format(tool: string, opts: QueryOptions, fallback: OutputFormat): OutputFormat {
   const f = (opts.output ?? fallback) as OutputFormat;
-  if (!OUTPUT_FORMATS.includes(f)) throw new CoralError(`Invalid --output "${opts.output}".`, `Use one of: ${OUTPUT_FORMATS.join(', ')}.`);
+  const accepted = formatsFor(tool);
+  if (!accepted.includes(f)) {
+    throw new CoralError(`--output "${opts.output}" is not available here.`, `This command prints as ${accepted.join(', ')}${accepted.includes('tree') ? '' : ' (span trees are for traces)'}.`);
+  }
   return f;
 }
 
 /** Runs one colony tool for the CLI, exactly as an MCP client would call it, and prints it. */
 export async function runQuery(tool: string, args: Record<string, unknown>, opts: QueryOptions, defaultFormat: OutputFormat): Promise<void> {
-  const fmt = format(opts, defaultFormat);
-  const w = window(opts);
-  const access = await openColonyAccess(opts, w.now);
+  const fmt = format(tool, opts, defaultFormat);
+  const target = resolveColonyChoice(opts);
+  const w = queryWindow(target, target.colony !== undefined);
+  const access = await openColonyAccess(target, w.now);
   try {
     const clean = Object.fromEntries(Object.entries({ time_range: w.timeRange, ...args }).filter(([, v]) => v !== undefined));
     printToolOutput(tool, await access.call(tool, clean), fmt);
@@ -54,4 +63,5 @@ export const ms = (text: string | undefined): number | undefined => {
   }
 };
 
-export const int = (name: string, text: string | undefined, max: number) => (text === undefined ? undefined : parseIntOption(name, text, 0, max));
+/** An integer option within [min, max], as its help text states it. */
+export const int = (name: string, text: string | undefined, min: number, max: number) => (text === undefined ? undefined : parseIntOption(name, text, min, max));

@@ -49,14 +49,24 @@ export function nsToIso(ns: Nanos): string {
   return new Date(Number(ns / 1_000_000n)).toISOString();
 }
 
-/** Accepts an ISO-8601 date-time or epoch milliseconds. */
-export function parseInstant(text: string): Nanos {
+export const INSTANT_HINT = 'Use ISO-8601 (2025-12-02T10:30:00Z), epoch seconds (10 digits) or milliseconds (13 digits), or now-1h.';
+
+/**
+ * Accepts ISO-8601, `now` or `now-<duration>`, and epoch seconds or milliseconds told apart by their
+ * digit count (10 and 13 digits cover 2001-2286); any other digit count is refused as ambiguous.
+ */
+export function parseInstant(text: string, now: Nanos = nowNs()): Nanos {
   const trimmed = text.trim();
-  if (/^\d{10,16}$/.test(trimmed)) return BigInt(trimmed) * 1_000_000n;
-  const ms = Date.parse(trimmed);
-  if (Number.isNaN(ms)) {
-    throw new CoralError(`Invalid time "${text}".`, 'Use ISO-8601 (2025-12-02T10:30:00Z) or epoch milliseconds.');
+  const rel = /^now(?:\s*-\s*(.+))?$/i.exec(trimmed);
+  if (rel) return rel[1] === undefined ? now : now - parseDuration(rel[1]);
+  if (/^\d+$/.test(trimmed)) {
+    if (trimmed.length === 10) return BigInt(trimmed) * 1_000_000_000n;
+    if (trimmed.length === 13) return BigInt(trimmed) * 1_000_000n;
+    throw new CoralError(`Ambiguous time "${text}": ${trimmed.length} digits are neither epoch seconds (10) nor milliseconds (13).`, INSTANT_HINT);
   }
+  // Only ISO-8601-shaped text: Date.parse also guesses at forms like "12/2".
+  const ms = /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
+  if (Number.isNaN(ms)) throw new CoralError(`Invalid time "${text}".`, INSTANT_HINT);
   return BigInt(ms) * 1_000_000n;
 }
 

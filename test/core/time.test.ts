@@ -37,3 +37,29 @@ describe('time windows', () => {
     expect(() => parseInstant('yesterday')).toThrow(/Invalid time/);
   });
 });
+
+describe('parseInstant: epoch seconds, milliseconds and now-relative times', () => {
+  const now = 1_764_671_415_000_000_000n;
+  it('tells epoch seconds (10 digits) from milliseconds (13 digits)', () => {
+    expect(parseInstant('1764671415')).toBe(1_764_671_415_000_000_000n);
+    expect(parseInstant('1764671415123')).toBe(1_764_671_415_123_000_000n);
+  });
+
+  it('refuses other digit counts as ambiguous, saying what is accepted', () => {
+    for (const bad of ['17646714', '176467141500', '1764671415000000']) {
+      expect(() => parseInstant(bad)).toThrow(/Ambiguous time/);
+    }
+    try {
+      parseInstant('176467141500');
+    } catch (err) {
+      expect((err as CoralError).hint).toMatch(/epoch seconds \(10 digits\) or milliseconds \(13 digits\), or now-1h/);
+    }
+  });
+
+  it('reads now and now-<duration> against the given now', () => {
+    expect(parseInstant('now', now)).toBe(now);
+    expect(parseInstant('now-1h', now)).toBe(now - 3_600_000_000_000n);
+    expect(parseInstant('NOW - 30m', now)).toBe(now - 1_800_000_000_000n);
+    expect(() => parseInstant('now-soon', now)).toThrow(/Invalid duration/);
+  });
+});

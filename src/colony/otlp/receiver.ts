@@ -2,12 +2,9 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import { CoralError } from '../../core/errors.js';
-import type { IngestBatch } from '../store/rows.js';
-import { StoreBusyError } from '../store/writer.js';
-import { decodeLogsJson, decodeMetricsJson, decodeTracesJson } from './decode-json.js';
-import { decodeLogsProto, decodeMetricsProto, decodeTracesProto } from './decode-proto.js';
-import { OtlpDecodeError, type Signal } from './model.js';
-import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces, rejectionMessage } from './normalize.js';
+import type { Signal } from './model.js';
+import { rejectionMessage } from './normalize.js';
+import { type IngestSink, IngestError, ingestExport } from './ingest.js';
 import {
   type Encoding,
   RPC_INTERNAL,
@@ -25,10 +22,7 @@ export const DEFAULT_OTLP_PORT = 4318;
 /** Measured after decompression, as the OpenTelemetry Collector does. */
 export const DEFAULT_MAX_BODY_BYTES = 20 * 1024 * 1024;
 
-/** Where decoded telemetry goes: the store, or anything that commits a batch. */
-export interface IngestSink {
-  write(batch: IngestBatch): Promise<void>;
-}
+export type { IngestSink };
 
 export interface ReceiverOptions {
   sink: IngestSink;
@@ -56,12 +50,6 @@ export interface RunningReceiver {
   port: number;
   close(): Promise<void>;
 }
-
-const SIGNALS: Record<Signal, { json: (b: Buffer) => unknown; proto: (b: Buffer) => unknown; normalize: (req: never) => Normalized }> = {
-  traces: { json: decodeTracesJson, proto: decodeTracesProto, normalize: normalizeTraces },
-  metrics: { json: decodeMetricsJson, proto: decodeMetricsProto, normalize: normalizeMetrics },
-  logs: { json: decodeLogsJson, proto: decodeLogsProto, normalize: normalizeLogs },
-};
 
 const PATHS: Record<string, Signal> = { '/v1/traces': 'traces', '/v1/metrics': 'metrics', '/v1/logs': 'logs' };
 
@@ -153,21 +141,16 @@ export async function handleExport(
     }
     const raw = await readBody(req, opts.maxBodyBytes);
     const body = await decompress(req, raw, opts.maxBodyBytes);
-    const codec = SIGNALS[signal];
-    let decoded: unknown;
+    let n;
     try {
-      decoded = encoding === 'json' ? codec.json(body) : codec.proto(body);
+      n = await ingestExport(opts.sink, signal, encoding, body);
     } catch (err) {
-      if (err instanceof OtlpDecodeError) throw new HttpError(400, RPC_INVALID_ARGUMENT, `cannot decode ${signal} ${encoding}: ${err.message}`);
-      throw err;
-    }
-    const n = codec.normalize(decoded as never);
-    try {
-      await opts.sink.write(n.batch);
-    } catch (err) {
-      // 503 means only "saturated, retry later" (the exporter keeps the data and sends it again).
-      if (err instanceof StoreBusyError) throw new HttpError(503, RPC_UNAVAILABLE, err.message, { 'retry-after': '1' });
-      throw err;
+      if (!(err instanceof IngestError)) throw err;
+      if (err.kind === 'invalid') throw new HttpError(400, RPC_INVALID_ARGUMENT, err.message);
+      // 503 means only "retry later" (the exporter keeps the data and sends it again); the
+      // database's own words stay in the colony's log.
+      if (err.cause !== undefined) (opts.onError ?? logInternalError)(err.cause);
+      throw new HttpError(503, RPC_UNAVAILABLE, err.message, { 'retry-after': '1' });
     }
     opts.onExport?.({ signal, encoding, accepted: n.accepted, rejected: n.rejected });
     send(200, exportResponse(signal, encoding, n.rejected, rejectionMessage(n)));

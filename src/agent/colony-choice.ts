@@ -1,0 +1,70 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { CoralError } from '../core/errors.js';
+import { defaultColonyDbPath } from '../core/paths.js';
+import { readLiveRuntime, readRuntimeToken } from '../colony/runtime.js';
+import { resolveDefaultColony, resolveSecret } from './config.js';
+
+/** Which colony a command reads, as its flags name it. */
+export interface ColonyChoice {
+  /** An in-memory colony with this demo scenario. */
+  demo?: string;
+  db?: string;
+  /** A running colony's base URL (its /mcp). */
+  colony?: string;
+  token?: string;
+}
+
+export interface ResolveColonyOptions {
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+  /** Where "using the running colony" notices go; stderr by default. */
+  notify?: (line: string) => void;
+}
+
+const announced = new Set<string>();
+
+function say(line: string, notify: ResolveColonyOptions['notify']): void {
+  // ask resolves once for its settings and once for its session: say it once.
+  if (announced.has(line)) return;
+  announced.add(line);
+  (notify ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
+}
+
+/**
+ * The colony a reading command uses: a named one as named; else CORAL_COLONY or config `colony.url`;
+ * else the database file (--db or the default), through the running `coral colony serve` that holds
+ * it when there is one. A file that does not exist is an error: reads never create databases.
+ */
+export function resolveColonyChoice<T extends ColonyChoice>(choice: T, o: ResolveColonyOptions = {}): T {
+  if (choice.colony || choice.demo || choice.db === ':memory:') return choice;
+  const env = o.env ?? process.env;
+  if (choice.db === undefined) {
+    const fromEnv = env.CORAL_COLONY?.trim();
+    const configured = fromEnv ? undefined : resolveDefaultColony({ env, cwd: o.cwd });
+    const url = fromEnv || configured?.url;
+    if (url) {
+      say(`coral: using the default colony ${url} (${fromEnv ? 'CORAL_COLONY' : 'config colony.url'})`, o.notify);
+      const token = choice.token ?? env.CORAL_COLONY_TOKEN ?? (configured?.token ? resolveSecret(configured.token, env) : undefined);
+      return { ...choice, colony: url, token };
+    }
+  }
+  const db = resolve(choice.db ?? defaultColonyDbPath(env));
+  const running = readLiveRuntime(db);
+  if (running) {
+    if (!running.mcp) {
+      throw new CoralError(`${db} is held by a running colony (pid ${running.pid}) that serves no MCP endpoint (--no-mcp).`, 'Restart it without --no-mcp, or stop it to open the file directly.');
+    }
+    say(`coral: using the running colony at ${running.url} (pid ${running.pid}, serving ${db})`, o.notify);
+    return { ...choice, db: undefined, colony: running.url, token: choice.token ?? env.CORAL_COLONY_TOKEN ?? readRuntimeToken(running) };
+  }
+  if (!existsSync(db)) {
+    throw new CoralError(
+      `No colony database at ${db}.`,
+      choice.db !== undefined
+        ? 'Check the path (reading never creates a database), or start a colony there with `coral colony serve --db FILE`.'
+        : 'Start the colony with `coral colony serve` (it keeps running and receives OTLP), or load a scenario into it: `coral demo load payment-failure`.',
+    );
+  }
+  return { ...choice, db };
+}

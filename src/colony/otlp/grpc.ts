@@ -1,0 +1,139 @@
+import { timingSafeEqual } from 'node:crypto';
+import { Metadata, Server, ServerCredentials, type ServerUnaryCall, type ServiceDefinition, type sendUnaryData, status } from '@grpc/grpc-js';
+import { CoralError } from '../../core/errors.js';
+import type { Signal } from './model.js';
+import { rejectionMessage } from './normalize.js';
+import { type IngestSink, IngestError, ingestExport } from './ingest.js';
+import { exportResponse } from './responses.js';
+import { WireWriter } from './wire.js';
+
+export const DEFAULT_OTLP_GRPC_PORT = 4317;
+
+export interface GrpcReceiverOptions {
+  sink: IngestSink;
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Largest accepted message after decompression; larger ones get RESOURCE_EXHAUSTED (not retried). */
+  maxBodyBytes: number;
+  /** When set, every export must carry `authorization: Bearer <token>` metadata. */
+  token?: string;
+  onExport?: (e: { signal: Signal; encoding: 'protobuf'; accepted: number; rejected: number }) => void;
+}
+
+export interface RunningGrpcReceiver {
+  /** host:port, as an exporter's endpoint takes it. */
+  address: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The three OTLP collector services; each has one unary method, Export. */
+const SERVICES: Record<Signal, string> = {
+  traces: 'opentelemetry.proto.collector.trace.v1.TraceService',
+  metrics: 'opentelemetry.proto.collector.metrics.v1.MetricsService',
+  logs: 'opentelemetry.proto.collector.logs.v1.LogsService',
+};
+
+/** How long a client should wait before retrying into a saturated store. */
+const RETRY_DELAY_SECONDS = 1;
+
+const raw = (b: Buffer) => b;
+
+/** Messages stay bytes: the same protobuf decoder as OTLP/HTTP reads them, no generated code. */
+function definition(signal: Signal): ServiceDefinition {
+  return {
+    Export: {
+      path: `/${SERVICES[signal]}/Export`,
+      requestStream: false,
+      responseStream: false,
+      requestSerialize: raw,
+      requestDeserialize: raw,
+      responseSerialize: raw,
+      responseDeserialize: raw,
+    },
+  };
+}
+
+/**
+ * google.rpc.Status with a google.rpc.RetryInfo detail, for the `grpc-status-details-bin` trailer:
+ * OTLP exporters retry RESOURCE_EXHAUSTED only when the server says when.
+ */
+export function retryStatusDetails(code: number, message: string, delaySeconds: number): Buffer {
+  const retryInfo = new WireWriter().message(1, new WireWriter().uint(1, delaySeconds));
+  const any = new WireWriter().string(1, 'type.googleapis.com/google.rpc.RetryInfo').message(2, retryInfo);
+  return new WireWriter().uint(1, code).string(2, message).message(3, any).finish();
+}
+
+/** The gRPC status an ingest failure maps to (the OTLP/gRPC specification's codes). */
+export function grpcFailure(err: unknown): { code: status; details: string; metadata?: Metadata } {
+  if (err instanceof IngestError) {
+    if (err.kind === 'invalid') return { code: status.INVALID_ARGUMENT, details: err.message };
+    if (err.kind === 'busy') {
+      const metadata = new Metadata();
+      metadata.set('grpc-status-details-bin', retryStatusDetails(status.RESOURCE_EXHAUSTED, err.message, RETRY_DELAY_SECONDS));
+      return { code: status.RESOURCE_EXHAUSTED, details: err.message, metadata };
+    }
+    return { code: status.UNAVAILABLE, details: err.message };
+  }
+  return { code: status.INTERNAL, details: `internal error: ${(err as Error).message}` };
+}
+
+function authorized(metadata: Metadata, token: string): boolean {
+  const [value] = metadata.get('authorization');
+  if (typeof value !== 'string' || !value.startsWith('Bearer ')) return false;
+  const a = Buffer.from(value.slice(7));
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** OTLP/gRPC: the collector's three Export services in front of the same ingest path as OTLP/HTTP. */
+export function startGrpcReceiver(opts: GrpcReceiverOptions): Promise<RunningGrpcReceiver> {
+  const server = new Server({
+    // Checked by grpc-js after gzip/deflate decompression too, answering RESOURCE_EXHAUSTED.
+    'grpc.max_receive_message_length': opts.maxBodyBytes,
+    'grpc.max_send_message_length': 4 * 1024 * 1024,
+  });
+  for (const signal of Object.keys(SERVICES) as Signal[]) {
+    server.addService(definition(signal), {
+      Export: (call: ServerUnaryCall<Buffer, Buffer>, callback: sendUnaryData<Buffer>) => {
+        if (opts.token !== undefined && !authorized(call.metadata, opts.token)) {
+          callback({ code: status.UNAUTHENTICATED, details: 'missing or wrong bearer token: send authorization: Bearer <token> metadata (the --token the colony was started with)' });
+          return;
+        }
+        ingestExport(opts.sink, signal, 'protobuf', call.request).then(
+          (n) => {
+            opts.onExport?.({ signal, encoding: 'protobuf', accepted: n.accepted, rejected: n.rejected });
+            callback(null, exportResponse(signal, 'protobuf', n.rejected, rejectionMessage(n)));
+          },
+          (err: unknown) => callback(grpcFailure(err)),
+        );
+      },
+    });
+  }
+  const host = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+  return new Promise((resolve, reject) => {
+    server.bindAsync(`${host}:${opts.port}`, ServerCredentials.createInsecure(), (err, port) => {
+      if (err) {
+        server.forceShutdown();
+        reject(new CoralError(
+          `Cannot listen for OTLP/gRPC on ${host}:${opts.port}: ${err.message}.`,
+          'Another OTLP receiver (a Collector, another colony) may hold the port: pass --otlp-grpc-port N (0 picks a free port), or --no-otlp-grpc.',
+        ));
+        return;
+      }
+      resolve({
+        address: `${host}:${port}`,
+        port,
+        close: () =>
+          new Promise<void>((done) => {
+            const force = setTimeout(() => server.forceShutdown(), 2000);
+            server.tryShutdown(() => {
+              clearTimeout(force);
+              done();
+            });
+          }),
+      });
+    });
+  });
+}

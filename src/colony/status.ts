@@ -1,0 +1,26 @@
+import { nsToIso } from '../core/time.js';
+import type { ColonyStore, StoreCounts } from './store/store.js';
+
+export interface ColonyStatusService {
+  serviceName: string;
+  sources: string[];
+  firstSeen: string;
+  lastSeen: string;
+}
+
+/** What a colony holds, as `coral colony status --json` and the colony/status MCP resource give it. */
+export interface ColonyStatus {
+  path: string;
+  counts: StoreCounts;
+  services: ColonyStatusService[];
+}
+
+export async function colonyStatusOf(store: ColonyStore): Promise<ColonyStatus> {
+  const counts = await store.counts();
+  const services = await store.listServices();
+  return {
+    path: store.path,
+    counts,
+    services: services.map(({ firstSeenNs, lastSeenNs, ...s }) => ({ ...s, firstSeen: nsToIso(firstSeenNs), lastSeen: nsToIso(lastSeenNs) })),
+  };
+}
