@@ -7,10 +7,10 @@ import { Where } from './filters.js';
 import {
   type BucketCounts,
   type HistogramSnapshot,
-  cumulativeDelta,
   histogramQuantile,
   mergeHistograms,
   total,
+  windowDelta,
 } from '../../unified/histogram.js';
 
 export type Protocol = 'http' | 'grpc' | 'sql';
@@ -192,6 +192,10 @@ interface SeriesRow extends KeyColumns {
   before_bounds: string | null;
   before_start: bigint | null;
   before_time: bigint | null;
+  first_counts: string | null;
+  first_bounds: string | null;
+  first_start: bigint | null;
+  first_time: bigint | null;
   window_counts: string[] | null;
 }
 
@@ -201,7 +205,7 @@ function snapshot(counts: string | null, bounds: string | null, start: bigint | 
 }
 
 /** What one series observed in the window, whatever its temporality. */
-function seriesDelta(r: SeriesRow): BucketCounts | null {
+function seriesDelta(r: SeriesRow, windowFromNs: bigint): BucketCounts | null {
   if (r.temporality === 'delta') {
     if (!r.window_counts || r.window_counts.length === 0 || !r.last_bounds) return null;
     const bounds: number[] = JSON.parse(r.last_bounds);
@@ -209,9 +213,11 @@ function seriesDelta(r: SeriesRow): BucketCounts | null {
     for (const point of r.window_counts) (JSON.parse(point) as number[]).forEach((c, i) => (counts[i] += c));
     return { bounds, counts };
   }
-  return cumulativeDelta(
+  return windowDelta(
     snapshot(r.before_counts, r.before_bounds, r.before_start, r.before_time),
+    snapshot(r.first_counts, r.first_bounds, r.first_start, r.first_time),
     snapshot(r.last_counts, r.last_bounds, r.last_start, r.last_time),
+    windowFromNs,
   );
 }
 
@@ -248,6 +254,10 @@ export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedR
        arg_max(bounds, time_ns) FILTER (WHERE NOT ${after}) AS before_bounds,
        arg_max(start_ns, time_ns) FILTER (WHERE NOT ${after}) AS before_start,
        max(time_ns) FILTER (WHERE NOT ${after}) AS before_time,
+       arg_min(bucket_counts, time_ns) FILTER (WHERE ${after}) AS first_counts,
+       arg_min(bounds, time_ns) FILTER (WHERE ${after}) AS first_bounds,
+       arg_min(start_ns, time_ns) FILTER (WHERE ${after}) AS first_start,
+       min(time_ns) FILTER (WHERE ${after}) AS first_time,
        list(bucket_counts) FILTER (WHERE ${after} AND temporality = 'delta') AS window_counts
      FROM otel_metrics_histogram WHERE ${w.sql()}
      GROUP BY series_key`,
@@ -261,7 +271,7 @@ export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedR
   }
   const groups = new Map<string, Group>();
   for (const r of rows) {
-    const delta = seriesDelta(r);
+    const delta = seriesDelta(r, q.range.fromNs);
     if (delta === null || total(delta) === 0) continue;
     const key = keyOf(r, q.protocol);
     const id = JSON.stringify([key, r.unit, r.metric_name]);
