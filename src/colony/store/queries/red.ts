@@ -175,8 +175,9 @@ export function msPerUnit(unit: string, metricName: string): number {
   }
 }
 
-interface SeriesRow extends KeyColumns {
+export interface HistogramSeries extends KeyColumns {
   series_key: string;
+  service_name: string;
   metric_name: string;
   unit: string;
   temporality: string;
@@ -205,7 +206,7 @@ function snapshot(counts: string | null, bounds: string | null, start: bigint | 
 }
 
 /** What one series observed in the window, whatever its temporality. */
-function seriesDelta(r: SeriesRow, windowFromNs: bigint): BucketCounts | null {
+function seriesDelta(r: HistogramSeries, windowFromNs: bigint): BucketCounts | null {
   if (r.temporality === 'delta') {
     if (!r.window_counts || r.window_counts.length === 0 || !r.last_bounds) return null;
     const bounds: number[] = JSON.parse(r.last_bounds);
@@ -221,24 +222,20 @@ function seriesDelta(r: SeriesRow, windowFromNs: bigint): BucketCounts | null {
   );
 }
 
-function isErrorSeries(r: SeriesRow, protocol: Protocol): boolean {
+export function isErrorSeries(r: HistogramSeries, protocol: Protocol): boolean {
   if (protocol === 'http') return r.http_status_code !== null && r.http_status_code >= 500;
   if (protocol === 'grpc') return r.rpc_status_code !== null && GRPC_SERVER_ERROR_CODES.includes(r.rpc_status_code);
   return r.error_type !== null;
 }
 
 /**
- * RED metrics from duration histograms (Beyla's, or an SDK's): per series the window's delta with
- * counter-reset handling, summed per group, then Prometheus-style interpolated percentiles.
+ * Every duration-histogram series matching `w` (which must bound time_ns <= the window's end), with what
+ * it observed in the window; series that observed nothing are left out.
  */
-export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedRow[]> {
-  const w = new Where().add('service_name = ?', q.service).add('time_ns <= ?::BIGINT', q.range.toNs);
-  w.add(`metric_name IN (${DURATION_METRICS[q.protocol].map(() => '?').join(', ')})`, ...DURATION_METRICS[q.protocol]);
-  w.maybe(q.source, 'source = ?');
-  applyFilters(w, q);
-  const after = `time_ns > ${w.bind(q.range.fromNs)}::BIGINT`;
-  const rows = await db.query<SeriesRow>(
-    `SELECT series_key, any_value(source) AS source, any_value(metric_name) AS metric_name, any_value(unit) AS unit,
+export async function histogramSeriesDeltas(db: Database, w: Where, range: TimeRange): Promise<{ series: HistogramSeries; delta: BucketCounts }[]> {
+  const after = `time_ns > ${w.bind(range.fromNs)}::BIGINT`;
+  const rows = await db.query<HistogramSeries>(
+    `SELECT series_key, any_value(service_name) AS service_name, any_value(source) AS source, any_value(metric_name) AS metric_name, any_value(unit) AS unit,
        any_value(temporality) AS temporality,
        any_value(http_route) AS http_route, any_value(http_method) AS http_method,
        any_value(http_status_code) AS http_status_code,
@@ -263,6 +260,24 @@ export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedR
      GROUP BY series_key`,
     w.params,
   );
+  const out: { series: HistogramSeries; delta: BucketCounts }[] = [];
+  for (const r of rows) {
+    const delta = seriesDelta(r, range.fromNs);
+    if (delta !== null && total(delta) > 0) out.push({ series: r, delta });
+  }
+  return out;
+}
+
+/**
+ * RED metrics from duration histograms (Beyla's, or an SDK's): per series the window's delta with
+ * counter-reset handling, summed per group, then Prometheus-style interpolated percentiles.
+ */
+export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedRow[]> {
+  const w = new Where().add('service_name = ?', q.service).add('time_ns <= ?::BIGINT', q.range.toNs);
+  w.add(`metric_name IN (${DURATION_METRICS[q.protocol].map(() => '?').join(', ')})`, ...DURATION_METRICS[q.protocol]);
+  w.maybe(q.source, 'source = ?');
+  applyFilters(w, q);
+  const rows = await histogramSeriesDeltas(db, w, q.range);
   interface Group {
     key: ReturnType<typeof keyOf>;
     histograms: BucketCounts[];
@@ -270,9 +285,7 @@ export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedR
     msPerUnit: number;
   }
   const groups = new Map<string, Group>();
-  for (const r of rows) {
-    const delta = seriesDelta(r, q.range.fromNs);
-    if (delta === null || total(delta) === 0) continue;
+  for (const { series: r, delta } of rows) {
     const key = keyOf(r, q.protocol);
     const id = JSON.stringify([key, r.unit, r.metric_name]);
     let g = groups.get(id);
