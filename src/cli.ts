@@ -276,6 +276,13 @@ demo
   .option('--check', 'only check that regenerating reproduces the committed files')
   .action(async (names, opts) => (await import('./commands/demo.js')).demoGenerate(names, opts));
 
+demo
+  .command('eval [scenario...]')
+  .description('run the summary and the automatic triage on every scenario with several generator seeds, scored against the ground truth')
+  .option('--seeds <n>', 'seeds per scenario: the committed one, then others generated on the spot', '3')
+  .option('--json', 'print the rows as JSON')
+  .action(async (names, opts) => (await import('./commands/demo.js')).demoEval(names, opts));
+
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`coral: ${describeError(err)}\n`);
   if (!(err instanceof CoralError) && err instanceof Error && process.env.CORAL_DEBUG) process.stderr.write(`${err.stack}\n`);

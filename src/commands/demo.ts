@@ -101,3 +101,17 @@ export async function demoGenerate(names: string[], opts: { out?: string; check?
   }
   if (mismatches > 0) process.exitCode = 1;
 }
+
+/** `coral demo eval`: the investigation's quality on every scenario and several seeds; exit code 1 unless all are right. */
+export async function demoEval(names: string[], opts: { seeds: string; json?: boolean }): Promise<void> {
+  const seeds = Number(opts.seeds);
+  if (!Number.isInteger(seeds) || seeds < 1 || seeds > 20) throw new CoralError(`Invalid --seeds "${opts.seeds}".`, 'Use a whole number from 1 to 20.');
+  const { runEval, formatTable } = await import('./demo-eval.js');
+  const rows = await runEval({
+    scenarios: names,
+    seeds,
+    onRow: opts.json ? undefined : (r) => process.stderr.write(`  ${r.scenario} seed ${r.seed}: ${r.ok ? 'right' : 'WRONG'} (${r.seconds.toFixed(1)} s)\n`),
+  });
+  print(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows));
+  if (rows.some((r) => !r.ok)) process.exitCode = 1;
+}

@@ -44,6 +44,9 @@ export interface CallNode {
   /** Time the request waited before the callee processed it; eBPF sees it, the SDK does not. */
   queueMs: number;
   error?: CallError;
+  /** The caller gave up first (its deadline): its client span ends here with this error, the server runs on. */
+  clientEndMs?: number;
+  clientError?: CallError;
   /** Response status for successful HTTP calls. */
   httpStatus?: number;
   attributes: Record<string, string | number | boolean>;
@@ -51,3 +54,9 @@ export interface CallNode {
 }
 
 export const PEERS = new Set(['postgres', 'valkey', 'kafka']);
+
+/** The call as its caller saw it: cut short at the caller's deadline when it gave up waiting. */
+export function asSeenByCaller(node: CallNode): CallNode {
+  if (node.clientEndMs === undefined) return node;
+  return { ...node, endMs: node.clientEndMs, error: node.clientError ?? node.error };
+}

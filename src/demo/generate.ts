@@ -118,6 +118,7 @@ export function generateScenario(def: ScenarioDef): GeneratedScenario {
     ...(eventName ? { eventName } : {}),
   });
 
+  const sampler = def.instrumentation ? new Random(def.seed ^ 0x2545f491) : null;
   const instrumenter = new Instrumenter(rng, baseNs, {
     span: (s: SpanOut) => {
       spans[sliceOf(s.endMs)].add(s.service, s.source, s.scope, s.span);
@@ -133,7 +134,7 @@ export function generateScenario(def: ScenarioDef): GeneratedScenario {
       logs[sliceOf(l.atMs)].add(l.service, 'sdk', `${l.service.name}-logger`, logRecord(l));
       counts.logs++;
     },
-  });
+  }, def.instrumentation ?? {}, sampler);
 
   // Edge traffic: a Poisson process whose rate follows the traffic shape.
   for (let t = rng.exponential(rateAt(def, 0)); t < SCENARIO_SECONDS - 2; t += rng.exponential(rateAt(def, t))) {
@@ -230,7 +231,9 @@ function runtimeGauges(def: ScenarioDef, rng: Random, baseNs: bigint, atMs: numb
     const cache = conditionsAt(def, atMs / 1000).recommendationCacheFailure;
     const leak = svc.name === 'recommendation' && cache !== undefined ? 1 + 2.5 * cache : 1;
     const memory = Math.round(svc.memoryBytes * leak * (1 + 0.02 * rng.normal()));
-    const cpu = Math.min(0.98, (0.03 + requests / 4000) * (svc.name === 'recommendation' && cache !== undefined ? 1 + 8 * cache : 1) * (1 + 0.1 * Math.abs(rng.normal())));
+    // Rendering the cart item by item (cartViewN1) costs the frontend CPU.
+    const n1 = svc.name === 'frontend' && conditionsAt(def, atMs / 1000).cartViewN1 !== undefined ? 2.5 : 1;
+    const cpu = Math.min(0.98, (0.03 + requests / 4000) * n1 * (svc.name === 'recommendation' && cache !== undefined ? 1 + 8 * cache : 1) * (1 + 0.1 * Math.abs(rng.normal())));
     out.push({ service: svc, scope: 'runtime', metric: gauge('process.memory.usage', 'By', baseNs, atMs, memory) });
     out.push({ service: svc, scope: 'runtime', metric: gauge('process.cpu.utilization', '1', baseNs, atMs, cpu) });
     const groupLag = lag.get(svc.name);

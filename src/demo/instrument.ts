@@ -1,6 +1,6 @@
 import type { CallNode, Operation } from './calls.js';
 import { GRPC_CODE_NAMES, GRPC_SERVER_ERROR_CODES } from '../core/grpc.js';
-import { PEERS } from './calls.js';
+import { PEERS, asSeenByCaller } from './calls.js';
 import { type KeyValue, attributes, nanos } from './otlp-json.js';
 import type { Random } from '../core/random.js';
 import { type ServiceDef, hasEbpf, hasSdk, service } from './world.js';
@@ -38,6 +38,14 @@ export interface LogOut {
   traceId: string;
   spanId: string;
   attributes: Record<string, string | number | boolean>;
+}
+
+/** How one service's instrumentation departs from the world's defaults, in one scenario. */
+export interface InstrumentationOverride {
+  /** The SDK's head sampler keeps this share of the requests the service serves (its spans only). */
+  sdkSampleRate?: number;
+  /** Beyla exports metrics only for this service: no eBPF spans. */
+  ebpfSpans?: boolean;
 }
 
 export interface TelemetrySink {
@@ -107,7 +115,15 @@ export class Instrumenter {
     private readonly rng: Random,
     private readonly baseNs: bigint,
     private readonly sink: TelemetrySink,
+    private readonly overrides: Readonly<Record<string, InstrumentationOverride>> = {},
+    /** Sampling decisions draw from their own stream, so scenarios without sampling stay as they were. */
+    private readonly sampler: Random | null = null,
   ) {}
+
+  private sdkRecords(svc: ServiceDef): boolean {
+    const rate = this.overrides[svc.name]?.sdkSampleRate;
+    return hasSdk(svc) && (rate === undefined || this.sampler === null || this.sampler.chance(rate));
+  }
 
   /** Emits a whole request; returns the trace id the SDK root span carries. */
   request(root: CallNode): string {
@@ -146,7 +162,7 @@ export class Instrumenter {
     const ids: ServerIds = { traceId, ebpfTraceId: traceId };
     const op = node.op;
     const processStart = node.startMs + node.queueMs;
-    if (hasSdk(svc)) {
+    if (this.sdkRecords(svc)) {
       ids.sdk = this.rng.hex(8);
       const s = this.sdkServerSpan(svc, node);
       this.span(svc, 'sdk', sdkScope(svc, op), { ...s, traceId, spanId: ids.sdk, parentSpanId: wire?.parentSpanId ?? '', kind: KIND.SERVER, startMs: processStart, endMs: node.endMs });
@@ -161,7 +177,8 @@ export class Instrumenter {
         this.sink.observe({ service: svc, source: 'sdk', metric: 'http.server.duration', attributes: { 'http.method': op.method ?? 'GET', 'http.route': op.route ?? '/', 'http.status_code': httpStatus(node) }, value: node.endMs - processStart, atMs: node.endMs });
       }
     }
-    if (hasEbpf(svc)) {
+    if (hasEbpf(svc) && this.overrides[svc.name]?.ebpfSpans === false) this.observeServer(svc, node);
+    else if (hasEbpf(svc)) {
       ids.ebpf = this.rng.hex(8);
       // Without context propagation through this hop, Beyla starts a new trace.
       if (svc.losesContext) ids.ebpfTraceId = this.rng.hex(16);
@@ -184,20 +201,21 @@ export class Instrumenter {
   /** The caller side: SDK and/or eBPF client spans, then the callee's server side with the propagated context. */
   private client(caller: ServiceDef, ids: ServerIds, node: CallNode): void {
     const op = node.op;
+    const seen = asSeenByCaller(node);
     let sdkClient: string | undefined;
     let ebpfClient: string | undefined;
     if (ids.sdk) {
       sdkClient = this.rng.hex(8);
-      const s = this.sdkClientSpan(caller, node);
-      this.span(caller, 'sdk', sdkScope(caller, op), { ...s, traceId: ids.traceId, spanId: sdkClient, parentSpanId: ids.sdk, startMs: node.startMs, endMs: node.endMs });
+      const s = this.sdkClientSpan(caller, seen);
+      this.span(caller, 'sdk', sdkScope(caller, op), { ...s, traceId: ids.traceId, spanId: sdkClient, parentSpanId: ids.sdk, startMs: node.startMs, endMs: seen.endMs });
       if (op.protocol === 'kafka' && node.attributes['app.order.id']) {
         this.published.push({ traceId: ids.traceId, spanId: sdkClient, atMs: node.endMs, orderId: String(node.attributes['app.order.id']) });
       }
     }
     if (ids.ebpf && op.protocol !== 'kafka' && op.protocol !== 'cache') {
       ebpfClient = this.rng.hex(8);
-      const s = this.ebpfClientSpan(caller, node);
-      this.span(caller, 'ebpf', '', { ...s, traceId: ids.ebpfTraceId, spanId: ebpfClient, parentSpanId: ids.ebpf, kind: KIND.CLIENT, startMs: node.startMs - 0.02, endMs: node.endMs + 0.02 });
+      const s = this.ebpfClientSpan(caller, seen);
+      this.span(caller, 'ebpf', '', { ...s, traceId: ids.ebpfTraceId, spanId: ebpfClient, parentSpanId: ids.ebpf, kind: KIND.CLIENT, startMs: node.startMs - 0.02, endMs: seen.endMs + 0.02 });
       if (op.protocol === 'sql') this.observeSql(caller, node);
     }
     if (PEERS.has(node.callee)) return;

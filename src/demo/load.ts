@@ -42,6 +42,14 @@ export function decodeLine(line: ExportLine): Normalized {
 export async function loadScenario(store: ColonyStore, name: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const dir = opts.dir ?? scenariosDir();
   const meta = readMeta(name, dir);
+  return loadLines(store, meta, streamExportLines(name, dir), opts);
+}
+
+/**
+ * Loads exports (a scenario file's, or freshly generated ones) described by `meta`, shifted so that
+ * the hour ends at `opts.endAtNs`.
+ */
+export async function loadLines(store: ColonyStore, meta: ScenarioMeta, lines: AsyncIterable<ExportLine> | Iterable<ExportLine>, opts: LoadOptions = {}): Promise<LoadResult> {
   const baseNs = BigInt(Date.parse(meta.baseTime)) * 1_000_000n;
   const durationNs = BigInt(meta.durationSec) * 1_000_000_000n;
   const toNs = opts.endAtNs ?? nowNs();
@@ -56,7 +64,7 @@ export async function loadScenario(store: ColonyStore, name: string, opts: LoadO
   };
   const total = meta.counts.exports;
   let done = 0;
-  for await (const line of streamExportLines(name, dir)) {
+  for await (const line of lines) {
     done++;
     shiftTimestamps(line.body, shiftNs);
     const n = decodeLine(line);

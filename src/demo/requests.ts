@@ -3,12 +3,17 @@ import { PRODUCTS } from './world.js';
 import type { Random } from '../core/random.js';
 
 /** Failure flags of the OpenTelemetry Demo that the scenarios switch on. */
-export type Flag = 'paymentFailure' | 'productCatalogFailure' | 'recommendationCacheFailure' | 'kafkaQueueProblems';
+export type Flag =
+  | 'paymentFailure' | 'productCatalogFailure' | 'recommendationCacheFailure' | 'kafkaQueueProblems'
+  // Faults beyond the OpenTelemetry Demo's flags, for the investigation scenarios.
+  | 'cartViewN1' | 'paymentSlow' | 'currencySlow' | 'cartWriteFailure' | 'checkoutBug';
 
 /** What is broken at a given instant: each active flag with its intensity in (0, 1]. */
 export type Conditions = Partial<Record<Flag, number>>;
 
 export const BROKEN_PRODUCT = 'OLJCESPC7Z';
+
+const CART_STORAGE_ERROR: CallError = { grpcCode: 14, message: "Can't access cart storage. System.ApplicationException: Wasn't able to connect to redis" };
 
 /** Builds one call node: a cursor moves through the callee's own work and its outgoing calls. */
 class Cursor {
@@ -37,7 +42,7 @@ class Cursor {
   call(build: (startMs: number) => CallNode): CallNode {
     const child = build(this.t + 0.05);
     this.node.children.push(child);
-    this.t = Math.max(this.t, child.endMs) + 0.05;
+    this.t = Math.max(this.t, child.clientEndMs ?? child.endMs) + 0.05;
     return child;
   }
 
@@ -46,7 +51,7 @@ class Cursor {
     const start = this.t + 0.05;
     const children = builds.map((b) => b(start));
     this.node.children.push(...children);
-    this.t = Math.max(this.t, ...children.map((c) => c.endMs)) + 0.05;
+    this.t = Math.max(this.t, ...children.map((c) => c.clientEndMs ?? c.endMs)) + 0.05;
     return children;
   }
 
@@ -60,7 +65,18 @@ class Cursor {
 
 const grpc = (rpcService: string, rpcMethod: string): Operation => ({ protocol: 'grpc', rpcService, rpcMethod });
 const http = (method: string, route: string, beylaRoute: string, path: string): Operation => ({ protocol: 'http', method, route, beylaRoute, path });
-const failed = (e: CallNode) => e.error !== undefined;
+const failed = (e: CallNode) => e.error !== undefined || e.clientError !== undefined;
+
+/** Callers of currency give up after this long (a gRPC deadline); the server span runs on. */
+const CURRENCY_DEADLINE_MS = 250;
+
+function deadline(node: CallNode, ms: number): CallNode {
+  if (node.endMs - node.startMs > ms) {
+    node.clientEndMs = node.startMs + ms;
+    node.clientError = { grpcCode: 4, message: 'context deadline exceeded' };
+  }
+  return node;
+}
 
 export class RequestBuilder {
   constructor(
@@ -115,12 +131,22 @@ export class RequestBuilder {
 
   convert(caller: string, start: number): CallNode {
     const c = this.cursor(caller, 'currency', grpc('oteldemo.CurrencyService', 'Convert'), start);
-    return c.work(this.rng.lognormal(0.5, 0.3)).end();
+    c.work(this.rng.lognormal(0.5, 0.3));
+    this.currencyStall(c);
+    return deadline(c.end(), CURRENCY_DEADLINE_MS);
   }
 
   supportedCurrencies(caller: string, start: number): CallNode {
     const c = this.cursor(caller, 'currency', grpc('oteldemo.CurrencyService', 'GetSupportedCurrencies'), start);
-    return c.work(this.rng.lognormal(0.3, 0.3)).end();
+    c.work(this.rng.lognormal(0.3, 0.3));
+    this.currencyStall(c);
+    return deadline(c.end(), CURRENCY_DEADLINE_MS);
+  }
+
+  /** currencySlow: the rates provider stalls; currency answers late but never fails itself. */
+  private currencyStall(c: Cursor): void {
+    const slow = this.cond.currencySlow;
+    if (slow) c.work(this.rng.lognormal(130 * slow, 0.7));
   }
 
   getCart(caller: string, start: number): CallNode {
@@ -133,6 +159,7 @@ export class RequestBuilder {
   addItem(caller: string, start: number, productId: string): CallNode {
     const c = this.cursor(caller, 'cart', grpc('oteldemo.CartService', 'AddItem'), start, { 'app.product.id': productId });
     c.work(this.rng.lognormal(0.6, 0.3));
+    if (this.cartWriteFails()) return c.work(0.3).end(CART_STORAGE_ERROR);
     c.call((t) => this.cache('cart', t, 'HSET'));
     c.call((t) => this.cache('cart', t, 'EXPIRE'));
     return c.work(0.2).end();
@@ -141,8 +168,15 @@ export class RequestBuilder {
   emptyCart(caller: string, start: number): CallNode {
     const c = this.cursor(caller, 'cart', grpc('oteldemo.CartService', 'EmptyCart'), start);
     c.work(this.rng.lognormal(0.4, 0.3));
+    if (this.cartWriteFails()) return c.work(0.3).end(CART_STORAGE_ERROR);
     c.call((t) => this.cache('cart', t, 'HDEL'));
     return c.work(0.1).end();
+  }
+
+  /** cartWriteFailure: a share of cart writes cannot reach the cache (a chronic fault). */
+  private cartWriteFails(): boolean {
+    const p = this.cond.cartWriteFailure ?? 0;
+    return p > 0 && this.rng.chance(p);
   }
 
   getQuote(caller: string, start: number): CallNode {
@@ -165,6 +199,9 @@ export class RequestBuilder {
   charge(caller: string, start: number, amount: number): CallNode {
     const c = this.cursor(caller, 'payment', grpc('oteldemo.PaymentService', 'Charge'), start, { 'app.payment.amount': amount });
     c.work(this.rng.lognormal(4, 0.5));
+    // paymentSlow: the card network answers in seconds.
+    const slow = this.cond.paymentSlow;
+    if (slow) c.work(this.rng.lognormal(1400 * slow, 0.45));
     const p = this.cond.paymentFailure ?? 0;
     if (p > 0 && this.rng.chance(p)) return c.work(0.5).end({ grpcCode: 2, message: 'Invalid token. app.loyalty.level=gold is not allowed.' });
     return c.work(0.3).end();
@@ -188,8 +225,11 @@ export class RequestBuilder {
       const p = c.call((t) => this.getProduct('checkout', t, id));
       if (failed(p)) return c.work(0.4).end({ grpcCode: 13, message: `failed to prepare order: failed to get product #"${id}"` });
     }
-    c.call((t) => this.convert('checkout', t));
+    const converted = c.call((t) => this.convert('checkout', t));
+    if (failed(converted)) return c.work(0.3).end({ grpcCode: 13, message: 'failed to convert price: rpc error: code = DeadlineExceeded desc = context deadline exceeded' });
     c.call((t) => this.shippingQuote('checkout', t));
+    const bug = this.cond.checkoutBug ?? 0;
+    if (bug > 0 && this.rng.chance(bug)) return c.work(0.8).end({ grpcCode: 13, message: 'failed to prepare order: shipping address validation failed: invalid zip code format' });
     const amount = Math.round(this.rng.lognormal(80, 0.8) * 100) / 100;
     const charge = c.call((t) => this.charge('checkout', t, amount));
     if (failed(charge)) return c.work(0.4).end({ grpcCode: 13, message: `failed to charge card: could not charge the card: rpc error: code = Unknown desc = ${charge.error?.message}` });
@@ -218,7 +258,8 @@ export class RequestBuilder {
     return this.frontend('/api/products/[productId]', '/api/products/*', `/api/products/${id}`, 'GET', start, (c) => {
       const [product] = c.parallel([(t) => this.getProduct('frontend', t, id), (t) => this.listRecommendations('frontend', t), (t) => this.getAds('frontend', t)]);
       if (failed(product)) return { message: `Error: 13 INTERNAL: Error: Product Catalog Fail Feature Flag Enabled` };
-      c.call((t) => this.convert('frontend', t));
+      const converted = c.call((t) => this.convert('frontend', t));
+      if (failed(converted)) return { message: 'Error: 4 DEADLINE_EXCEEDED: Deadline exceeded' };
       return undefined;
     });
   }
@@ -233,6 +274,12 @@ export class RequestBuilder {
   cartView(start: number): CallNode {
     return this.frontend('/api/cart', '/api/cart', '/api/cart', 'GET', start, (c) => {
       c.call((t) => this.getCart('frontend', t));
+      // cartViewN1: a release that fetches the cart once more per item it renders (N+1 calls).
+      if (this.cond.cartViewN1) {
+        const items = this.rng.int(10, 24);
+        for (let i = 0; i < items; i++) c.call((t) => this.getCart('frontend', t));
+        c.work(this.rng.lognormal(3, 0.4));
+      }
       return undefined;
     });
   }
@@ -242,7 +289,8 @@ export class RequestBuilder {
     return this.frontend('/api/cart', '/api/cart', '/api/cart', 'POST', start, (c) => {
       const p = c.call((t) => this.getProduct('frontend', t, id));
       if (failed(p)) return { message: 'Error: 13 INTERNAL: Error: Product Catalog Fail Feature Flag Enabled' };
-      c.call((t) => this.addItem('frontend', t, id));
+      const added = c.call((t) => this.addItem('frontend', t, id));
+      if (failed(added)) return { message: `Error: 14 UNAVAILABLE: ${added.error?.message ?? ''}` };
       return undefined;
     });
   }
@@ -257,7 +305,8 @@ export class RequestBuilder {
 
   currencies(start: number): CallNode {
     return this.frontend('/api/currency', '/api/currency', '/api/currency', 'GET', start, (c) => {
-      c.call((t) => this.supportedCurrencies('frontend', t));
+      const list = c.call((t) => this.supportedCurrencies('frontend', t));
+      if (failed(list)) return { message: 'Error: 4 DEADLINE_EXCEEDED: Deadline exceeded' };
       return undefined;
     });
   }

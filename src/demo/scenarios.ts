@@ -1,5 +1,6 @@
 import type { EventKind } from '../colony/store/rows.js';
 import type { Conditions, Flag } from './requests.js';
+import type { InstrumentationOverride } from './instrument.js';
 
 /**
  * The incident scenarios, each one hour long, modelled on the OpenTelemetry Demo's failure flags,
@@ -51,6 +52,8 @@ export interface ScenarioDef {
   flags: FlagWindow[];
   events: DemoEvent[];
   truth: GroundTruth;
+  /** Per service, how its instrumentation departs from the world's defaults in this scenario. */
+  instrumentation?: Record<string, InstrumentationOverride>;
 }
 
 export const SCENARIO_SECONDS = 3600;
@@ -144,6 +147,73 @@ export const SCENARIOS: readonly ScenarioDef[] = [
         { service: 'fraud-detection', operation: 'orders process' },
       ],
       summary: 'Since the kafkaQueueProblems flag, checkout publishes each order 20-40 extra times and fraud-detection spends about 1 s per record, so its consumer lag on the orders topic grows without bound. User-facing requests are unaffected.',
+    },
+  },
+  {
+    name: 'cart-view-regression',
+    story: 'A frontend release renders the cart item by item: GET /api/cart makes one GetCart call per item and goes from ~5 ms to ~40 ms, while the frontend\'s overall P95 (set by checkouts) barely moves.',
+    seed: 6006,
+    ratePerSec: RATE,
+    flags: [{ flag: 'cartViewN1', startSec: 2040, level: 1 }],
+    events: [{ atSec: 1980, service: 'frontend', kind: 'deploy', title: 'frontend 2.1.0 rolled out (3/3 pods ready)', attributes: { 'service.version': '2.1.0', 'deployment.id': 'frontend-91ab' } }],
+    truth: {
+      culprits: ['frontend'],
+      symptom: 'latency',
+      startSec: 2040,
+      affected: [{ service: 'frontend', route: '/api/cart', method: 'GET' }, { service: 'cart', rpcMethod: 'GetCart' }],
+      summary: 'Since the frontend 2.1.0 release, GET /api/cart calls cart GetCart once per item (N+1): the route is ~8x slower and the frontend\'s CPU rises; cart itself is as fast as before, only busier.',
+    },
+  },
+  {
+    name: 'payment-slow-sampled',
+    story: 'The card network slows down: payment Charge takes ~1.5 s. payment\'s SDK samples 10% of requests and Beyla exports only metrics for it, so only its rpc.server.duration histogram sees every charge.',
+    seed: 7007,
+    ratePerSec: RATE,
+    flags: [{ flag: 'paymentSlow', startSec: 1980, level: 1, rampSec: 120 }],
+    events: [{ atSec: 1500, service: 'ad', kind: 'deploy', title: 'ad 2.0.3 rolled out (2/2 pods ready)', attributes: { 'service.version': '2.0.3', 'deployment.id': 'ad-77d0' } }],
+    instrumentation: { payment: { sdkSampleRate: 0.1, ebpfSpans: false } },
+    truth: {
+      culprits: ['payment'],
+      symptom: 'latency',
+      startSec: 1980,
+      affected: [{ service: 'payment', rpcMethod: 'Charge' }, { service: 'checkout', rpcMethod: 'PlaceOrder' }, { service: 'frontend', route: '/api/checkout', method: 'POST' }],
+      summary: 'payment Charge went from ~5 ms to ~1.5 s (Beyla\'s histogram; the SDK sampled only a handful of spans); checkout PlaceOrder and the frontend checkout route slow down by the same amount. No errors. The ad deploy half an hour earlier is unrelated.',
+    },
+  },
+  {
+    name: 'currency-slow-timeouts',
+    story: 'currency (eBPF only) stalls on its rates provider: Convert takes ~130 ms and often more than its callers\' 250 ms deadline, so checkout and the frontend fail with DEADLINE_EXCEEDED while currency itself reports no error.',
+    seed: 8008,
+    ratePerSec: RATE,
+    flags: [{ flag: 'currencySlow', startSec: 2100, level: 1 }],
+    events: [{ atSec: 900, service: 'checkout', kind: 'deploy', title: 'checkout 2.0.3 rolled out (2/2 pods ready)', attributes: { 'service.version': '2.0.3', 'deployment.id': 'checkout-3e1f' } }],
+    truth: {
+      culprits: ['currency'],
+      symptom: 'latency',
+      startSec: 2100,
+      affected: [
+        { service: 'currency', rpcMethod: 'Convert' },
+        { service: 'currency', rpcMethod: 'GetSupportedCurrencies' },
+        { service: 'checkout', rpcMethod: 'PlaceOrder' },
+        { service: 'frontend', route: '/api/products/[productId]', method: 'GET' },
+        { service: 'frontend', route: '/api/checkout', method: 'POST' },
+      ],
+      summary: 'currency answers slowly (P95 hundreds of ms instead of ~1 ms); its callers give up after 250 ms, so checkout PlaceOrder and frontend product pages fail with DEADLINE_EXCEEDED. The errors are the callers\', the cause is currency\'s latency.',
+    },
+  },
+  {
+    name: 'checkout-bug-chronic-cart',
+    story: 'cart has failed ~5% of its writes all day (cache connection errors); a checkout release then rejects ~20% of orders with an address validation bug.',
+    seed: 9009,
+    ratePerSec: RATE,
+    flags: [{ flag: 'cartWriteFailure', startSec: 0, level: 0.05 }, { flag: 'checkoutBug', startSec: 2160, level: 0.2 }],
+    events: [{ atSec: 2100, service: 'checkout', kind: 'deploy', title: 'checkout 2.1.0 rolled out (2/2 pods ready)', attributes: { 'service.version': '2.1.0', 'deployment.id': 'checkout-8b42' } }],
+    truth: {
+      culprits: ['checkout'],
+      symptom: 'errors',
+      startSec: 2160,
+      affected: [{ service: 'checkout', rpcMethod: 'PlaceOrder' }, { service: 'frontend', route: '/api/checkout', method: 'POST' }],
+      summary: 'Since the checkout 2.1.0 release, PlaceOrder rejects ~20% of orders ("shipping address validation failed"). cart\'s ~5% failed writes are chronic (as bad before) and unrelated.',
     },
   },
 ];

@@ -9,6 +9,9 @@ import { type EventOut, type EventQuery, queryEvents } from './queries/events.js
 import { type ServiceHealth, type ServiceInfo, listServices, serviceHealth } from './queries/services.js';
 import { type TopologyEdge, topology } from './queries/topology.js';
 import { type MetricInfo, type MetricQuery, listMetrics } from './queries/metrics.js';
+import { type HistogramOperationRow, type SpanBucketRow, operationHistograms, operationSpanBuckets } from './queries/operations.js';
+import { type CallSpanRow, callSpans } from './queries/calls.js';
+import { type GaugePoint, type MinuteRow, gaugePoints, minuteSeries } from './queries/timeline.js';
 
 export interface StoreCounts {
   spans: number;
@@ -75,6 +78,29 @@ export class ColonyStore {
   async serviceHealth(range: TimeRange, service?: string): Promise<ServiceHealth[]> {
     await this.writer.syncRegistry();
     return serviceHealth(this.db, range, service);
+  }
+
+  /** Every operation of every service, per latency bucket, from spans (the summary's per-operation view). */
+  operationSpanBuckets(range: TimeRange): Promise<SpanBucketRow[]> {
+    return operationSpanBuckets(this.db, range);
+  }
+
+  /** Every operation of every service, from duration histograms. */
+  operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]> {
+    return operationHistograms(this.db, range);
+  }
+
+  /** Server, consumer and client spans of a stable sample of traces (self time, time in callees). */
+  callSpans(range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
+    return callSpans(this.db, range, maxTraces);
+  }
+
+  minuteSeries(range: TimeRange): Promise<MinuteRow[]> {
+    return minuteSeries(this.db, range);
+  }
+
+  gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
+    return gaugePoints(this.db, range, names);
   }
 
   listMetrics(q: MetricQuery): Promise<MetricInfo[]> {

@@ -322,6 +322,12 @@ export function serviceSightings(b: IngestBatch): Sighting[] {
   for (const r of b.spans) see(r.serviceName, r.source, r.startNs, r.endNs, r.resourceAttributes);
   for (const r of b.numberPoints) see(r.serviceName, r.source, r.timeNs, r.timeNs, r.resourceAttributes);
   for (const r of b.histogramPoints) see(r.serviceName, r.source, r.timeNs, r.timeNs, r.resourceAttributes);
-  for (const r of b.logs) see(r.serviceName, r.source, r.timeNs, r.timeNs, r.resourceAttributes);
+  // An event sent by a deploy tool (no telemetry SDK on its resource) says nothing about how the
+  // service is instrumented: it must not give a Beyla-only service an SDK source.
+  const toolEvents = new Set(b.events.map((e) => e.eventId));
+  for (const r of b.logs) {
+    if (toolEvents.has(r.logId) && !r.resourceAttributes.includes('"telemetry.sdk.name"')) continue;
+    see(r.serviceName, r.source, r.timeNs, r.timeNs, r.resourceAttributes);
+  }
   return [...map.values()];
 }

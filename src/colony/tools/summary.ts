@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { formatMs, formatPercent } from '../../core/format.js';
 import { nsToIso, parseDuration } from '../../core/time.js';
-import { SATURATION_GAUGES, type ServiceChange, attributeErrors, compareServices, standOut } from '../unified/summary.js';
+import { SATURATION_GAUGES, type ServiceChange, compareServices, standOut } from '../unified/summary.js';
+import { attribute } from '../unified/attribution.js';
+import { histogramViews, spanViews } from '../unified/operations.js';
+import { serviceTimes } from '../unified/self-time.js';
 import { tag } from '../unified/render-tree.js';
 import { timeRange, windowOf } from './inputs.js';
 import { boundLines } from './text.js';
@@ -9,18 +12,22 @@ import { defineTool } from './types.js';
 
 const change = z.object({
   service: z.string(), sources: z.array(z.string()), status: z.string(), ratePerSec: z.number(), prevRatePerSec: z.number().nullable(),
+  requests: z.number(), errors: z.number(), prevRequests: z.number().nullable(), prevErrors: z.number().nullable(),
   errorRate: z.number(), prevErrorRate: z.number().nullable(), p95Ms: z.number().nullable(), prevP95Ms: z.number().nullable(),
-  signals: z.array(z.string()), score: z.number(),
+  basis: z.string(), signals: z.array(z.string()), score: z.number(), chronic: z.boolean(), failing: z.boolean(), slower: z.boolean(),
+  onset: z.string().nullable(), trigger: z.string().nullable(), explainedBy: z.string().nullable(),
 });
 
 const rate = (r: number) => `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}/s`;
 const srcTags = (c: ServiceChange) => c.sources.map((s) => tag(s as 'ebpf' | 'otlp')).join('');
+/** Traces sampled per window for self time; enough for stable means, small enough to stay fast. */
+const SELF_TIME_TRACES = 3000;
 
 export const summaryTool = defineTool({
   name: 'coral_query_summary',
   title: 'Where to look first',
   description:
-    'Recommended: use this first. One call that tells where to look: every service\'s health, request rate, error rate and P95 latency against the preceding window, saturation signals (memory, CPU, consumer lag), recent deploys and config changes, and the services that stand out, most severe first. ' +
+    'Recommended: use this first. One call that tells where to look: every service\'s health, request rate, error rate and P95 latency against the preceding window (from the source that saw the most requests: Beyla histograms when the SDK samples), per-operation regressions, own (self) time versus time spent in callees, saturation (memory climbing and resetting, CPU, consumer lag), onset times and the deploys or config changes just before them, and the services that stand out, most likely cause first. ' +
     'Example: {} or {"time_range": "15m"}.',
   input: { time_range: timeRange.default('30m').describe('The window to summarise; it is compared with the window of the same length before it') },
   output: {
@@ -34,27 +41,44 @@ export const summaryTool = defineTool({
     const range = windowOf(ctx, a.time_range);
     const span = parseDuration(a.time_range);
     const prevRange = { fromNs: range.fromNs - span, toNs: range.fromNs };
-    const [now, prev, gNow, gPrev, events, edges] = await Promise.all([
+    const both = { fromNs: prevRange.fromNs, toNs: range.toNs };
+    const [health, spansNow, spansPrev, histNow, histPrev, callsNow, callsPrev, minutes, gauges, events, edgesNow, edgesPrev] = await Promise.all([
       ctx.store.serviceHealth(range),
-      ctx.store.serviceHealth(prevRange),
-      ctx.store.listMetrics({ range, names: SATURATION_GAUGES }),
-      ctx.store.listMetrics({ range: prevRange, names: SATURATION_GAUGES }),
-      ctx.store.queryEvents({ range: { fromNs: prevRange.fromNs, toNs: range.toNs }, limit: 10 }),
+      ctx.store.operationSpanBuckets(range),
+      ctx.store.operationSpanBuckets(prevRange),
+      ctx.store.operationHistograms(range),
+      ctx.store.operationHistograms(prevRange),
+      ctx.store.callSpans(range, SELF_TIME_TRACES),
+      ctx.store.callSpans(prevRange, SELF_TIME_TRACES),
+      ctx.store.minuteSeries(both),
+      ctx.store.gaugePoints(both, SATURATION_GAUGES),
+      ctx.store.queryEvents({ range: both, limit: 50 }),
       ctx.store.topology(range),
+      ctx.store.topology(prevRange),
     ]);
-    const changes = attributeErrors(compareServices(now, prev, Number(span / 1_000_000_000n), gNow, gPrev), edges);
+    const known = new Set(health.map((h) => h.serviceName));
+    const timesNow = serviceTimes(callsNow, known);
+    const timesPrev = serviceTimes(callsPrev, known);
+    const scored = compareServices({
+      windowSec: Number(span / 1_000_000_000n), fromNs: range.fromNs, toNs: range.toNs, prevFromNs: prevRange.fromNs, health,
+      opsNow: [...spanViews(spansNow), ...histogramViews(histNow)], opsPrev: [...spanViews(spansPrev), ...histogramViews(histPrev)],
+      timesNow, timesPrev, minutes, gauges, events,
+    });
+    const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev });
     const top = standOut(changes);
-    const evs = events.map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title }));
+    const evs = events.slice(0, 10).map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title }));
     const lines: string[] = [`Colony summary, last ${a.time_range} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)}), compared with the ${a.time_range} before.`];
     if (changes.length === 0) {
       lines.push('No services have sent telemetry in this window.', 'Hint: widen time_range, or check that data reaches the colony (coral colony status).');
     }
     if (top.length > 0) {
-      lines.push('', 'Stand out (most severe first):');
+      lines.push('', 'Stand out (most likely cause first):');
       top.forEach((c, i) => lines.push(`  ${i + 1}. ${c.service} ${srcTags(c)}: ${c.status.toUpperCase()}; ${c.signals.join('; ')}`));
     } else if (changes.length > 0) {
-      lines.push('', 'Nothing stands out: no service changed notably against the previous window.');
+      lines.push('', 'Nothing stands out: no service changed beyond what its sample size allows against the previous window.');
     }
+    const chronic = changes.filter((c) => c.chronic && !top.includes(c));
+    if (chronic.length > 0) lines.push('', `Chronic (as bad in the previous window, not new): ${chronic.map((c) => `${c.service} ${formatPercent(c.errorRate)} errors`).join(', ')}.`);
     if (evs.length > 0) {
       lines.push('', 'Recent events:');
       for (const e of evs) lines.push(`  ${e.time} ${e.serviceName} ${e.kind}: ${e.title}`);
@@ -62,14 +86,15 @@ export const summaryTool = defineTool({
     let lookFirst = '';
     if (top.length > 0) {
       const first = top[0];
-      const related = evs.filter((e) => e.serviceName === first.service);
-      lookFirst = `Where to look first: ${first.service} (${first.signals[0]})${related.length ? `; note the ${related[0].kind} at ${related[0].time}: ${related[0].title}` : ''}. Next: coral_query_metrics {"service": "${first.service}"} and coral_query_traces {"service": "${first.service}"}.`;
+      const when = first.onset ? `; started ~${first.onset.slice(11, 16)}` : '';
+      const trigger = first.trigger ? `, just after the ${first.trigger}` : '';
+      lookFirst = `Where to look first: ${first.service} (${first.signals[0]})${when}${trigger}. Next: coral_query_metrics {"service": "${first.service}"} and coral_query_traces {"service": "${first.service}"}.`;
       lines.push('', lookFirst);
     }
     if (changes.length > 0) {
-      lines.push('', 'All services (rate, errors, P95; previous window in brackets):');
+      lines.push('', 'All services (rate, errors, P95 from the source that saw the most; previous window in brackets):');
       for (const c of changes) {
-        lines.push(`  ${c.service} ${srcTags(c)} ${c.status}: ${rate(c.ratePerSec)}${c.prevRatePerSec !== null ? ` [${rate(c.prevRatePerSec)}]` : ''}, ${formatPercent(c.errorRate)}${c.prevErrorRate !== null ? ` [${formatPercent(c.prevErrorRate)}]` : ''}, ${c.p95Ms !== null ? formatMs(c.p95Ms) : 'n/a'}${c.prevP95Ms !== null ? ` [${formatMs(c.prevP95Ms)}]` : ''}`);
+        lines.push(`  ${c.service} ${srcTags(c)} ${c.status}: ${rate(c.ratePerSec)}${c.prevRatePerSec !== null ? ` [${rate(c.prevRatePerSec)}]` : ''}, ${formatPercent(c.errorRate)}${c.prevErrorRate !== null ? ` [${formatPercent(c.prevErrorRate)}]` : ''}, ${c.p95Ms !== null ? formatMs(c.p95Ms) : 'n/a'}${c.prevP95Ms !== null ? ` [${formatMs(c.prevP95Ms)}]` : ''} (${c.basis})`);
       }
     }
     return {

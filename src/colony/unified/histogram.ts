@@ -40,6 +40,24 @@ export function cumulativeDelta(before: HistogramSnapshot | null, last: Histogra
   return { bounds: last.bounds, counts };
 }
 
+/**
+ * What a cumulative series observed inside the window (fromNs, toNs]. With a point before the window,
+ * that point is the baseline. Without one, a series that started inside the window counts whole; one
+ * that started before it (its start time is earlier) would bring everything since its process started,
+ * so its first point inside the window is the baseline instead.
+ */
+export function windowDelta(
+  before: HistogramSnapshot | null,
+  first: HistogramSnapshot | null,
+  last: HistogramSnapshot | null,
+  windowFromNs: bigint,
+): BucketCounts | null {
+  if (last === null) return null;
+  if (before !== null) return cumulativeDelta(before, last);
+  if (last.startNs >= windowFromNs || first === null || first.startNs !== last.startNs) return cumulativeDelta(null, last);
+  return cumulativeDelta(first, last);
+}
+
 export function total(h: BucketCounts): number {
   let t = 0;
   for (const c of h.counts) t += c;

@@ -1,11 +1,18 @@
 import { formatCount, formatMs, formatPercent } from '../../core/format.js';
+import { nsToIso } from '../../core/time.js';
 import type { ServiceHealth } from '../store/queries/services.js';
-import type { MetricInfo } from '../store/queries/metrics.js';
-import type { TopologyEdge } from '../store/queries/topology.js';
+import type { GaugePoint, MinuteRow } from '../store/queries/timeline.js';
+import { type OperationChange, type OperationView, type ServiceView, bestViews, compareOperations, errorChange, serviceViews, viewLabel } from './operations.js';
+import { type ChangeEvent, type MinutePoint, onsetMinute, triggeringEvent } from './onset.js';
+import { saturation } from './saturation.js';
+import { histogramQuantile } from './histogram.js';
+import { type ServiceTime, bestTimes } from './self-time.js';
+import { Z_SIGNIFICANT, countZ, latencyChange, mean, meanZ } from './stats.js';
 
 /**
- * Where to look first (pure): each service's window compared with the window before, scored so
- * that the services that changed most, in the ways that hurt users most, come first.
+ * Where to look first (pure): each service's window against the window before, from the source that
+ * saw the most of it, per operation as well as overall, with its own (self) time, its onset and the
+ * change that preceded it; then attribution (attribution.ts) moves blame from callers to callees.
  */
 export interface ServiceChange {
   service: string;
@@ -13,116 +20,218 @@ export interface ServiceChange {
   status: string;
   ratePerSec: number;
   prevRatePerSec: number | null;
+  /** Requests and failed requests in each window, from `basis`. */
+  requests: number;
+  errors: number;
+  prevRequests: number | null;
+  prevErrors: number | null;
   errorRate: number;
   prevErrorRate: number | null;
   p95Ms: number | null;
   prevP95Ms: number | null;
-  /** What changed, in words, most important first. */
+  /** Which view the numbers come from, e.g. "eBPF histogram". */
+  basis: string;
+  /** What changed, in words, most important first; attribution adds why a service ranks where it does. */
   signals: string[];
   score: number;
+  /** Failing now as it was before: not a new incident. */
+  chronic: boolean;
+  /** New failures (rising errors), slower (latency, own time), for attribution. */
+  failing: boolean;
+  slower: boolean;
+  /** Estimated start of the change, ISO; null when no clear step. */
+  onset: string | null;
+  /** The deploy or configuration change just before the onset. */
+  trigger: string | null;
+  /** The callee this service's change is explained by (attribution). */
+  explainedBy: string | null;
 }
 
-/** Gauges that tell of saturation, with how to read them. */
+/** Gauges that tell of saturation. */
 export const SATURATION_GAUGES = ['process.memory.usage', 'process.cpu.utilization', 'messaging.kafka.consumer.lag'];
 
-const rate = (r: number) => `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}/s`;
-
-function gaugeSignals(service: string, now: MetricInfo[], prev: MetricInfo[]): { signals: string[]; score: number } {
-  const signals: string[] = [];
-  let score = 0;
-  const pick = (list: MetricInfo[], name: string) => list.find((m) => m.serviceName === service && m.metricName === name);
-  const mem = [pick(now, 'process.memory.usage'), pick(prev, 'process.memory.usage')];
-  if (mem[0]?.last && mem[1]?.avg && mem[0].last >= 1.5 * mem[1].avg) {
-    signals.push(`memory ${(mem[1].avg / 1e6).toFixed(0)} MB -> ${(mem[0].last / 1e6).toFixed(0)} MB`);
-    score += 8;
-  }
-  const cpu = [pick(now, 'process.cpu.utilization'), pick(prev, 'process.cpu.utilization')];
-  if (cpu[0]?.avg && cpu[1]?.avg && cpu[0].avg >= 2 * cpu[1].avg && cpu[0].avg >= 0.2) {
-    signals.push(`CPU ${formatPercent(cpu[1].avg)} -> ${formatPercent(cpu[0].avg)}`);
-    score += 5;
-  }
-  const lag = [pick(now, 'messaging.kafka.consumer.lag'), pick(prev, 'messaging.kafka.consumer.lag')];
-  if (lag[0]?.last !== undefined && lag[0]?.last !== null && lag[0].last >= 100 && lag[0].last > 5 * Math.max(1, lag[1]?.last ?? 0)) {
-    signals.push(`consumer lag ${formatCount(lag[1]?.last ?? 0)} -> ${formatCount(lag[0].last)} messages`);
-    score += 25;
-  }
-  return { signals, score };
+export interface SummaryInput {
+  windowSec: number;
+  fromNs: bigint;
+  toNs: bigint;
+  prevFromNs: bigint;
+  health: readonly ServiceHealth[];
+  opsNow: readonly OperationView[];
+  opsPrev: readonly OperationView[];
+  timesNow: readonly ServiceTime[];
+  timesPrev: readonly ServiceTime[];
+  /** Per-minute series over both windows (minute 0 = start of the previous window). */
+  minutes: readonly MinuteRow[];
+  /** Saturation gauges over both windows. */
+  gauges: readonly GaugePoint[];
+  /** Events over both windows. */
+  events: readonly ChangeEvent[];
 }
 
-export function compareServices(
-  now: ServiceHealth[],
-  prev: ServiceHealth[],
-  windowSec: number,
-  gaugesNow: MetricInfo[] = [],
-  gaugesPrev: MetricInfo[] = [],
-): ServiceChange[] {
-  const before = new Map(prev.map((p) => [p.serviceName, p]));
+const rate = (r: number) => `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}/s`;
+const hhmm = (ns: bigint) => nsToIso(ns).slice(11, 16);
+const MIN_NS = 60_000_000_000n;
+
+function opText(o: OperationChange): string {
+  return `${o.operation} P95 ${formatMs(o.latency.prevP95Ms ?? 0)} -> ${formatMs(o.latency.p95Ms ?? 0)} (${formatCount(o.requests)} requests, ${viewLabel(o)})`;
+}
+
+function selfTimeSignal(now: ServiceTime | undefined, prev: ServiceTime | undefined): { text: string; magnitude: number } | null {
+  if (!now || !prev || now.self.n < 20 || prev.self.n < 20) return null;
+  const m1 = mean(now.self);
+  const m0 = mean(prev.self);
+  if (meanZ(now.self, prev.self) < Z_SIGNIFICANT || m1 < 1.5 * m0 || m1 - m0 < 2) return null;
+  return { text: `own time per request ${formatMs(m0)} -> ${formatMs(m1)} (not spent in its callees)`, magnitude: Math.log2(m1 / Math.max(m0, 0.05)) };
+}
+
+function minutePoints(rows: readonly MinuteRow[], service: string): MinutePoint[] {
+  const bySource = new Map<string, MinutePoint[]>();
+  for (const r of rows) if (r.service === service) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
+  let best: MinutePoint[] = [];
+  for (const list of bySource.values()) if (list.reduce((s, p) => s + p.requests, 0) > best.reduce((s, p) => s + p.requests, 0)) best = list;
+  return best;
+}
+
+export function compareServices(input: SummaryInput): ServiceChange[] {
+  const vNow = serviceViews(input.opsNow);
+  const vPrev = serviceViews(input.opsPrev);
+  const best = bestViews(vNow);
+  const prevView = (v: ServiceView) => vPrev.find((p) => p.service === v.service && p.source === v.source && p.basis === v.basis);
+  const ops = compareOperations(input.opsNow, input.opsPrev);
+  const tNow = bestTimes(input.timesNow);
+  const tPrev = new Map(input.timesPrev.map((t) => [`${t.service}|${t.source}`, t]));
+  const windowMinutes = Math.round(input.windowSec / 60);
   const out: ServiceChange[] = [];
-  for (const h of now) {
-    const p = before.get(h.serviceName);
-    const hadTraffic = p !== undefined && p.requests > 0;
+  for (const h of input.health) {
+    const b = best.get(h.serviceName);
+    const view = b?.best;
+    const prev = view ? prevView(view) : undefined;
     const signals: string[] = [];
     let score = 0;
-    if (h.status === 'unhealthy') score += 20;
-    else if (h.status === 'degraded') score += 8;
-    const errDelta = h.errorRate - (hadTraffic ? p.errorRate : 0);
-    if (h.errors >= 2 && h.errorRate >= 0.01 && errDelta >= 0.01) {
-      signals.push(hadTraffic ? `errors ${formatPercent(p.errorRate)} -> ${formatPercent(h.errorRate)}` : `errors ${formatPercent(h.errorRate)}`);
-      score += errDelta * 200;
+    const requests = view?.requests ?? 0;
+    const prevRequests = prev?.requests ?? 0;
+    const errorRate = requests === 0 ? 0 : (view?.errors ?? 0) / requests;
+    const prevErrorRate = prevRequests === 0 ? null : (prev?.errors ?? 0) / prevRequests;
+
+    for (const reason of h.reasons) {
+      if (!reason.startsWith('no telemetry')) continue;
+      signals.push(reason);
+      score += h.status === 'unhealthy' ? 20 : 8;
     }
-    if (hadTraffic && h.p95Ms !== null && p.p95Ms !== null && p.p95Ms > 0 && h.p95Ms >= 1.5 * p.p95Ms && h.p95Ms - p.p95Ms >= 5) {
-      signals.push(`P95 ${formatMs(p.p95Ms)} -> ${formatMs(h.p95Ms)}`);
-      score += 10 * Math.log2(h.p95Ms / p.p95Ms);
+
+    const err = errorChange(view?.errors ?? 0, requests, prev?.errors ?? 0, prevRequests);
+    let chronic = false;
+    if (err.rising) {
+      signals.push(prevErrorRate !== null ? `errors ${formatPercent(prevErrorRate)} -> ${formatPercent(errorRate)}` : `errors ${formatPercent(errorRate)}`);
+      score += (errorRate - (prevErrorRate ?? 0)) * 200;
+    } else if (err.chronic) {
+      chronic = true;
+      signals.push(`errors ${formatPercent(errorRate)}, chronic (${formatPercent(prevErrorRate ?? 0)} in the previous window)`);
     }
-    const r = h.requests / windowSec;
-    const pr = hadTraffic ? p.requests / windowSec : null;
-    if (pr !== null && r === 0) {
+    const eligibleOps = ops.filter((o) => o.service === h.serviceName && b?.eligible.has(`${o.source}|${o.basis}`));
+    let opFailing = false;
+    if (!err.rising) {
+      const opErr = eligibleOps.filter((o) => o.errors.rising).sort((x, y) => y.errorRate - x.errorRate)[0];
+      if (opErr) {
+        signals.push(`${opErr.operation} errors ${formatPercent(opErr.prevErrorRate ?? 0)} -> ${formatPercent(opErr.errorRate)} (${viewLabel(opErr)})`);
+        score += (opErr.errorRate - (opErr.prevErrorRate ?? 0)) * 100;
+        opFailing = true;
+      }
+    }
+
+    // Latency: the best of service-level, per-operation and own time, never added up (one slowdown, three views).
+    const lat = view && prev ? latencyChange(view.histogram, prev.histogram) : null;
+    let latencyScore = 0;
+    if (lat?.slower) {
+      signals.push(`P95 ${formatMs(lat.prevP95Ms ?? 0)} -> ${formatMs(lat.p95Ms ?? 0)}${view && view.basis === 'histogram' ? ` (${viewLabel(view)})` : ''}`);
+      latencyScore = 10 * lat.magnitude;
+    }
+    const opLat = eligibleOps.filter((o) => o.latency.slower).sort((x, y) => y.latency.magnitude - x.latency.magnitude)[0];
+    if (opLat && 10 * opLat.latency.magnitude > latencyScore + 3) {
+      signals.push(opText(opLat));
+      latencyScore = 10 * opLat.latency.magnitude;
+    }
+    const confirm = ops.find((o) => o.service === h.serviceName && !b?.eligible.has(`${o.source}|${o.basis}`) && o.kind === 'server' && o.latency.tooFew && o.requests > 0);
+    if (latencyScore > 0 && confirm) signals.push(`${viewLabel(confirm)}: too few samples (${confirm.requests}) to rank on`);
+    const t = tNow.get(h.serviceName);
+    const self = selfTimeSignal(t, t ? tPrev.get(`${t.service}|${t.source}`) : undefined);
+    if (self) {
+      signals.push(self.text);
+      latencyScore = Math.max(latencyScore, 10 * self.magnitude) + 5;
+    }
+    score += latencyScore;
+
+    const ratePerSec = requests / input.windowSec;
+    const prevRate = prev ? prevRequests / input.windowSec : null;
+    if (prevRate !== null && prevRate > 0 && requests === 0) {
       signals.push('traffic stopped');
       score += 30;
-    } else if (pr !== null && pr > 0.05 && Math.abs(r / pr - 1) >= 0.5) {
-      signals.push(`traffic ${rate(pr)} -> ${rate(r)}`);
+    } else if (prevRate !== null && prevRate > 0.05 && Math.abs(ratePerSec / prevRate - 1) >= 0.5 && Math.abs(countZ(requests, prevRequests)) >= Z_SIGNIFICANT) {
+      signals.push(`traffic ${rate(prevRate)} -> ${rate(ratePerSec)}`);
       score += 4;
     }
-    const g = gaugeSignals(h.serviceName, gaugesNow, gaugesPrev);
-    signals.push(...g.signals);
-    score += g.score;
-    for (const reason of h.reasons) if (reason.startsWith('no telemetry')) signals.unshift(reason);
+
+    const gauge = (metric: string, fromNs: bigint, toNs: bigint) =>
+      input.gauges.filter((g) => g.service === h.serviceName && g.metric === metric && g.timeNs > fromNs && g.timeNs <= toNs);
+    const now = (m: string) => gauge(m, input.fromNs, input.toNs);
+    const before = (m: string) => gauge(m, input.prevFromNs, input.fromNs);
+    const sat = saturation({
+      memory: now('process.memory.usage'), prevMemory: before('process.memory.usage'),
+      cpu: now('process.cpu.utilization'), prevCpu: before('process.cpu.utilization'),
+      lag: now('messaging.kafka.consumer.lag'), prevLag: before('messaging.kafka.consumer.lag'),
+      restarts: input.events.filter((e) => e.serviceName === h.serviceName && (e.kind === 'restart' || e.kind === 'crash') && e.timeNs > input.fromNs).length,
+      trafficRatio: prevRequests > 0 ? requests / prevRequests : 1,
+    });
+    signals.push(...sat.signals);
+    score += sat.score;
+
+    const failing = err.rising || opFailing;
+    const slower = latencyScore > 0;
+    let onset: string | null = null;
+    let trigger: string | null = null;
+    if (failing || slower || sat.score > 0) {
+      const minute = onsetMinute(minutePoints(input.minutes, h.serviceName), failing ? 'errors' : 'latency', Math.floor(windowMinutes / 2));
+      if (minute !== null) {
+        const onsetNs = input.prevFromNs + BigInt(minute) * MIN_NS;
+        onset = nsToIso(onsetNs);
+        const ev = triggeringEvent(input.events, h.serviceName, onsetNs);
+        if (ev) {
+          const mins = Number((onsetNs - ev.timeNs) / MIN_NS);
+          trigger = `${ev.kind} at ${nsToIso(ev.timeNs)}: ${ev.title}`;
+          signals.push(`started ~${hhmm(onsetNs)}, ${mins >= 0 ? `${mins} min after` : `${-mins} min before`} ${ev.kind === 'deploy' ? 'deploy' : 'change'}: ${ev.title}`);
+          score += 10;
+        } else signals.push(`started ~${hhmm(onsetNs)}`);
+      }
+    }
     out.push({
       service: h.serviceName,
       sources: h.sources,
       status: h.status,
-      ratePerSec: r,
-      prevRatePerSec: pr,
-      errorRate: h.errorRate,
-      prevErrorRate: hadTraffic ? p.errorRate : null,
-      p95Ms: h.p95Ms,
-      prevP95Ms: hadTraffic ? p.p95Ms : null,
+      ratePerSec,
+      prevRatePerSec: prevRate,
+      requests,
+      errors: view?.errors ?? 0,
+      prevRequests: prev ? prevRequests : null,
+      prevErrors: prev ? prev.errors : null,
+      errorRate,
+      prevErrorRate,
+      p95Ms: view ? (histogramQuantile(0.95, view.histogram)?.value ?? null) : null,
+      prevP95Ms: lat?.prevP95Ms ?? null,
+      basis: view ? viewLabel(view) : 'no requests',
       signals,
       score: Math.round(score * 10) / 10,
+      chronic: chronic && !failing,
+      failing,
+      slower,
+      onset,
+      trigger,
+      explainedBy: null,
     });
   }
   return out.sort((a, b) => b.score - a.score || a.service.localeCompare(b.service));
 }
 
-/**
- * Errors travel upstream: when a service's failing calls go to another service that also fails
- * more, the callee is the likelier cause. Callers are demoted below their failing callees and say so.
- */
-export function attributeErrors(changes: ServiceChange[], edges: readonly TopologyEdge[]): ServiceChange[] {
-  const failing = new Set(changes.filter((c) => c.signals.some((s) => s.startsWith('errors'))).map((c) => c.service));
-  const byName = new Map(changes.map((c) => [c.service, c]));
-  for (const c of changes) {
-    if (!failing.has(c.service)) continue;
-    const culprits = edges.filter((e) => e.from === c.service && e.errors > 0 && failing.has(e.to)).map((e) => e.to);
-    if (culprits.length === 0) continue;
-    c.signals.push(`its failing calls go to ${culprits.join(', ')}`);
-    const minCallee = Math.min(...culprits.map((n) => byName.get(n)?.score ?? 0));
-    c.score = Math.round(Math.min(c.score, minCallee - 1) * 10) / 10;
-  }
-  return [...changes].sort((a, b) => b.score - a.score || a.service.localeCompare(b.service));
-}
-
-/** Services worth an investigator's attention, most severe first. */
-export function standOut(changes: ServiceChange[]): ServiceChange[] {
-  return changes.filter((c) => c.score >= 5 && c.signals.length > 0);
+/** Services worth an investigator's attention, most severe first: only changes that cleared their significance test score. */
+export function standOut(changes: readonly ServiceChange[]): ServiceChange[] {
+  return changes.filter((c) => c.score >= 5 && (c.failing || c.slower || c.score >= 8));
 }

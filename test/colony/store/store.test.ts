@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ColonyStore } from '../../../src/colony/store/store.js';
-import { MIN, SEC, T0, ingest, sdkResource, tracesBody } from '../../support/otlp-json.js';
+import { ColonyStore } from '../../../src/colony/store/store.js';
+import { MIN, SEC, T0, beylaResource, ingest, logsBody, sdkResource, tracesBody } from '../../support/otlp-json.js';
 import { WINDOW, fixtureStore } from './fixture.js';
 import { normalizeTraces } from '../../../src/colony/otlp/normalize.js';
 import { decodeTracesJson } from '../../../src/colony/otlp/decode-json.js';
@@ -108,6 +108,12 @@ describe('RED metrics from Beyla histograms', () => {
     expect(row.percentilesAtLeast).toBe(false);
   });
 
+  it('a window starting before the first exported point takes that point as the baseline, not the count since process start', async () => {
+    // The healthy series started 10 min before T0: its 10 earlier observations are not in a window from T0-5min.
+    const [row] = await store.redFromHistograms({ ...q, range: { fromNs: T0 - 5n * MIN, toNs: T0 + 10n * MIN } });
+    expect(row).toMatchObject({ requests: 22, errors: 2 });
+  });
+
   it('honours the status filter and an empty window', async () => {
     const [errors] = await store.redFromHistograms({ ...q, statusCodeRange: '5xx' });
     expect(errors).toMatchObject({ requests: 2, errors: 2 });
@@ -193,5 +199,26 @@ describe('hostile input', () => {
       await store.queryLogs({ range: WINDOW, text: evil, limit: 5 });
     }
     expect(await store.counts()).toEqual(before);
+  });
+});
+
+describe('service registry', () => {
+  it('an event from a deploy tool (no telemetry.sdk.name) gives a Beyla-only service no SDK source', async () => {
+    const own = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    try {
+      await ingest(own, 'traces', tracesBody(beylaResource('quote'), '', [
+        { traceId: 'aa'.repeat(16), spanId: 'a1'.repeat(8), name: 'POST /getquote', startNs: T0, durationMs: 3, attributes: { 'http.request.method': 'POST', 'http.route': '/getquote' } },
+      ]));
+      await ingest(own, 'logs', logsBody({ 'service.name': 'quote' }, 'deployer', [
+        { timeNs: T0 + SEC, body: 'quote 1.2.0 rolled out', eventName: 'deploy', attributes: { 'service.version': '1.2.0' } },
+      ]));
+      expect((await own.queryEvents({ range: WINDOW, limit: 5 })).map((e) => e.title)).toEqual(['quote 1.2.0 rolled out']);
+      expect((await own.listServices()).map((s) => s.sources)).toEqual([['ebpf']]);
+      // A plain log record is telemetry the service sent itself: that does register an OTLP source.
+      await ingest(own, 'logs', logsBody({ 'service.name': 'quote' }, 'app', [{ timeNs: T0 + 2n * SEC, body: 'a plain log line' }]));
+      expect((await own.listServices()).map((s) => s.sources)).toEqual([['ebpf', 'otlp']]);
+    } finally {
+      await own.close();
+    }
   });
 });

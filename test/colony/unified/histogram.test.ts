@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cumulativeDelta, histogramQuantile, mergeHistograms } from '../../../src/colony/unified/histogram.js';
+import { cumulativeDelta, histogramQuantile, mergeHistograms, windowDelta } from '../../../src/colony/unified/histogram.js';
 
 const BEYLA_BOUNDS = [0, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
 
@@ -63,6 +63,29 @@ describe('cumulativeDelta', () => {
   it('uses the later point alone when the series began inside the window, and null with no point', () => {
     expect(cumulativeDelta(null, at([3, 0, 1]))?.counts).toEqual([3, 0, 1]);
     expect(cumulativeDelta(at([3, 0, 1]), null)).toBeNull();
+  });
+});
+
+describe('windowDelta (a window starting at or before the series\' first point)', () => {
+  const at = (c: number[], start: bigint, time: bigint) => ({ bounds: [1, 2], counts: c, startNs: start, timeNs: time });
+  const FROM = 100n;
+
+  it('takes the first point in the window as the baseline when the series started long before the window', () => {
+    // A process up since t=1 exported 37,000 observations before the window; only 15 happen inside it.
+    expect(windowDelta(null, at([30_000, 7_000, 0], 1n, 110n), at([30_010, 7_005, 0], 1n, 170n), FROM)?.counts).toEqual([10, 5, 0]);
+  });
+
+  it('counts the whole series when it started inside the window', () => {
+    expect(windowDelta(null, at([1, 0, 0], 120n, 130n), at([4, 2, 1], 120n, 170n), FROM)?.counts).toEqual([4, 2, 1]);
+  });
+
+  it('counts the last point alone after a reset inside the window', () => {
+    expect(windowDelta(null, at([50, 0, 0], 1n, 110n), at([2, 1, 0], 140n, 170n), FROM)?.counts).toEqual([2, 1, 0]);
+  });
+
+  it('uses the point before the window when there is one, and null without a point in the window', () => {
+    expect(windowDelta(at([5, 5, 0], 1n, 90n), at([6, 5, 0], 1n, 110n), at([9, 6, 0], 1n, 170n), FROM)?.counts).toEqual([4, 1, 0]);
+    expect(windowDelta(at([5, 5, 0], 1n, 90n), null, null, FROM)).toBeNull();
   });
 });
 

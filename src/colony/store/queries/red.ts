@@ -7,10 +7,10 @@ import { Where } from './filters.js';
 import {
   type BucketCounts,
   type HistogramSnapshot,
-  cumulativeDelta,
   histogramQuantile,
   mergeHistograms,
   total,
+  windowDelta,
 } from '../../unified/histogram.js';
 
 export type Protocol = 'http' | 'grpc' | 'sql';
@@ -175,8 +175,9 @@ export function msPerUnit(unit: string, metricName: string): number {
   }
 }
 
-interface SeriesRow extends KeyColumns {
+export interface HistogramSeries extends KeyColumns {
   series_key: string;
+  service_name: string;
   metric_name: string;
   unit: string;
   temporality: string;
@@ -192,6 +193,10 @@ interface SeriesRow extends KeyColumns {
   before_bounds: string | null;
   before_start: bigint | null;
   before_time: bigint | null;
+  first_counts: string | null;
+  first_bounds: string | null;
+  first_start: bigint | null;
+  first_time: bigint | null;
   window_counts: string[] | null;
 }
 
@@ -201,7 +206,7 @@ function snapshot(counts: string | null, bounds: string | null, start: bigint | 
 }
 
 /** What one series observed in the window, whatever its temporality. */
-function seriesDelta(r: SeriesRow): BucketCounts | null {
+function seriesDelta(r: HistogramSeries, windowFromNs: bigint): BucketCounts | null {
   if (r.temporality === 'delta') {
     if (!r.window_counts || r.window_counts.length === 0 || !r.last_bounds) return null;
     const bounds: number[] = JSON.parse(r.last_bounds);
@@ -209,30 +214,28 @@ function seriesDelta(r: SeriesRow): BucketCounts | null {
     for (const point of r.window_counts) (JSON.parse(point) as number[]).forEach((c, i) => (counts[i] += c));
     return { bounds, counts };
   }
-  return cumulativeDelta(
+  return windowDelta(
     snapshot(r.before_counts, r.before_bounds, r.before_start, r.before_time),
+    snapshot(r.first_counts, r.first_bounds, r.first_start, r.first_time),
     snapshot(r.last_counts, r.last_bounds, r.last_start, r.last_time),
+    windowFromNs,
   );
 }
 
-function isErrorSeries(r: SeriesRow, protocol: Protocol): boolean {
+export function isErrorSeries(r: HistogramSeries, protocol: Protocol): boolean {
   if (protocol === 'http') return r.http_status_code !== null && r.http_status_code >= 500;
   if (protocol === 'grpc') return r.rpc_status_code !== null && GRPC_SERVER_ERROR_CODES.includes(r.rpc_status_code);
   return r.error_type !== null;
 }
 
 /**
- * RED metrics from duration histograms (Beyla's, or an SDK's): per series the window's delta with
- * counter-reset handling, summed per group, then Prometheus-style interpolated percentiles.
+ * Every duration-histogram series matching `w` (which must bound time_ns <= the window's end), with what
+ * it observed in the window; series that observed nothing are left out.
  */
-export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedRow[]> {
-  const w = new Where().add('service_name = ?', q.service).add('time_ns <= ?::BIGINT', q.range.toNs);
-  w.add(`metric_name IN (${DURATION_METRICS[q.protocol].map(() => '?').join(', ')})`, ...DURATION_METRICS[q.protocol]);
-  w.maybe(q.source, 'source = ?');
-  applyFilters(w, q);
-  const after = `time_ns > ${w.bind(q.range.fromNs)}::BIGINT`;
-  const rows = await db.query<SeriesRow>(
-    `SELECT series_key, any_value(source) AS source, any_value(metric_name) AS metric_name, any_value(unit) AS unit,
+export async function histogramSeriesDeltas(db: Database, w: Where, range: TimeRange): Promise<{ series: HistogramSeries; delta: BucketCounts }[]> {
+  const after = `time_ns > ${w.bind(range.fromNs)}::BIGINT`;
+  const rows = await db.query<HistogramSeries>(
+    `SELECT series_key, any_value(service_name) AS service_name, any_value(source) AS source, any_value(metric_name) AS metric_name, any_value(unit) AS unit,
        any_value(temporality) AS temporality,
        any_value(http_route) AS http_route, any_value(http_method) AS http_method,
        any_value(http_status_code) AS http_status_code,
@@ -248,11 +251,33 @@ export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedR
        arg_max(bounds, time_ns) FILTER (WHERE NOT ${after}) AS before_bounds,
        arg_max(start_ns, time_ns) FILTER (WHERE NOT ${after}) AS before_start,
        max(time_ns) FILTER (WHERE NOT ${after}) AS before_time,
+       arg_min(bucket_counts, time_ns) FILTER (WHERE ${after}) AS first_counts,
+       arg_min(bounds, time_ns) FILTER (WHERE ${after}) AS first_bounds,
+       arg_min(start_ns, time_ns) FILTER (WHERE ${after}) AS first_start,
+       min(time_ns) FILTER (WHERE ${after}) AS first_time,
        list(bucket_counts) FILTER (WHERE ${after} AND temporality = 'delta') AS window_counts
      FROM otel_metrics_histogram WHERE ${w.sql()}
      GROUP BY series_key`,
     w.params,
   );
+  const out: { series: HistogramSeries; delta: BucketCounts }[] = [];
+  for (const r of rows) {
+    const delta = seriesDelta(r, range.fromNs);
+    if (delta !== null && total(delta) > 0) out.push({ series: r, delta });
+  }
+  return out;
+}
+
+/**
+ * RED metrics from duration histograms (Beyla's, or an SDK's): per series the window's delta with
+ * counter-reset handling, summed per group, then Prometheus-style interpolated percentiles.
+ */
+export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedRow[]> {
+  const w = new Where().add('service_name = ?', q.service).add('time_ns <= ?::BIGINT', q.range.toNs);
+  w.add(`metric_name IN (${DURATION_METRICS[q.protocol].map(() => '?').join(', ')})`, ...DURATION_METRICS[q.protocol]);
+  w.maybe(q.source, 'source = ?');
+  applyFilters(w, q);
+  const rows = await histogramSeriesDeltas(db, w, q.range);
   interface Group {
     key: ReturnType<typeof keyOf>;
     histograms: BucketCounts[];
@@ -260,9 +285,7 @@ export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedR
     msPerUnit: number;
   }
   const groups = new Map<string, Group>();
-  for (const r of rows) {
-    const delta = seriesDelta(r);
-    if (delta === null || total(delta) === 0) continue;
+  for (const { series: r, delta } of rows) {
     const key = keyOf(r, q.protocol);
     const id = JSON.stringify([key, r.unit, r.metric_name]);
     let g = groups.get(id);

@@ -1,0 +1,42 @@
+import type { Database } from '../db.js';
+import type { Source } from '../rows.js';
+import type { TimeRange } from '../../../core/time.js';
+import { Where } from './filters.js';
+
+/**
+ * The spans of a sample of traces that tell who waited on whom: server, consumer and client spans,
+ * times in milliseconds from the window's start. Self time and time spent in callees are computed
+ * from these rows (unified/self-time.ts), so a second backend only has to return them.
+ */
+export interface CallSpanRow {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string;
+  service: string;
+  source: Source;
+  kind: 'SERVER' | 'CONSUMER' | 'CLIENT' | 'PRODUCER';
+  startMs: number;
+  durationMs: number;
+  error: boolean;
+  /** For client spans: the peer the caller named (a service, a database, a host), when it named one. */
+  peer: string | null;
+}
+
+/** Traces with a root in the window, at most `maxTraces` of them, picked by a hash of the trace id (a stable sample). */
+export async function callSpans(db: Database, range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
+  const w = new Where().range('start_ns', range).add(`kind IN ('SERVER', 'CONSUMER', 'CLIENT', 'PRODUCER')`);
+  const from = w.bind(range.fromNs);
+  const limit = w.bind(maxTraces);
+  return db.query<CallSpanRow>(
+    `WITH picked AS (
+       SELECT DISTINCT trace_id FROM otel_traces WHERE ${w.sql()} AND parent_span_id = ''
+       ORDER BY hash(trace_id) LIMIT ${limit}
+     )
+     SELECT trace_id AS "traceId", span_id AS "spanId", parent_span_id AS "parentSpanId", service_name AS service, source, kind,
+       ((start_ns - ${from}::BIGINT) / 1e6)::DOUBLE AS "startMs", (duration_ns / 1e6)::DOUBLE AS "durationMs",
+       status_code = 'ERROR' AS error,
+       CASE WHEN kind = 'CLIENT' THEN coalesce(peer_service, server_address, db_system, rpc_service) END AS peer
+     FROM otel_traces WHERE trace_id IN (SELECT trace_id FROM picked) AND ${w.sql()}`,
+    w.params,
+  );
+}

@@ -1,0 +1,44 @@
+import type { Database } from '../db.js';
+import type { Source } from '../rows.js';
+import type { TimeRange } from '../../../core/time.js';
+import { Where } from './filters.js';
+
+/** Per service, source and minute of a window: served requests, errors and summed duration (for onset estimates). */
+export interface MinuteRow {
+  service: string;
+  source: Source;
+  /** Minutes since the window's start. */
+  minute: number;
+  requests: number;
+  errors: number;
+  durationMs: number;
+}
+
+export async function minuteSeries(db: Database, range: TimeRange): Promise<MinuteRow[]> {
+  const w = new Where().range('start_ns', range).add(`kind IN ('SERVER', 'CONSUMER')`);
+  const from = w.bind(range.fromNs);
+  return db.query<MinuteRow>(
+    `SELECT service_name AS service, source, ((start_ns - ${from}::BIGINT) // 60000000000)::INTEGER AS minute,
+       count(*)::INTEGER AS requests, (count(*) FILTER (WHERE status_code = 'ERROR'))::INTEGER AS errors,
+       (sum(duration_ns) / 1e6)::DOUBLE AS "durationMs"
+     FROM otel_traces WHERE ${w.sql()} GROUP BY ALL ORDER BY service, source, minute`,
+    w.params,
+  );
+}
+
+export interface GaugePoint {
+  service: string;
+  metric: string;
+  timeNs: bigint;
+  value: number;
+}
+
+/** Every point of the named gauges in a window (a few per minute per service), oldest first. */
+export async function gaugePoints(db: Database, range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
+  const w = new Where().range('time_ns', range).add(`metric_name IN (${names.map(() => '?').join(', ')})`, ...names);
+  return db.query<GaugePoint>(
+    `SELECT service_name AS service, metric_name AS metric, time_ns AS "timeNs", value::DOUBLE AS value
+     FROM otel_metrics_number WHERE ${w.sql()} ORDER BY service, metric, time_ns`,
+    w.params,
+  );
+}
