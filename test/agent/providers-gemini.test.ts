@@ -151,6 +151,6 @@ describe('Gemini against a strict fake (real @google/genai)', () => {
   it('a rejected key names the variable to fix, not raw JSON', async () => {
     const f = await h.fake('gemini', [GEMINI_BAD_KEY]);
     const r = await turn(h, provider('gemini', f), 'q');
-    expect(r.error).toMatchObject({ message: 'google:gemini-test: the API key was rejected (HTTP 400): API key not valid. Please pass a valid API key.. Fix the key in GEMINI_API_KEY, or point ai.ask.api_keys.google at the right one (env://VARIABLE).' });
+    expect(r.error).toMatchObject({ message: 'google:gemini-test: the API key was rejected (HTTP 400): API key not valid. Please pass a valid API key. Fix the key in GEMINI_API_KEY, or point ai.ask.api_keys.google at the right one (env://VARIABLE).' });
   });
 });

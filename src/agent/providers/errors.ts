@@ -23,7 +23,8 @@ export function apiMessage(raw: string): string {
       // not JSON after all: the raw text is the message
     }
   }
-  return raw.trim();
+  // The openai and anthropic SDKs put the status first ("401 Incorrect API key ...").
+  return raw.trim().replace(/^\d{3} /, '');
 }
 
 /** True for an answer that means "this key is wrong" (Gemini says so with 400 API_KEY_INVALID). */
@@ -32,7 +33,7 @@ export function isKeyRejection(status: number, raw: string): boolean {
 }
 
 export function providerFailure(model: string, status: number, raw: string, key?: KeyOrigin): ProviderError {
-  const message = apiMessage(raw).slice(0, 300);
+  const message = apiMessage(raw).slice(0, 300).replace(/\.$/, '');
   if (key && isKeyRejection(status, raw)) {
     return new ProviderError(`${model}: the API key was rejected${status ? ` (HTTP ${status})` : ''}: ${message}. Fix the key in ${key.source}, or point ${key.configKey} at the right one (env://VARIABLE).`);
   }

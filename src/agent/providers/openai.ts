@@ -52,6 +52,8 @@ export class OpenAIProvider implements ModelProvider {
   readonly cloud: boolean;
   private readonly client: OpenAI;
   private readonly baseUrl: string;
+  /** Warned this turn that the prompt outgrew Ollama's context (once a turn is enough). */
+  private warnedContext = false;
 
   constructor(private readonly opts: OpenAIOptions) {
     this.name = `${opts.provider}:${opts.model}`;
@@ -63,10 +65,12 @@ export class OpenAIProvider implements ModelProvider {
   async *generate(req: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
     const messages = toMessages(req.system, req.messages);
     const tools = req.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } }));
-    if (this.opts.provider === 'ollama' && (req.round ?? 1) === 1) {
+    if ((req.round ?? 1) === 1) this.warnedContext = false;
+    if (this.opts.provider === 'ollama' && !this.warnedContext) {
       const limit = this.opts.contextTokens ?? OLLAMA_DEFAULT_CONTEXT;
       const size = estimateTokens(messages, tools);
       if (size > limit) {
+        this.warnedContext = true;
         yield { type: 'notice', text: `The prompt is about ${size} tokens, more than Ollama's context of ${limit} tokens, and Ollama cuts longer prompts silently. Start Ollama with a larger context (OLLAMA_CONTEXT_LENGTH=32768 ollama serve, or PARAMETER num_ctx in a Modelfile) and export the same OLLAMA_CONTEXT_LENGTH to coral.` };
       }
     }
