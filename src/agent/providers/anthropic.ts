@@ -110,8 +110,9 @@ export class AnthropicProvider implements ModelProvider {
         if (signal.aborted) throw err;
         const status = streamErrorStatus(err);
         // A stream can start with 200 and then send `event: error` (overloaded): retried like a
-        // 529 when nothing reached the user yet; the SDK only retries the initial response.
-        const d = yielded ? { retry: false as const } : retryDecision({ status, attempt, maxAttempts, askedMs: null, baseMs: this.opts.retryBaseMs });
+        // 529 when nothing reached the user yet. HTTP failures were already retried by the SDK.
+        const midStream = (err as { status?: number }).status === undefined && status > 0;
+        const d = yielded || !midStream ? { retry: false as const } : retryDecision({ status, attempt, maxAttempts, askedMs: null, baseMs: this.opts.retryBaseMs });
         if (d.retry) {
           await sleep(d.delayMs, undefined, { signal });
           continue;
