@@ -11,13 +11,17 @@ export type AgentEvent =
   | { type: 'usage'; inputTokens: number; outputTokens: number }
   | { type: 'warning'; message: string }
   | { type: 'error'; message: string }
-  | { type: 'turn_end'; reason: 'answered' | 'max_rounds' | 'cancelled' | 'error'; model: string };
+  /** `model` is the model that actually answered (a fallback's, when one took over). */
+  | { type: 'turn_end'; reason: 'answered' | 'max_rounds' | 'blocked' | 'cancelled' | 'error'; model: string };
 
 /** Provider-neutral conversation messages: tool calls and their results always travel in pairs. */
 export interface ToolCall {
+  /** Unique within the conversation: Anthropic and OpenAI reject a history that repeats one. */
   id: string;
   name: string;
   args: Record<string, unknown>;
+  /** Opaque state that must travel back with the call (Gemini's thoughtSignature). */
+  signature?: string;
 }
 
 export interface ToolResult {
@@ -31,5 +35,9 @@ export interface ToolResult {
 
 export type Message =
   | { role: 'user'; text: string }
-  | { role: 'model'; text: string; toolCalls: ToolCall[] }
+  /**
+   * `model` names who wrote it (provider:model); `blocked` is set when the provider refused to
+   * answer (e.g. SAFETY), so the history records a refusal rather than an empty message.
+   */
+  | { role: 'model'; text: string; toolCalls: ToolCall[]; model?: string; blocked?: string }
   | { role: 'tool'; results: ToolResult[] };

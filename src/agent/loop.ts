@@ -1,3 +1,4 @@
+import { withUniqueIds } from './call-ids.js';
 import type { AgentEvent, Message, ToolCall, ToolResult } from './events.js';
 import type { ModelProvider } from './providers/types.js';
 import { truncate } from './prompt.js';
@@ -32,47 +33,65 @@ export async function* runTurn(o: TurnOptions): AsyncGenerator<AgentEvent> {
   const outputChars = (o.toolOutputTokens ?? DEFAULT_TOOL_OUTPUT_TOKENS) * 4;
   o.messages.push({ role: 'user', text: o.question });
   yield { type: 'user_message', text: o.question };
+  const partial = (text: string) => {
+    if (text) o.messages.push({ role: 'model', text, toolCalls: [], model: o.provider.name });
+  };
   for (let round = 1; ; round++) {
     const lastRound = round > maxRounds;
     if (lastRound) yield { type: 'warning', message: `Reached max_tool_rounds (${maxRounds}): answering with what was found so far.` };
     let text = '';
-    const calls: ToolCall[] = [];
+    let blocked: string | null = null;
+    const asked: ToolCall[] = [];
     try {
+      // The last round keeps the tools defined (a history holding tool calls is only valid beside
+      // them) and forbids calling them.
       for await (const chunk of o.provider.generate({
         system: lastRound ? `${o.system}\n\nYou may not call more tools: answer now with what you have, and say what is still unknown.` : o.system,
         messages: o.messages,
-        tools: lastRound ? [] : o.hub.tools(),
+        tools: o.hub.tools(),
+        toolChoice: lastRound ? 'none' : 'auto',
+        round,
       }, signal)) {
         if (chunk.type === 'text') {
           text += chunk.text;
           yield { type: 'text_delta', text: chunk.text };
         } else if (chunk.type === 'tool_call') {
-          calls.push(chunk.call);
+          asked.push(chunk.call);
         } else if (chunk.type === 'notice') {
           yield { type: 'warning', message: chunk.text };
+        } else if (chunk.type === 'blocked') {
+          blocked = chunk.reason;
         } else {
           yield { type: 'usage', inputTokens: chunk.inputTokens, outputTokens: chunk.outputTokens };
         }
       }
     } catch (err) {
+      partial(text);
       if (signal.aborted) {
-        if (text) o.messages.push({ role: 'model', text, toolCalls: [] });
         yield { type: 'turn_end', reason: 'cancelled', model: o.provider.name };
         return;
       }
-      if (text) o.messages.push({ role: 'model', text, toolCalls: [] });
       yield { type: 'error', message: (err as Error).message };
       yield { type: 'turn_end', reason: 'error', model: o.provider.name };
       return;
     }
     if (signal.aborted) {
-      if (text) o.messages.push({ role: 'model', text, toolCalls: [] });
+      partial(text);
       yield { type: 'turn_end', reason: 'cancelled', model: o.provider.name };
       return;
     }
-    // On the last round no tools were offered: a model that asks anyway is not obeyed.
-    if (lastRound) calls.length = 0;
-    o.messages.push({ role: 'model', text, toolCalls: calls });
+    // On the last round tools may not be called: a model that asks anyway is not obeyed.
+    const calls = lastRound || blocked ? [] : withUniqueIds(asked, o.messages);
+    if (calls.length === 0 && (blocked || !text)) {
+      // Recorded as a refusal, never as an empty message: that would make every later request invalid.
+      const reason = blocked ?? 'empty answer';
+      o.messages.push({ role: 'model', text, toolCalls: [], model: o.provider.name, blocked: reason });
+      yield { type: 'warning', message: blocked ? `${o.provider.name} blocked its answer (${blocked}); rephrase the question or try another model.` : `${o.provider.name} returned an empty answer; ask again or try another model.` };
+      yield { type: 'message_end', text };
+      yield { type: 'turn_end', reason: blocked || !lastRound ? 'blocked' : 'max_rounds', model: o.provider.name };
+      return;
+    }
+    o.messages.push({ role: 'model', text, toolCalls: calls, model: o.provider.name });
     if (calls.length === 0) {
       yield { type: 'message_end', text };
       yield { type: 'turn_end', reason: lastRound ? 'max_rounds' : 'answered', model: o.provider.name };

@@ -174,7 +174,7 @@ export class QuestionTriageProvider implements ModelProvider {
       return;
     }
     const done = turnResults(req.messages);
-    if (done.length === 0 && req.tools.length > 0) {
+    if (done.length === 0 && req.tools.length > 0 && req.toolChoice !== 'none') {
       // Ids unique in the conversation: the message count differs in every turn.
       for (const call of planCalls(intent, `triage-${req.messages.length}`)) yield { type: 'tool_call', call };
       return;

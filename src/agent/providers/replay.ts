@@ -68,7 +68,7 @@ export class ReplayProvider implements ModelProvider {
       yield { type: 'text', text: w };
     }
     // Past the recording, or when the loop withholds tools (its last round), only text is played.
-    if (round >= this.session.rounds.length || req.tools.length === 0) return;
+    if (round >= this.session.rounds.length || req.toolChoice === 'none') return;
     // Ids unique in the conversation (the user message's index differs in every turn).
     let n = 0;
     for (const c of r.toolCalls ?? []) yield { type: 'tool_call', call: { id: `replay-${lastUser}-${round}-${++n}`, name: c.name, args: c.args } };

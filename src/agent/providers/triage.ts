@@ -28,17 +28,20 @@ export class TriageProvider implements ModelProvider {
 
   async *generate(req: ModelRequest): AsyncIterable<ModelChunk> {
     const done = results(req.messages);
+    // Ids unique in the conversation (the message count differs in every turn); no calls when the loop forbids them.
+    const id = (n: number) => `triage-${req.messages.length}-${n}`;
+    const mayCall = req.tools.length > 0 && req.toolChoice !== 'none';
     const summary = done.find((r) => r.name === 'coral_query_summary');
     if (!summary) {
-      if (req.tools.some((t) => t.name === 'coral_query_summary')) yield { type: 'tool_call', call: { id: 'triage-1', name: 'coral_query_summary', args: {} } };
+      if (mayCall && req.tools.some((t) => t.name === 'coral_query_summary')) yield { type: 'tool_call', call: { id: id(1), name: 'coral_query_summary', args: {} } };
       else yield { type: 'text', text: 'Automatic triage (no model configured): the colony tools are not available, so there is nothing to triage.' };
       return;
     }
     const top = ((summary.structured?.standOut ?? []) as StandOut[])[0];
     const metrics = done.find((r) => r.name === 'coral_query_metrics');
-    if (top && !metrics && req.tools.length > 0) {
-      yield { type: 'tool_call', call: { id: 'triage-2', name: 'coral_query_metrics', args: { service: top.service, time_range: '30m' } } };
-      yield { type: 'tool_call', call: { id: 'triage-3', name: 'coral_query_traces', args: { service: top.service, time_range: '30m', max_traces: 3 } } };
+    if (top && !metrics && mayCall) {
+      yield { type: 'tool_call', call: { id: id(2), name: 'coral_query_metrics', args: { service: top.service, time_range: '30m' } } };
+      yield { type: 'tool_call', call: { id: id(3), name: 'coral_query_traces', args: { service: top.service, time_range: '30m', max_traces: 3 } } };
       return;
     }
     const lines = ['Automatic triage (no model configured; these are the tools\' findings, not a diagnosis).', ''];

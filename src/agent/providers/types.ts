@@ -10,7 +10,12 @@ export interface ToolSpec {
 export interface ModelRequest {
   system: string;
   messages: Message[];
+  /** Always the full tool list: a history with tool calls is only valid beside tool definitions. */
   tools: ToolSpec[];
+  /** 'none' on the forced final round: the tools stay defined but may not be called. */
+  toolChoice?: 'auto' | 'none';
+  /** 1 for the first model request of a turn (a fallback chain starts over from its primary). */
+  round?: number;
 }
 
 export type ModelChunk =
@@ -18,7 +23,9 @@ export type ModelChunk =
   | { type: 'tool_call'; call: ToolCall }
   | { type: 'usage'; inputTokens: number; outputTokens: number }
   /** Something the user should know (a fallback model took over). */
-  | { type: 'notice'; text: string };
+  | { type: 'notice'; text: string }
+  /** The provider refused to answer (Gemini SAFETY, OpenAI content_filter, Anthropic refusal). */
+  | { type: 'blocked'; reason: string };
 
 /** A model behind one API. `provider:model` names it, e.g. google:gemini-2.5-flash. */
 export interface ModelProvider {
