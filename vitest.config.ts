@@ -1,8 +1,10 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
+    // Stryker's sandboxes hold a copy of the tests: never collect them.
+    exclude: [...configDefaults.exclude, '.stryker-tmp/**'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     globalSetup: ['./test/support/build-once.ts'],
     testTimeout: 30_000,

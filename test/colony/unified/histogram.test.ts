@@ -53,7 +53,8 @@ describe('cumulativeDelta', () => {
   });
 
   it('treats a changed start time as a counter reset', () => {
-    expect(cumulativeDelta(at([5, 5, 5]), at([1, 1, 0], 15n, 20n))?.counts).toEqual([1, 1, 0]);
+    // Counts that went up: only the start time tells this is a reset (the decrease rule cannot).
+    expect(cumulativeDelta(at([1, 1, 0]), at([5, 5, 5], 15n, 20n))?.counts).toEqual([5, 5, 5]);
   });
 
   it('treats a decrease as a counter reset even with the same start time', () => {

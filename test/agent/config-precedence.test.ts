@@ -1,0 +1,55 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { resolveAskSettings, resolveHoneycombSettings } from '../../src/agent/config.js';
+
+let home: string;
+let project: string;
+beforeEach(() => {
+  home = mkdtempSync(join(tmpdir(), 'coral-home-'));
+  project = mkdtempSync(join(tmpdir(), 'coral-project-'));
+  mkdirSync(join(project, '.coral'));
+});
+afterEach(() => {
+  rmSync(home, { recursive: true, force: true });
+  rmSync(project, { recursive: true, force: true });
+});
+
+const globalFile = (yaml: string) => writeFileSync(join(home, 'config.yaml'), yaml);
+const projectFile = (yaml: string) => writeFileSync(join(project, '.coral', 'config.yaml'), yaml);
+const inputs = () => ({ env: { CORAL_HOME: home }, cwd: project });
+
+describe('mcp_servers from the global and project files', () => {
+  it('merges both, the project winning a name both define', () => {
+    globalFile([
+      'mcp_servers:',
+      '  deploys: { command: global-deploys, args: [--all] }',
+      '  tickets: { url: "http://127.0.0.1:9001/mcp" }',
+    ].join('\n'));
+    projectFile([
+      'mcp_servers:',
+      '  deploys: { url: "http://127.0.0.1:9002/mcp", token: env://DEPLOYS_TOKEN }',
+      '  flags: { command: project-flags }',
+    ].join('\n'));
+    expect(resolveAskSettings(inputs()).mcpServers).toEqual({
+      deploys: { url: 'http://127.0.0.1:9002/mcp', token: 'env://DEPLOYS_TOKEN' },
+      tickets: { url: 'http://127.0.0.1:9001/mcp' },
+      flags: { command: 'project-flags' },
+    });
+  });
+
+  it('keeps the global servers when the project file defines none', () => {
+    globalFile('mcp_servers:\n  deploys: { command: global-deploys }\n');
+    projectFile('ai:\n  ask:\n    max_tool_rounds: 2\n');
+    expect(resolveAskSettings(inputs()).mcpServers).toEqual({ deploys: { command: 'global-deploys' } });
+  });
+});
+
+describe('honeycomb settings from the global and project files', () => {
+  it('takes each key from the project when it sets it, else from the global file', () => {
+    globalFile('honeycomb:\n  region: eu\n  cache_ttl_seconds: 60\n');
+    projectFile('honeycomb:\n  region: us\n');
+    expect(resolveHoneycombSettings(inputs())).toEqual({ region: 'us', cache_ttl_seconds: 60 });
+  });
+});
