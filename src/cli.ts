@@ -222,7 +222,7 @@ function honeycombCommand(spec: string, description: string): Command {
     .command(spec)
     .description(description)
     .option('--demo', 'use the bundled fake environment even with HONEYCOMB_API_KEY set')
-    .addOption(new Option('--fake-environment <name>', 'fake environment: demo or large').choices(['demo', 'large']))
+    .addOption(new Option('--fake-environment <name>', 'fake environment: demo, large (29,000 columns) or wide (100,000 columns)').choices(['demo', 'large', 'wide']))
     .option('--region <region>', 'us (default) or eu')
     .option('--api-url <url>', 'Honeycomb API base URL (overrides --region)');
 }

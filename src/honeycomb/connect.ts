@@ -5,7 +5,7 @@ export interface HoneycombConnectOptions {
   /** Use the bundled fake environment even when a key is set. */
   demo?: boolean;
   /** Which fake environment: demo (default) or large. */
-  fakeEnvironment?: 'demo' | 'large';
+  fakeEnvironment?: 'demo' | 'large' | 'wide';
   apiKey?: string;
   apiUrl?: string;
   region?: string;

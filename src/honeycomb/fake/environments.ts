@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../core/package-root.js';
 import { Random } from '../../core/random.js';
+import { wideEnvironment } from './wide-environment.js';
 
 /**
  * Fake Honeycomb environments. Ages are seconds before the server answers, so "10 seconds ago"
@@ -37,7 +38,7 @@ export interface FakeEnvironment {
   environmentDerived: FakeDerived[];
 }
 
-export const FAKE_ENVIRONMENTS = ['demo', 'large'] as const;
+export const FAKE_ENVIRONMENTS = ['demo', 'large', 'wide'] as const;
 export type FakeEnvironmentName = (typeof FAKE_ENVIRONMENTS)[number];
 
 export function demoEnvironment(): FakeEnvironment {
@@ -79,5 +80,6 @@ export function largeEnvironment(): FakeEnvironment {
 }
 
 export function fakeEnvironment(name: FakeEnvironmentName): FakeEnvironment {
+  if (name === 'wide') return wideEnvironment();
   return name === 'large' ? largeEnvironment() : demoEnvironment();
 }
