@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { recordTrust } from '../../src/agent/trust.js';
 import { resolveAskSettings, resolveHoneycombSettings } from '../../src/agent/config.js';
 
 let home: string;
@@ -21,7 +22,7 @@ const projectFile = (yaml: string) => writeFileSync(join(project, '.coral', 'con
 const inputs = () => ({ env: { CORAL_HOME: home }, cwd: project });
 
 describe('mcp_servers from the global and project files', () => {
-  it('merges both, the project winning a name both define', () => {
+  it('merges both, the project winning a name both define (once the project is trusted)', () => {
     globalFile([
       'mcp_servers:',
       '  deploys: { command: global-deploys, args: [--all] }',
@@ -32,6 +33,9 @@ describe('mcp_servers from the global and project files', () => {
       '  deploys: { url: "http://127.0.0.1:9002/mcp", token: env://DEPLOYS_TOKEN }',
       '  flags: { command: project-flags }',
     ].join('\n'));
+    // Untrusted, the project's servers are inert (they could run anything).
+    expect(resolveAskSettings(inputs()).mcpServers).toEqual({ deploys: { command: 'global-deploys', args: ['--all'] }, tickets: { url: 'http://127.0.0.1:9001/mcp' } });
+    recordTrust(join(project, '.coral', 'config.yaml'), { CORAL_HOME: home });
     expect(resolveAskSettings(inputs()).mcpServers).toEqual({
       deploys: { url: 'http://127.0.0.1:9002/mcp', token: 'env://DEPLOYS_TOKEN' },
       tickets: { url: 'http://127.0.0.1:9001/mcp' },

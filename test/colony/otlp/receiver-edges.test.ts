@@ -20,8 +20,9 @@ const sink = {
 let receiver: RunningReceiver;
 
 beforeAll(async () => {
-  receiver = await startReceiver({ sink, port: 0, maxBodyBytes: LIMIT });
+  receiver = await startReceiver({ sink, port: 0, maxBodyBytes: LIMIT, onError: (err) => logged.push((err as Error).message) });
 });
+const logged: string[] = [];
 afterAll(async () => receiver.close());
 beforeEach(() => {
   sink.mode = 'ok';
@@ -33,14 +34,18 @@ const post = (body: string) => fetch(`${receiver.url}/v1/traces`, { method: 'POS
 
 describe('a store that cannot take the batch', () => {
   it.each([
-    ['fails', 'broken', /store unavailable: IO Error: disk full/],
+    // The database's words go to the colony's log, never to the sender.
+    ['fails', 'broken', /^the store could not take this batch; retry later/],
     ['is busy', 'busy', /the colony store is busy/],
   ] as const)('answers 503 with Retry-After when the store %s, so the exporter retries', async (_label, mode, message) => {
     sink.mode = mode;
     const res = await post(oneSpan());
     expect(res.status).toBe(503);
     expect(res.headers.get('retry-after')).toBe('1');
-    expect(await res.json()).toMatchObject({ code: 14, message: expect.stringMatching(message) });
+    const body = (await res.json()) as { message: string };
+    expect(body).toMatchObject({ code: 14, message: expect.stringMatching(message) });
+    expect(body.message).not.toContain('disk full');
+    if (mode === 'broken') expect(logged.at(-1)).toBe('IO Error: disk full');
     sink.mode = 'ok';
     expect((await post(oneSpan())).status).toBe(200);
     expect(sink.written).toBe(1);
