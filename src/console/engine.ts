@@ -10,6 +10,7 @@ import { type AgentSession, type ColonyChoice, openAgentSession, sessionSettings
 import { coralHome } from '../core/paths.js';
 import { hasConsent } from '../agent/consent.js';
 import { CommandError, complete, parseCommand } from './commands.js';
+import { renumberCitations } from './citations.js';
 import { exportMarkdown } from './export.js';
 
 /**
@@ -17,7 +18,8 @@ import { exportMarkdown } from './export.js';
  * It knows nothing of Ink; the UI subscribes to its events and calls its actions.
  */
 export type EngineEvent =
-  | { type: 'agent'; event: AgentEvent }
+  /** `seq`: a tool call's number in this session, in the order calls start (what answers cite). */
+  | { type: 'agent'; event: AgentEvent; seq?: number }
   | { type: 'status'; patch: { colony?: string; source?: string; model?: string; loading?: number | null; message?: string | null } }
   | { type: 'notice'; text: string; error?: boolean }
   | { type: 'clear' }
@@ -41,6 +43,11 @@ export class ConsoleEngine {
   private services: string[] = [];
   private scenarios: string[] = [];
   private commandSeq = 0;
+  /** Tool calls started this session (turns and `:` commands alike), and each call's number. */
+  private callSeq = 0;
+  private readonly seqOf = new Map<string, number>();
+  /** The model chosen with `:model`, kept across `:load`. */
+  private chosenModel: string | undefined;
   /** The question Enter sends on an empty input: the recorded investigation's, or a generic one. */
   defaultQuestion = GENERIC_QUESTION;
 
@@ -126,8 +133,11 @@ export class ConsoleEngine {
       // The same settings as coral ask: max_tool_rounds, and the history pruned to the conversation limits.
       const settings = this.settings as AskSettings;
       this.messages = historyForTurn(this.messages, settings);
+      const turnCalls: number[] = [];
       for await (const ev of runTurn({ provider: this.provider, hub: this.session.hub, system: this.session.system, messages: this.messages, question: q, maxToolRounds: settings.maxToolRounds, signal: this.abort.signal })) {
-        this.emit({ type: 'agent', event: ev });
+        if (ev.type === 'tool_call_started') turnCalls.push(this.startCall(ev.id));
+        if (ev.type === 'message_end') this.emit({ type: 'agent', event: { ...ev, text: renumberCitations(ev.text, turnCalls) } });
+        else this.emit({ type: 'agent', event: ev, seq: this.seqOf.get((ev as { id?: string }).id ?? '') });
       }
     } catch (err) {
       this.emit({ type: 'notice', text: (err as Error).message, error: true });
@@ -138,6 +148,12 @@ export class ConsoleEngine {
 
   cancel(): void {
     this.abort?.abort();
+  }
+
+  /** Numbers a call in the order calls start; its id is unique in the session. */
+  private startCall(id: string): number {
+    this.seqOf.set(id, ++this.callSeq);
+    return this.callSeq;
   }
 
   /** A failure outside any turn (startup), shown where the user is looking: the chat. */
@@ -171,6 +187,7 @@ export class ConsoleEngine {
           return this.emit({ type: 'notice', text: `${next.name} would send telemetry to ${provider}'s cloud API: start the console with --yes (or run coral ask --yes --model ${next.name} once) to allow it.`, error: true });
         }
         this.provider = next;
+        this.chosenModel = cmd.model;
         this.emit({ type: 'status', patch: { model: this.modelLabel() } });
         return this.emit({ type: 'notice', text: `Model: ${this.modelLabel()}` });
       } catch (err) {
@@ -184,10 +201,11 @@ export class ConsoleEngine {
   private async callTool(tool: string, args: Record<string, unknown>): Promise<void> {
     if (!this.session) return;
     const id = `cmd-${++this.commandSeq}`;
-    this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: this.session.hub.serverOf(tool), tool, args } });
+    const seq = this.startCall(id);
+    this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: this.session.hub.serverOf(tool), tool, args }, seq });
     const t = performance.now();
     const r = await this.session.hub.call(id, tool, args, { timeoutMs: 60_000 });
-    this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured } });
+    this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured }, seq });
   }
 
   private async load(scenario: string): Promise<void> {
@@ -199,9 +217,9 @@ export class ConsoleEngine {
     await this.session?.close();
     this.session = null;
     this.messages = [];
-    this.opts = { demo: scenario, model: this.opts.model };
+    // A model chosen with :model stays; else the new scenario brings its own recorded investigation.
+    this.opts = { demo: scenario, model: this.chosenModel ?? this.opts.model };
     this.emit({ type: 'clear' });
-    // The new scenario brings its own recorded investigation (unless a model is configured).
     this.prepare();
     await this.start();
   }

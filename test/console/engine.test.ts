@@ -27,4 +27,29 @@ describe('console engine', () => {
     expect(agent.find((e) => e.type === 'warning')).toMatchObject({ message: expect.stringMatching(/max_tool_rounds \(1\)/) });
     expect(agent.at(-1)).toMatchObject({ type: 'turn_end', reason: 'max_rounds' });
   }, 60_000);
+
+  it('numbers tool calls per session in the order they start, answers cite those numbers, and :load keeps the model chosen with :model', async () => {
+    process.env.CORAL_HOME = home;
+    writeFileSync(join(home, 'config.yaml'), '');
+    const engine = new ConsoleEngine({ demo: 'payment-failure' });
+    const events: EngineEvent[] = [];
+    engine.subscribe((e) => events.push(e));
+    engine.prepare();
+    await engine.start();
+    await engine.ask('');
+    await engine.ask('is payment failing?');
+    const started = events.flatMap((e) => (e.type === 'agent' && e.event.type === 'tool_call_started' ? [e.seq] : []));
+    // The startup :traces call is 1; the recorded investigation's calls follow; then the triage's one call.
+    expect(started).toEqual(started.map((_, i) => i + 1));
+    const answers = events.flatMap((e) => (e.type === 'agent' && e.event.type === 'message_end' ? [e.event.text] : []));
+    expect(answers[0]).toMatch(/\[2\]/);
+    expect(answers[0]).not.toMatch(/\[1\]/);
+    expect(answers[1]).toContain(`[${started.length}]`);
+    engine.runCommand(':model triage:automatic');
+    engine.runCommand(':load healthy');
+    await new Promise((r) => setTimeout(r, 50));
+    const models = events.flatMap((e) => (e.type === 'status' && e.patch.model ? [e.patch.model] : []));
+    expect(models.at(-1)).toBe('no model: automatic triage');
+    await engine.close();
+  }, 120_000);
 });
