@@ -256,6 +256,7 @@ function bodyText(body: AttrValue): string {
 
 export function normalizeLogs(req: LogsRequest): Normalized {
   const n = newResult();
+  const seen = new Map<string, number>();
   for (const group of req) {
     const res = group.resource.attributes;
     const service = serviceName(res);
@@ -280,7 +281,12 @@ export function normalizeLogs(req: LogsRequest): Normalized {
         }
         const body = bodyText(l.body);
         const attrsJson = json(l.attributes);
-        const logId = hashKey([resourceJson, scope.name, timeNs.toString(), l.observedNs.toString(), String(l.severityNumber), l.severityText, body, attrsJson, l.traceId, l.spanId]);
+        const contentId = hashKey([resourceJson, scope.name, timeNs.toString(), l.observedNs.toString(), String(l.severityNumber), l.severityText, body, attrsJson, l.traceId, l.spanId]);
+        // Identical records in one request are distinct lines (a log printed twice); numbering them
+        // by occurrence keeps each while a re-sent request still maps onto the same ids.
+        const occurrence = seen.get(contentId) ?? 0;
+        seen.set(contentId, occurrence + 1);
+        const logId = occurrence === 0 ? contentId : hashKey([contentId, String(occurrence)]);
         n.batch.logs.push({
           logId,
           timeNs,
