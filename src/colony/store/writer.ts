@@ -203,7 +203,9 @@ export class StoreWriter {
       try {
         for (const table of touched) {
           const cols = storedColumnNames(table);
-          await conn.run(`INSERT OR REPLACE INTO ${table.name} (${cols}) SELECT ${cols} FROM stage_${table.name}`);
+          // A key twice in the batch (a span repeated in one request, or two senders' copies in one
+          // group) would make DuckDB refuse the whole statement: the last copy wins, as across batches.
+          await conn.run(`INSERT OR REPLACE INTO ${table.name} (${cols}) SELECT ${cols} FROM stage_${table.name} QUALIFY row_number() OVER (PARTITION BY ${table.primaryKey.join(', ')} ORDER BY rowid DESC) = 1`);
         }
         await conn.run('COMMIT');
       } catch (err) {
