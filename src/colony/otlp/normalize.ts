@@ -54,7 +54,18 @@ function serviceName(resource: Attributes): string {
   return typeof v === 'string' && v !== '' ? v : UNKNOWN_SERVICE;
 }
 
-const json = (v: unknown): string => JSON.stringify(v);
+/**
+ * JSON.stringify writes a lone UTF-16 surrogate (from "\ud800" in OTLP/JSON) as an escape, and
+ * only then (a valid pair is written as is); DuckDB's JSON type refuses it, failing every query
+ * that reads the row. Replaced by U+FFFD, as UTF-8 decoding of protobuf strings already does.
+ * The lookbehind skips an escaped backslash followed by the letters "ud800".
+ */
+const LONE_SURROGATE = /(?<=(?:^|[^\\])(?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+
+function json(v: unknown): string {
+  const s = JSON.stringify(v);
+  return s.includes('\\ud') ? s.replace(LONE_SURROGATE, '\ufffd') : s;
+}
 
 /** The promoted integer columns (status codes) must fit the store's INTEGER. */
 function hotProblem(hot: HotAttributes): string | null {

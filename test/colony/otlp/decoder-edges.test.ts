@@ -107,3 +107,12 @@ describe('decoder edges over HTTP', () => {
     expect((await store.counts()).logs).toBe(3);
   });
 });
+
+describe('strings DuckDB JSON would refuse', () => {
+  it('replaces lone surrogates in JSON columns with U+FFFD, leaving pairs and escaped backslashes alone', () => {
+    const body = `{"resourceLogs":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"a\\ud800b"}}]},"scopeLogs":[{"logRecords":[{"timeUnixNano":"${T0}","body":{"stringValue":"x"},"attributes":[{"key":"k","value":{"stringValue":"\\udc00 \\ud83d\\ude00 \\\\ud800"}}]}]}]}]}`;
+    const n = normalizeLogs(decodeLogsJson(Buffer.from(body)));
+    expect(n.batch.logs[0].resourceAttributes).toBe('{"service.name":"a\ufffdb"}');
+    expect(JSON.parse(n.batch.logs[0].attributes)).toEqual({ k: '\ufffd \u{1F600} \\ud800' });
+  });
+});
