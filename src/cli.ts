@@ -31,6 +31,7 @@ colony
   .option('--otlp-host <host>', 'address to listen on (OTLP and /mcp)', '127.0.0.1')
   .option('--otlp-port <port>', 'OTLP/HTTP port (0 picks a free one)', '4318')
   .option('--max-body-mb <mb>', 'largest accepted request body, after decompression', '20')
+  .option('--max-inflight-mb <mb>', 'bodies held at once across requests (beyond: 429 + Retry-After)', '64')
   .addOption(new Option('--threads <n>', 'DuckDB worker threads').default('2'))
   .addOption(new Option('--memory-limit <size>', 'DuckDB memory cap, e.g. 2GB').default('4GB'))
   .option('--token <secret>', 'require this bearer token on /mcp (required to listen beyond loopback; or CORAL_COLONY_TOKEN)')

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parseIntOption } from '../core/args.js';
 import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
+import { InflightBudget } from '../colony/otlp/limits.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
 import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
 import { createColonyServer } from '../colony/server.js';
@@ -12,6 +13,7 @@ interface ServeOptions extends StoreOptions {
   otlpHost: string;
   otlpPort: string;
   maxBodyMb: string;
+  maxInflightMb: string;
   token?: string;
   mcp: boolean;
   listDeprecatedTools?: boolean;
@@ -26,6 +28,7 @@ const REPORT_EVERY_MS = 10_000;
 export async function colonyServe(opts: ServeOptions): Promise<void> {
   const port = parseIntOption('--otlp-port', opts.otlpPort, 0, 65535);
   const maxBodyBytes = parseIntOption('--max-body-mb', opts.maxBodyMb, 1, 1024) * 1024 * 1024;
+  const budget = new InflightBudget(parseIntOption('--max-inflight-mb', opts.maxInflightMb, 1, 65536) * 1024 * 1024);
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
   if (opts.mcp && !isLoopback(opts.otlpHost) && !token) {
     throw new CoralError(
@@ -52,7 +55,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   }
   let receiver;
   try {
-    receiver = await startReceiver({ sink: store, host: opts.otlpHost, port, maxBodyBytes, routes, onExport: count });
+    receiver = await startReceiver({ sink: store, host: opts.otlpHost, port, maxBodyBytes, budget, routes, onExport: count });
   } catch (err) {
     await store.close();
     throw err;
