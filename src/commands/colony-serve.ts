@@ -15,11 +15,20 @@ interface ServeOptions extends StoreOptions {
   maxBodyMb: string;
   maxInflightMb: string;
   token?: string;
+  otlpAuth: string;
   mcp: boolean;
   listDeprecatedTools?: boolean;
 }
 
 const REPORT_EVERY_MS = 10_000;
+
+/** Said at startup, so nobody believes OTLP is guarded when it is not. */
+function otlpAuthWords(token: string | undefined, mode: string, loopback: boolean): string {
+  const hosts = loopback ? '; only loopback Host headers accepted' : '';
+  if (!token) return `none (no --token)${hosts}${loopback ? '' : '; anyone who can reach this address can send telemetry'}`;
+  if (mode === 'none') return `none (--otlp-auth none; the token guards /mcp only)${hosts}`;
+  return `bearer token required (the same --token as /mcp; exporters set OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer <token>")${hosts}`;
+}
 
 /**
  * `coral colony serve`: the OTLP/HTTP receiver in front of the colony store, and the colony's MCP
@@ -30,6 +39,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const maxBodyBytes = parseIntOption('--max-body-mb', opts.maxBodyMb, 1, 1024) * 1024 * 1024;
   const budget = new InflightBudget(parseIntOption('--max-inflight-mb', opts.maxInflightMb, 1, 65536) * 1024 * 1024);
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
+  if (opts.otlpAuth !== 'token' && opts.otlpAuth !== 'none') throw new CoralError(`--otlp-auth ${opts.otlpAuth} is not a mode.`, 'Accepted: token (OTLP requires the --token too, the default) or none (OTLP open, /mcp still needs the token).');
   if (opts.mcp && !isLoopback(opts.otlpHost) && !token) {
     throw new CoralError(
       `Listening on ${opts.otlpHost} would expose the colony's MCP tools to the network without authentication.`,
@@ -55,15 +65,17 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   }
   let receiver;
   try {
-    receiver = await startReceiver({ sink: store, host: opts.otlpHost, port, maxBodyBytes, budget, routes, onExport: count });
+    const access = { allowedHosts, token: opts.otlpAuth === 'none' ? undefined : token };
+    receiver = await startReceiver({ sink: store, host: opts.otlpHost, port, maxBodyBytes, budget, routes, access, onExport: count });
   } catch (err) {
     await store.close();
     throw err;
   }
-  if (isLoopback(opts.otlpHost)) allowedHosts.push(...loopbackHosts(receiver.port));
+  if (isLoopback(opts.otlpHost)) allowedHosts.push(...loopbackHosts(receiver.port, opts.otlpHost));
   const log = (line: string) => process.stderr.write(`coral colony: ${line}\n`);
   log(`colony ${store.path}`);
   log(`OTLP/HTTP listening on ${receiver.url} (/v1/traces, /v1/metrics, /v1/logs; JSON and protobuf, gzip)`);
+  log(`OTLP authentication: ${otlpAuthWords(token, opts.otlpAuth, isLoopback(opts.otlpHost))}`);
   if (mcp) log(`MCP (Streamable HTTP) on ${receiver.url}/mcp${token ? ', bearer token required' : ''}`);
   log('Ctrl-C to stop');
   let reported = { ...totals };

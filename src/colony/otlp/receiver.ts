@@ -6,6 +6,7 @@ import type { IngestBatch } from '../store/rows.js';
 import { StoreBusyError } from '../store/writer.js';
 import { decodeLogsJson, decodeMetricsJson, decodeTracesJson } from './decode-json.js';
 import { decodeLogsProto, decodeMetricsProto, decodeTracesProto } from './decode-proto.js';
+import { type AccessPolicy, checkAccess } from './auth.js';
 import { BUDGET_RETRY_AFTER_S, BudgetHold, InflightBudget } from './limits.js';
 import { OtlpDecodeError, type Signal } from './model.js';
 import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces, rejectionMessage } from './normalize.js';
@@ -14,7 +15,9 @@ import {
   RPC_INTERNAL,
   RPC_INVALID_ARGUMENT,
   RPC_NOT_FOUND,
+  RPC_PERMISSION_DENIED,
   RPC_RESOURCE_EXHAUSTED,
+  RPC_UNAUTHENTICATED,
   RPC_UNAVAILABLE,
   RPC_UNIMPLEMENTED,
   exportResponse,
@@ -39,6 +42,8 @@ export interface ReceiverOptions {
   maxBodyBytes?: number;
   /** Called after each export with what it stored and rejected. */
   onExport?: (e: ExportReport) => void;
+  /** Host and bearer-token checks for the OTLP paths (the /mcp route applies its own). */
+  access?: AccessPolicy;
   /** Bytes of bodies in flight across requests (default 64 MiB); share one with other receivers. */
   budget?: InflightBudget;
   /** Called with an unexpected error (the sender only hears "internal error"); default: stderr. */
@@ -158,7 +163,7 @@ async function decompress(req: IncomingMessage, body: Buffer, limit: number, hol
 export async function handleExport(
   req: IncomingMessage,
   res: ServerResponse,
-  opts: Required<Pick<ReceiverOptions, 'sink' | 'maxBodyBytes' | 'budget'>> & Pick<ReceiverOptions, 'onExport' | 'onError'>,
+  opts: Required<Pick<ReceiverOptions, 'sink' | 'maxBodyBytes' | 'budget'>> & Pick<ReceiverOptions, 'onExport' | 'onError' | 'access'>,
 ): Promise<void> {
   const hold = new BudgetHold(opts.budget);
   const path = (req.url ?? '').split('?')[0];
@@ -173,6 +178,8 @@ export async function handleExport(
     res.end(body);
   };
   try {
+    const denied = opts.access ? checkAccess(opts.access, req.headers.host, req.headers.authorization) : null;
+    if (denied) throw new HttpError(denied.status, denied.status === 401 ? RPC_UNAUTHENTICATED : RPC_PERMISSION_DENIED, denied.message, { ...denied.headers, connection: 'close' });
     if (!signal) throw new HttpError(404, RPC_NOT_FOUND, `no OTLP endpoint at ${path}; use /v1/traces, /v1/metrics or /v1/logs`);
     if (req.method !== 'POST') throw new HttpError(405, RPC_UNIMPLEMENTED, `${req.method} is not supported; OTLP exports are POST`, { allow: 'POST' });
     if (mediaType(req) === null) {
@@ -221,7 +228,7 @@ function logInternalError(err: unknown): void {
 export function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
   const host = opts.host ?? DEFAULT_OTLP_HOST;
   const port = opts.port ?? DEFAULT_OTLP_PORT;
-  const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, budget: opts.budget ?? new InflightBudget(), onExport: opts.onExport, onError: opts.onError };
+  const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, budget: opts.budget ?? new InflightBudget(), onExport: opts.onExport, onError: opts.onError, access: opts.access };
   const server: Server = createServer((req, res) => {
     const route = opts.routes?.[(req.url ?? '').split('?')[0]];
     const handled = route ? route(req, res) : handleExport(req, res, handlerOpts);
