@@ -19,13 +19,16 @@ export class InflightBudget {
     return this.used;
   }
 
-  /** What one more request may take now; a request alone is always admitted, so no body can starve. */
-  available(): number {
-    return this.used === 0 ? Number.POSITIVE_INFINITY : Math.max(0, this.capacity - this.used);
+  /**
+   * What a request holding `ownHeld` bytes may still take: a request alone (nothing held by others)
+   * is always admitted whatever its size, so no body can starve behind a small budget.
+   */
+  available(ownHeld = 0): number {
+    return this.used - ownHeld <= 0 ? Number.POSITIVE_INFINITY : Math.max(0, this.capacity - this.used);
   }
 
-  tryAcquire(bytes: number): boolean {
-    if (bytes > this.available()) return false;
+  tryAcquire(bytes: number, ownHeld = 0): boolean {
+    if (bytes > this.available(ownHeld)) return false;
     this.used += bytes;
     if (this.used > this.peak) this.peak = this.used;
     return true;
@@ -43,9 +46,14 @@ export class BudgetHold {
   constructor(private readonly budget: InflightBudget) {}
 
   tryAdd(bytes: number): boolean {
-    if (!this.budget.tryAcquire(bytes)) return false;
+    if (!this.budget.tryAcquire(bytes, this.held)) return false;
     this.held += bytes;
     return true;
+  }
+
+  /** What the request could hold in place of what it holds now (its own bytes count as free). */
+  room(): number {
+    return this.budget.available(this.held) === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : this.budget.available(this.held) + this.held;
   }
 
   releaseAll(): void {

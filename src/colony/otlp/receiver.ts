@@ -143,7 +143,7 @@ async function decompress(req: IncomingMessage, body: Buffer, limit: number, hol
     throw new HttpError(415, RPC_UNIMPLEMENTED, `unsupported Content-Encoding "${encoding}"; accepted: gzip, deflate, identity`);
   }
   // Inflated no further than the limit or what the budget has left: a bomb stops before it costs memory.
-  const room = Math.min(limit, budget.available());
+  const room = Math.min(limit, hold.room());
   let out: Buffer;
   try {
     out = await inflater(body, { maxOutputLength: room });

@@ -74,3 +74,16 @@ describe('byte budget for bodies in flight', () => {
     expect(budget.inUse).toBe(0);
   });
 });
+
+describe('a request alone is never starved by a small budget', () => {
+  it('admits a body larger than the budget, plain or gzip, when nothing else is in flight', async () => {
+    const budget = new InflightBudget(64 * 1024);
+    const stored: IngestBatch[] = [];
+    receiver = await startReceiver({ sink: { write: async (b) => { stored.push(b); } }, port: 0, maxBodyBytes: 2 * MiB, budget });
+    const body = Buffer.from(exportOf(MiB, 1));
+    const plain = await fetch(`${receiver.url}/v1/traces`, { method: 'POST', body: new Uint8Array(body), headers: { 'content-type': 'application/json' } });
+    const gz = await fetch(`${receiver.url}/v1/traces`, { method: 'POST', body: new Uint8Array(gzipSync(body)), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+    expect([plain.status, gz.status]).toEqual([200, 200]);
+    expect(budget.inUse).toBe(0);
+  });
+});
