@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import { z } from 'zod';
 import { CoralError } from '../core/errors.js';
 import { coralHome } from '../core/paths.js';
 import type { Message } from './events.js';
@@ -43,29 +44,89 @@ export function writeAtomic(path: string, text: string): void {
   renameSync(tmp, path);
 }
 
-export function saveConversation(c: Conversation, env: NodeJS.ProcessEnv = process.env): string {
+/** File names, not paths: no separator, no "..", nothing a shell or a file system reads specially. */
+const CONVERSATION_ID = /^[A-Za-z0-9][\w.-]{0,127}$/;
+
+function checkedPath(id: string, env: NodeJS.ProcessEnv): string {
+  if (!CONVERSATION_ID.test(id) || id.includes('..')) {
+    throw new CoralError(`"${id.slice(0, 80)}" is not a conversation id.`, 'Ids are letters, digits, dots, dashes and underscores, e.g. 2026-11-26-1a2b3c4d.');
+  }
+  return join(conversationsDir(env), `${id}.json`);
+}
+
+/** The folder, private: conversations hold what the colony showed the agent. */
+function privateDir(env: NodeJS.ProcessEnv): string {
   const dir = conversationsDir(env);
-  mkdirSync(dir, { recursive: true });
-  const path = join(dir, `${c.id}.json`);
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // An older coral created it 0755: tightened on the next save.
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+export function saveConversation(c: Conversation, env: NodeJS.ProcessEnv = process.env): string {
+  const path = checkedPath(c.id, env);
+  privateDir(env);
   writeAtomic(path, `${JSON.stringify({ ...c, updatedAt: new Date().toISOString() }, null, 1)}\n`);
   return path;
 }
 
-export function loadConversation(id: string, env: NodeJS.ProcessEnv = process.env): Conversation {
-  const path = join(conversationsDir(env), `${id}.json`);
-  if (!/^[\w.-]+$/.test(id) || !existsSync(path)) {
-    throw new CoralError(`No conversation "${id}".`, `Conversations are in ${conversationsDir(env)}; --continue picks the latest.`);
+const conversationFile = z.object({
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  model: z.string(),
+  colony: z.string(),
+  messages: z.array(z.looseObject({ role: z.enum(['user', 'model', 'tool']) })),
+}).loose();
+
+/** A conversation file that cannot be read: renamed aside (kept for the user), never in the way again. */
+export class DamagedConversationError extends CoralError {
+  constructor(readonly file: string, readonly setAsideAs: string, reason: string) {
+    super(`The conversation file ${file} is damaged (${reason}); it was set aside as ${setAsideAs}.`, 'Start a new conversation, or --continue picks the latest good one.');
   }
-  return JSON.parse(readFileSync(path, 'utf8')) as Conversation;
 }
 
-export function latestConversation(env: NodeJS.ProcessEnv = process.env): Conversation | null {
+function setAside(path: string, reason: string): DamagedConversationError {
+  let target = `${path}.damaged`;
+  for (let i = 1; existsSync(target); i++) target = `${path}.damaged-${i}`;
+  renameSync(path, target);
+  return new DamagedConversationError(path, target, reason);
+}
+
+export function loadConversation(id: string, env: NodeJS.ProcessEnv = process.env): Conversation {
+  const path = checkedPath(id, env);
+  if (!existsSync(path)) {
+    throw new CoralError(`No conversation "${id}".`, `Conversations are in ${conversationsDir(env)}; --continue picks the latest.`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw setAside(path, `not valid JSON: ${(err as Error).message.split('\n')[0]}`);
+  }
+  const r = conversationFile.safeParse(raw);
+  if (!r.success) {
+    const i = r.error.issues[0];
+    throw setAside(path, `${i.path.join('.') || 'top level'}: ${i.message}`);
+  }
+  // The id is the file's name, whatever the file says: its content never chooses where it is saved.
+  return { ...(r.data as unknown as Conversation), id };
+}
+
+/** The newest readable conversation; damaged ones on the way are set aside and reported through `note`. */
+export function latestConversation(env: NodeJS.ProcessEnv = process.env, note: (message: string) => void = (m) => process.stderr.write(`coral: ${m}\n`)): Conversation | null {
   const dir = conversationsDir(env);
   if (!existsSync(dir)) return null;
-  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
-  if (files.length === 0) return null;
-  const latest = files.map((f) => ({ f, t: statSync(join(dir, f)).mtimeMs })).sort((a, b) => b.t - a.t)[0].f;
-  return loadConversation(latest.replace(/\.json$/, ''), env);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json') && CONVERSATION_ID.test(f.slice(0, -5)));
+  const newestFirst = files.map((f) => ({ f, t: statSync(join(dir, f)).mtimeMs })).sort((a, b) => b.t - a.t);
+  for (const { f } of newestFirst) {
+    try {
+      return loadConversation(f.slice(0, -5), env);
+    } catch (err) {
+      if (!(err instanceof DamagedConversationError)) throw err;
+      note(err.message);
+    }
+  }
+  return null;
 }
 
 const tokensOf = (m: Message) => Math.ceil(JSON.stringify(m).length / 4);

@@ -1,19 +1,32 @@
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isLoopbackHost } from '../core/net.js';
+import { type AccessPolicy, checkAccess } from './otlp/auth.js';
 
-export interface McpHttpOptions {
-  /** Host header values accepted (DNS-rebinding protection): host:port pairs. Empty accepts any (token required then). */
-  allowedHosts: string[];
-  /** When set, every request must carry `Authorization: Bearer <token>`. */
-  token?: string;
+export interface McpHttpOptions extends AccessPolicy {
   maxBodyBytes?: number;
+  /** A session unused this long is closed (coral's own clients never end theirs). Default 10 minutes. */
+  idleMs?: number;
+  /** Sessions kept at most; a new one beyond evicts the least recently used. Default 64. */
+  maxSessions?: number;
+}
+
+export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
+export const DEFAULT_MAX_SESSIONS = 64;
+
+interface Session {
+  transport: StreamableHTTPServerTransport;
+  server: McpServer;
+  lastUsed: number;
 }
 
 export interface McpHttpHandler {
   handle(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /** Sessions open now (bounded by maxSessions, shrunk by the idle sweep). */
+  readonly sessionCount: number;
   close(): Promise<void>;
 }
 
@@ -21,12 +34,6 @@ function jsonRpcError(res: ServerResponse, status: number, message: string, head
   const body = JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
   res.writeHead(status, { 'content-type': 'application/json', ...headers });
   res.end(body);
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
@@ -56,27 +63,43 @@ function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
  * Host-header checks against DNS rebinding, and an optional bearer token.
  */
 export function createMcpHttpHandler(makeServer: () => McpServer, opts: McpHttpOptions): McpHttpHandler {
-  const sessions = new Map<string, { transport: StreamableHTTPServerTransport; server: McpServer }>();
+  const sessions = new Map<string, Session>();
   const limit = opts.maxBodyBytes ?? 4 * 1024 * 1024;
+  const idleMs = opts.idleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const maxSessions = opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const end = (id: string) => {
+    const s = sessions.get(id);
+    if (!s) return;
+    sessions.delete(id);
+    void s.server.close().catch(() => undefined);
+  };
+  // Map order is insertion order and a used session is re-inserted: the first entries are the least recently used.
+  const touch = (id: string, s: Session) => {
+    s.lastUsed = Date.now();
+    sessions.delete(id);
+    sessions.set(id, s);
+  };
+  const sweep = setInterval(() => {
+    const cutoff = Date.now() - idleMs;
+    for (const [id, s] of sessions) if (s.lastUsed < cutoff) end(id);
+  }, Math.max(10, Math.min(idleMs / 2, 60_000)));
+  sweep.unref();
   return {
+    get sessionCount() {
+      return sessions.size;
+    },
     async handle(req, res) {
-      const host = req.headers.host ?? '';
-      if (opts.allowedHosts.length > 0 && !opts.allowedHosts.includes(host)) {
-        jsonRpcError(res, 403, `Host "${host}" is not allowed (DNS-rebinding protection); connect to ${opts.allowedHosts[0]}.`);
+      const denied = checkAccess(opts, req.headers.host, req.headers.authorization);
+      if (denied) {
+        jsonRpcError(res, denied.status, denied.message, denied.headers);
         return;
-      }
-      if (opts.token !== undefined) {
-        const auth = req.headers.authorization ?? '';
-        if (!auth.startsWith('Bearer ') || !sameSecret(auth.slice(7), opts.token)) {
-          jsonRpcError(res, 401, 'Missing or wrong bearer token: send Authorization: Bearer <token> (the --token the colony was started with).', { 'www-authenticate': 'Bearer' });
-          return;
-        }
       }
       const sessionId = req.headers['mcp-session-id'];
       const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
+      if (existing && typeof sessionId === 'string') touch(sessionId, existing);
       if (req.method !== 'POST') {
         if (!existing) {
-          jsonRpcError(res, 400, 'No such MCP session; initialize first with a POST.');
+          jsonRpcError(res, sessionId !== undefined ? 404 : 400, sessionId !== undefined ? 'Unknown or expired MCP session; initialize a new one.' : 'No such MCP session; initialize first with a POST.');
           return;
         }
         await existing.transport.handleRequest(req, res);
@@ -94,15 +117,16 @@ export function createMcpHttpHandler(makeServer: () => McpServer, opts: McpHttpO
         return;
       }
       if (sessionId !== undefined || !isInitializeRequest(body)) {
-        jsonRpcError(res, sessionId !== undefined ? 404 : 400, sessionId !== undefined ? 'Unknown MCP session; initialize a new one.' : 'The first request of a session must be initialize.');
+        jsonRpcError(res, sessionId !== undefined ? 404 : 400, sessionId !== undefined ? 'Unknown or expired MCP session; initialize a new one.' : 'The first request of a session must be initialize.');
         return;
       }
+      while (sessions.size >= maxSessions) end(sessions.keys().next().value as string);
       const server = makeServer();
       const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         enableJsonResponse: true,
         onsessioninitialized: (id) => {
-          sessions.set(id, { transport, server });
+          sessions.set(id, { transport, server, lastUsed: Date.now() });
         },
       });
       transport.onclose = () => {
@@ -112,17 +136,19 @@ export function createMcpHttpHandler(makeServer: () => McpServer, opts: McpHttpO
       await transport.handleRequest(req, res, body);
     },
     async close() {
+      clearInterval(sweep);
       await Promise.all([...sessions.values()].map((s) => s.server.close()));
       sessions.clear();
     },
   };
 }
 
-/** The Host values a loopback listener answers to. */
-export function loopbackHosts(port: number): string[] {
-  return [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+/** The Host values a loopback listener answers to, its own address included (e.g. 127.0.0.2). */
+export function loopbackHosts(port: number, listenHost = '127.0.0.1'): string[] {
+  const own = `${listenHost.includes(':') && !listenHost.startsWith('[') ? `[${listenHost}]` : listenHost}:${port}`;
+  return [...new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, own])];
 }
 
 export function isLoopback(host: string): boolean {
-  return host === '127.0.0.1' || host === 'localhost' || host === '::1' || host.startsWith('127.');
+  return isLoopbackHost(host);
 }

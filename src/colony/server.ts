@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { VERSION } from '../core/version.js';
+import { STRUCTURED_BUDGET_FACTOR, boundStructured, boundText } from './tools/answer-bounds.js';
 import { ALL_TOOLS, DEPRECATED_TOOLS } from './tools/index.js';
 import { type ToolContext, ToolInputError } from './tools/types.js';
 import { type ScenarioStory, registerColonyPrompts, registerColonyResources } from './resources.js';
@@ -27,7 +28,8 @@ export function createColonyServer(ctx: ToolContext, opts: ColonyServerOptions =
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         try {
           const out = await def.run(ctx, args as never);
-          return { content: [{ type: 'text', text: out.text }], structuredContent: out.structured };
+          const text = boundText(out.text, ctx.maxResponseChars);
+          return { content: [{ type: 'text', text }], structuredContent: boundStructured(out.structured, ctx.maxResponseChars * STRUCTURED_BUDGET_FACTOR) };
         } catch (err) {
           if (err instanceof ToolInputError) return { content: [{ type: 'text', text: err.message }], isError: true };
           return { content: [{ type: 'text', text: `${def.name} failed: ${(err as Error).message}` }], isError: true };

@@ -4,6 +4,7 @@ import { defaultColonyDbPath } from '../core/paths.js';
 import { parseIntOption } from '../core/args.js';
 import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
+import { InflightBudget } from '../colony/otlp/limits.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
 import { type RunningGrpcReceiver, startGrpcReceiver } from '../colony/otlp/grpc.js';
 import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
@@ -20,12 +21,22 @@ interface ServeOptions extends StoreOptions {
   /** false with --no-otlp-grpc. */
   otlpGrpc: boolean;
   maxBodyMb: string;
+  maxInflightMb: string;
   token?: string;
+  otlpAuth: string;
   mcp: boolean;
   listDeprecatedTools?: boolean;
 }
 
 const REPORT_EVERY_MS = 10_000;
+
+/** Said at startup, so nobody believes OTLP is guarded when it is not. */
+function otlpAuthWords(token: string | undefined, mode: string, loopback: boolean): string {
+  const hosts = loopback ? '; only loopback Host headers accepted' : '';
+  if (!token) return `none (no --token)${hosts}${loopback ? '' : '; anyone who can reach this address can send telemetry'}`;
+  if (mode === 'none') return `none (--otlp-auth none; the token guards /mcp only)${hosts}`;
+  return `bearer token required (the same --token as /mcp; exporters set OTEL_EXPORTER_OTLP_HEADERS="Authorization=Bearer <token>")${hosts}`;
+}
 
 /**
  * `coral colony serve`: the OTLP/HTTP receiver in front of the colony store, and the colony's MCP
@@ -35,7 +46,9 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const port = parseIntOption('--otlp-port', opts.otlpPort, 0, 65535);
   const grpcPort = opts.otlpGrpc ? parseIntOption('--otlp-grpc-port', opts.otlpGrpcPort, 0, 65535) : null;
   const maxBodyBytes = parseIntOption('--max-body-mb', opts.maxBodyMb, 1, 1024) * 1024 * 1024;
+  const budget = new InflightBudget(parseIntOption('--max-inflight-mb', opts.maxInflightMb, 1, 65536) * 1024 * 1024);
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
+  if (opts.otlpAuth !== 'token' && opts.otlpAuth !== 'none') throw new CoralError(`--otlp-auth ${opts.otlpAuth} is not a mode.`, 'Accepted: token (OTLP requires the --token too, the default) or none (OTLP open, /mcp still needs the token).');
   if (opts.mcp && !isLoopback(opts.otlpHost) && !token) {
     throw new CoralError(
       `Listening on ${opts.otlpHost} would expose the colony's MCP tools to the network without authentication.`,
@@ -68,10 +81,11 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   let receiver;
   let grpc: RunningGrpcReceiver | null = null;
   try {
-    receiver = await startReceiver({ sink: store, host: opts.otlpHost, port, maxBodyBytes, routes, onExport: count });
+    const access = { allowedHosts, token: opts.otlpAuth === 'none' ? undefined : token };
+    receiver = await startReceiver({ sink: store, host: opts.otlpHost, port, maxBodyBytes, budget, routes, access, onExport: count });
     if (grpcPort !== null) {
       try {
-        grpc = await startGrpcReceiver({ sink: store, host: opts.otlpHost, port: grpcPort, maxBodyBytes, token, onExport: count });
+        grpc = await startGrpcReceiver({ sink: store, host: opts.otlpHost, port: grpcPort, maxBodyBytes, token: access.token, onExport: count });
       } catch (err) {
         await receiver.close();
         throw err;
@@ -81,11 +95,12 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
     await store.close();
     throw err;
   }
-  if (isLoopback(opts.otlpHost)) allowedHosts.push(...loopbackHosts(receiver.port));
+  if (isLoopback(opts.otlpHost)) allowedHosts.push(...loopbackHosts(receiver.port, opts.otlpHost));
   const log = (line: string) => process.stderr.write(`coral colony: ${line}\n`);
   log(`colony ${store.path}`);
   log(`OTLP/HTTP listening on ${receiver.url} (/v1/traces, /v1/metrics, /v1/logs; JSON and protobuf, gzip)`);
-  if (grpc) log(`OTLP/gRPC listening on ${grpc.address}${token ? ', bearer token required' : ''}`);
+  if (grpc) log(`OTLP/gRPC listening on ${grpc.address}`);
+  log(`OTLP authentication: ${otlpAuthWords(token, opts.otlpAuth, isLoopback(opts.otlpHost))}`);
   if (mcp) log(`MCP (Streamable HTTP) on ${receiver.url}/mcp${token ? ', bearer token required' : ''}`);
   // A :memory: colony has no file for others to find.
   const forget = dbPath === ':memory:' ? () => undefined : writeRuntime({ db: dbPath, url: receiver.url, mcp: Boolean(mcp), otlpGrpc: grpc?.address ?? null }, token);

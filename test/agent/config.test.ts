@@ -108,7 +108,7 @@ describe('conversations', () => {
     expect(readdirSync(join(home, 'conversations'))).toEqual([`${c.id}.json`]);
     expect(loadConversation(c.id, env()).messages).toEqual(c.messages);
     expect(latestConversation(env())?.id).toBe(c.id);
-    expect(() => loadConversation('../etc/passwd', env())).toThrow(/No conversation/);
+    expect(() => loadConversation('../etc/passwd', env())).toThrow(/is not a conversation id/);
   });
 
   it('auto_prune decides whether a new turn starts from a pruned history', () => {

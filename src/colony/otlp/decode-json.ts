@@ -11,6 +11,7 @@ import {
   type OtlpSpan,
   type ResourceGroup,
   type TracesRequest,
+  MAX_ANY_VALUE_DEPTH,
   OtlpDecodeError,
   SPAN_KIND_NAMES,
 } from './model.js';
@@ -102,23 +103,27 @@ function enumValue(v: Json, names: readonly string[], prefix: string): number {
   return 0;
 }
 
-function anyValue(v: Json): AttrValue {
+/** `depth` counts the arrays and key-value lists around this value (bounded: see MAX_ANY_VALUE_DEPTH). */
+function anyValue(v: Json, depth = 0): AttrValue {
   if (!isObject(v)) return null;
   if ('stringValue' in v) return str(v.stringValue);
   if ('boolValue' in v) return v.boolValue === true;
   if ('intValue' in v) return int64(v.intValue);
   if ('doubleValue' in v) return num(v.doubleValue);
-  if ('arrayValue' in v) return isObject(v.arrayValue) ? arrayAt(v.arrayValue, 'values', 'arrayValue').map(anyValue) : [];
-  if ('kvlistValue' in v) return isObject(v.kvlistValue) ? attributes(v.kvlistValue.values) : {};
+  if ('arrayValue' in v || 'kvlistValue' in v) {
+    if (depth >= MAX_ANY_VALUE_DEPTH) throw new OtlpDecodeError(`AnyValue nested deeper than ${MAX_ANY_VALUE_DEPTH} levels (arrays and key-value lists)`);
+    if ('arrayValue' in v) return isObject(v.arrayValue) ? arrayAt(v.arrayValue, 'values', 'arrayValue').map((x) => anyValue(x, depth + 1)) : [];
+    return isObject(v.kvlistValue) ? attributes(v.kvlistValue.values, depth + 1) : {};
+  }
   if ('bytesValue' in v) return str(v.bytesValue);
   return null;
 }
 
-function attributes(v: Json): Attributes {
+function attributes(v: Json, depth = 0): Attributes {
   const out: Attributes = {};
   if (!Array.isArray(v)) return out;
   for (const kv of v) {
-    if (isObject(kv) && typeof kv.key === 'string') out[kv.key] = anyValue(kv.value);
+    if (isObject(kv) && typeof kv.key === 'string') out[kv.key] = anyValue(kv.value, depth);
   }
   return out;
 }
@@ -230,7 +235,7 @@ function logRecord(v: JsonObject): OtlpLogRecord {
     observedNs: nanos(v.observedTimeUnixNano),
     severityNumber: typeof v.severityNumber === 'number' ? v.severityNumber : 0,
     severityText: str(v.severityText),
-    body: anyValue(v.body),
+    body: anyValue(v.body, 0),
     attributes: attributes(v.attributes),
     traceId: parseHexId(v.traceId, 16),
     spanId: parseHexId(v.spanId, 8),

@@ -16,10 +16,53 @@ import {
   type ResourceGroup,
   type ScopeGroup,
   type TracesRequest,
+  MAX_ANY_VALUE_DEPTH,
+  OtlpDecodeError,
 } from './model.js';
-import { WIRE_I64, WIRE_LEN, WireReader } from './wire.js';
+import { WIRE_FIXED64_REPEATED, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, type MessageSpec, WireReader, messageSpec } from './wire.js';
 
 // Field numbers from opentelemetry-proto (common, resource, trace, metrics, logs v1).
+const L = WIRE_LEN;
+const V = WIRE_VARINT;
+const F64 = WIRE_I64;
+const ANY_VALUE = messageSpec('AnyValue', { 1: ['string_value', L], 2: ['bool_value', V], 3: ['int_value', V], 4: ['double_value', F64], 5: ['array_value', L], 6: ['kvlist_value', L], 7: ['bytes_value', L] });
+const ARRAY_VALUE = messageSpec('ArrayValue', { 1: ['values', L] });
+const KV_LIST = messageSpec('KeyValueList', { 1: ['values', L] });
+const KEY_VALUE = messageSpec('KeyValue', { 1: ['key', L], 2: ['value', L] });
+const RESOURCE = messageSpec('Resource', { 1: ['attributes', L], 2: ['dropped_attributes_count', V] });
+const SCOPE = messageSpec('InstrumentationScope', { 1: ['name', L], 2: ['version', L], 3: ['attributes', L], 4: ['dropped_attributes_count', V] });
+const RESOURCE_GROUP = messageSpec('Resource{Spans,Metrics,Logs}', { 1: ['resource', L], 2: ['scope_items', L], 3: ['schema_url', L] });
+const REQUEST = messageSpec('Export*ServiceRequest', { 1: ['resource_items', L] });
+const SCOPE_GROUP = messageSpec('Scope{Spans,Metrics,Logs}', { 1: ['scope', L], 2: ['items', L], 3: ['schema_url', L] });
+const EVENT = messageSpec('Span.Event', { 1: ['time_unix_nano', F64], 2: ['name', L], 3: ['attributes', L], 4: ['dropped_attributes_count', V] });
+const LINK = messageSpec('Span.Link', { 1: ['trace_id', L], 2: ['span_id', L], 3: ['trace_state', L], 4: ['attributes', L], 5: ['dropped_attributes_count', V], 6: ['flags', WIRE_I32] });
+const STATUS = messageSpec('Status', { 2: ['message', L], 3: ['code', V] });
+const SPAN = messageSpec('Span', {
+  1: ['trace_id', L], 2: ['span_id', L], 3: ['trace_state', L], 4: ['parent_span_id', L], 5: ['name', L], 6: ['kind', V],
+  7: ['start_time_unix_nano', F64], 8: ['end_time_unix_nano', F64], 9: ['attributes', L], 10: ['dropped_attributes_count', V],
+  11: ['events', L], 12: ['dropped_events_count', V], 13: ['links', L], 14: ['dropped_links_count', V], 15: ['status', L], 16: ['flags', WIRE_I32],
+});
+const NUMBER_POINT = messageSpec('NumberDataPoint', { 2: ['start_time_unix_nano', F64], 3: ['time_unix_nano', F64], 4: ['as_double', F64], 5: ['exemplars', L], 6: ['as_int', F64], 7: ['attributes', L], 8: ['flags', V] });
+const HISTOGRAM_POINT = messageSpec('HistogramDataPoint', {
+  2: ['start_time_unix_nano', F64], 3: ['time_unix_nano', F64], 4: ['count', F64], 5: ['sum', F64], 6: ['bucket_counts', WIRE_FIXED64_REPEATED],
+  7: ['explicit_bounds', WIRE_FIXED64_REPEATED], 8: ['exemplars', L], 9: ['attributes', L], 10: ['flags', V], 11: ['min', F64], 12: ['max', F64],
+});
+const METRIC_BODY = messageSpec('Gauge/Sum/Histogram', { 1: ['data_points', L], 2: ['aggregation_temporality', V], 3: ['is_monotonic', V] });
+const METRIC = messageSpec('Metric', { 1: ['name', L], 2: ['description', L], 3: ['unit', L], 5: ['gauge', L], 7: ['sum', L], 9: ['histogram', L], 10: ['exponential_histogram', L], 11: ['summary', L], 12: ['metadata', L] });
+const LOG_RECORD = messageSpec('LogRecord', {
+  1: ['time_unix_nano', F64], 2: ['severity_number', V], 3: ['severity_text', L], 5: ['body', L], 6: ['attributes', L], 7: ['dropped_attributes_count', V],
+  8: ['flags', WIRE_I32], 9: ['trace_id', L], 10: ['span_id', L], 11: ['observed_time_unix_nano', F64], 12: ['event_name', L],
+});
+
+/**
+ * How deep arrays and key-value lists currently nest. The decoder is synchronous and one request
+ * decodes at a time, so a counter reset per request is exact and costs nothing per value.
+ */
+let nesting = 0;
+
+function enterNested(): void {
+  if (++nesting > MAX_ANY_VALUE_DEPTH) throw new OtlpDecodeError(`AnyValue nested deeper than ${MAX_ANY_VALUE_DEPTH} levels (arrays and key-value lists)`);
+}
 
 function anyValue(r: WireReader): AttrValue {
   let value: AttrValue = null;
@@ -27,11 +70,12 @@ function anyValue(r: WireReader): AttrValue {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(ANY_VALUE, field, wire);
     switch (field) {
       case 1: value = r.string(); break;
       case 2: value = r.varint() !== 0; break;
       case 3: value = r.int64(); break;
-      case 4: value = wire === WIRE_I64 ? r.double() : (r.skip(wire), null); break;
+      case 4: value = r.double(); break;
       case 5: value = r.message(arrayValue, undefined); break;
       case 6: value = r.message(kvList, undefined); break;
       case 7: value = r.base64(); break;
@@ -42,26 +86,32 @@ function anyValue(r: WireReader): AttrValue {
 }
 
 function arrayValue(r: WireReader): AttrValue[] {
+  enterNested();
   const out: AttrValue[] = [];
   while (r.pos < r.end) {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
-    if (field === 1 && wire === WIRE_LEN) out.push(r.message(anyValue, undefined));
+    r.check(ARRAY_VALUE, field, wire);
+    if (field === 1) out.push(r.message(anyValue, undefined));
     else r.skip(wire);
   }
+  nesting--;
   return out;
 }
 
 function kvList(r: WireReader): Attributes {
+  enterNested();
   const out: Attributes = {};
   while (r.pos < r.end) {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
-    if (field === 1 && wire === WIRE_LEN) r.message(keyValueInto, out);
+    r.check(KV_LIST, field, wire);
+    if (field === 1) r.message(keyValueInto, out);
     else r.skip(wire);
   }
+  nesting--;
   return out;
 }
 
@@ -72,6 +122,7 @@ function keyValueInto(r: WireReader, out: Attributes): void {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(KEY_VALUE, field, wire);
     if (field === 1) key = r.string();
     else if (field === 2) value = r.message(anyValue, undefined);
     else r.skip(wire);
@@ -85,6 +136,7 @@ function resource(r: WireReader): OtlpResource {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(RESOURCE, field, wire);
     if (field === 1) r.message(keyValueInto, attributes);
     else r.skip(wire);
   }
@@ -97,6 +149,7 @@ function scope(r: WireReader): OtlpScope {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(SCOPE, field, wire);
     if (field === 1) s.name = r.string();
     else if (field === 2) s.version = r.string();
     else if (field === 3) r.message(keyValueInto, s.attributes);
@@ -111,6 +164,7 @@ function resourceGroup<T>(r: WireReader, item: (r: WireReader) => T): ResourceGr
   const group: ResourceGroup<T> = { resource: { attributes: {} }, scopes: [] };
   while (r.pos < r.end) {
     const tag = r.tag();
+    r.check(RESOURCE_GROUP, tag >>> 3, tag & 7);
     if (tag >>> 3 === 1) group.resource = r.message(resource, undefined);
     else if (tag >>> 3 === 2) group.scopes.push(r.message(scopeGroup, item));
     else r.skip(tag & 7);
@@ -122,9 +176,11 @@ function resourceGroup<T>(r: WireReader, item: (r: WireReader) => T): ResourceGr
 function resourceGroups<T>(buf: Buffer, item: (r: WireReader) => T): ResourceGroup<T>[] {
   const r = new WireReader(buf);
   const groups: ResourceGroup<T>[] = [];
+  nesting = 0;
   while (r.pos < r.end) {
     const tag = r.tag();
-    if (tag >>> 3 === 1 && (tag & 7) === WIRE_LEN) groups.push(r.message(resourceGroup, item));
+    r.check(REQUEST, tag >>> 3, tag & 7);
+    if (tag >>> 3 === 1) groups.push(r.message(resourceGroup, item));
     else r.skip(tag & 7);
   }
   return groups;
@@ -136,6 +192,7 @@ function scopeGroup<T>(r: WireReader, item: (r: WireReader) => T): ScopeGroup<T>
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(SCOPE_GROUP, field, wire);
     if (field === 1) g.scope = r.message(scope, undefined);
     else if (field === 2) g.items.push(r.message(item, undefined));
     else r.skip(wire);
@@ -149,6 +206,7 @@ function spanEvent(r: WireReader): OtlpSpanEvent {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(EVENT, field, wire);
     if (field === 1) e.timeNs = r.fixed64();
     else if (field === 2) e.name = r.string();
     else if (field === 3) r.message(keyValueInto, e.attributes);
@@ -163,6 +221,7 @@ function spanLink(r: WireReader): OtlpSpanLink {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(LINK, field, wire);
     if (field === 1) l.traceId = r.hexId(16);
     else if (field === 2) l.spanId = r.hexId(8);
     else if (field === 4) r.message(keyValueInto, l.attributes);
@@ -174,6 +233,7 @@ function spanLink(r: WireReader): OtlpSpanLink {
 function status(r: WireReader, s: OtlpSpan): void {
   while (r.pos < r.end) {
     const tag = r.tag();
+    r.check(STATUS, tag >>> 3, tag & 7);
     if (tag >>> 3 === 2) s.statusMessage = r.string();
     else if (tag >>> 3 === 3) s.statusCode = r.varint();
     else r.skip(tag & 7);
@@ -189,6 +249,7 @@ function span(r: WireReader): OtlpSpan {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(SPAN, field, wire);
     switch (field) {
       case 1: s.traceId = r.hexId(16); break;
       case 2: s.spanId = r.hexId(8); break;
@@ -217,6 +278,7 @@ function numberPoint(r: WireReader): NumberPoint {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(NUMBER_POINT, field, wire);
     switch (field) {
       case 7: r.message(keyValueInto, p.attributes); break;
       case 2: p.startNs = r.fixed64(); break;
@@ -237,6 +299,7 @@ function histogramPoint(r: WireReader): HistogramPoint {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(HISTOGRAM_POINT, field, wire);
     switch (field) {
       case 9: r.message(keyValueInto, p.attributes); break;
       case 2: p.startNs = r.fixed64(); break;
@@ -260,6 +323,7 @@ function metricBody<P>(r: WireReader, point: (r: WireReader) => P): { points: P[
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(METRIC_BODY, field, wire);
     if (field === 1) out.points.push(r.message(point, undefined));
     else if (field === 2) out.temporality = r.varint();
     else if (field === 3) out.monotonic = r.varint() !== 0;
@@ -286,6 +350,7 @@ function metric(r: WireReader): OtlpMetric {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(METRIC, field, wire);
     let data: OtlpMetricData | undefined;
     switch (field) {
       case 1: m.name = r.string(); break;
@@ -320,6 +385,7 @@ function logRecord(r: WireReader): OtlpLogRecord {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
+    r.check(LOG_RECORD, field, wire);
     switch (field) {
       case 1: l.timeNs = r.fixed64(); break;
       case 11: l.observedNs = r.fixed64(); break;

@@ -111,6 +111,12 @@ export type LogsRequest = ResourceGroup<OtlpLogRecord>[];
 
 export type Signal = 'traces' | 'metrics' | 'logs';
 
+/**
+ * AnyValue arrays and key-value lists nest at most this deep: deeper is a 400, not a stack overflow
+ * (and no real attribute comes near it).
+ */
+export const MAX_ANY_VALUE_DEPTH = 64;
+
 /** Thrown for a request that cannot be decoded at all (HTTP 400, nothing stored). */
 export class OtlpDecodeError extends Error {
   override name = 'OtlpDecodeError';

@@ -54,7 +54,18 @@ function serviceName(resource: Attributes): string {
   return typeof v === 'string' && v !== '' ? v : UNKNOWN_SERVICE;
 }
 
-const json = (v: unknown): string => JSON.stringify(v);
+/**
+ * JSON.stringify writes a lone UTF-16 surrogate (from "\ud800" in OTLP/JSON) as an escape, and
+ * only then (a valid pair is written as is); DuckDB's JSON type refuses it, failing every query
+ * that reads the row. Replaced by U+FFFD, as UTF-8 decoding of protobuf strings already does.
+ * The lookbehind skips an escaped backslash followed by the letters "ud800".
+ */
+const LONE_SURROGATE = /(?<=(?:^|[^\\])(?:\\\\)*)\\ud[89a-f][0-9a-f]{2}/g;
+
+function json(v: unknown): string {
+  const s = JSON.stringify(v);
+  return s.includes('\\ud') ? s.replace(LONE_SURROGATE, '\ufffd') : s;
+}
 
 /** The promoted integer columns (status codes) must fit the store's INTEGER. */
 function hotProblem(hot: HotAttributes): string | null {
@@ -256,6 +267,7 @@ function bodyText(body: AttrValue): string {
 
 export function normalizeLogs(req: LogsRequest): Normalized {
   const n = newResult();
+  const seen = new Map<string, number>();
   for (const group of req) {
     const res = group.resource.attributes;
     const service = serviceName(res);
@@ -280,7 +292,12 @@ export function normalizeLogs(req: LogsRequest): Normalized {
         }
         const body = bodyText(l.body);
         const attrsJson = json(l.attributes);
-        const logId = hashKey([resourceJson, scope.name, timeNs.toString(), l.observedNs.toString(), String(l.severityNumber), l.severityText, body, attrsJson, l.traceId, l.spanId]);
+        const contentId = hashKey([resourceJson, scope.name, timeNs.toString(), l.observedNs.toString(), String(l.severityNumber), l.severityText, body, attrsJson, l.traceId, l.spanId]);
+        // Identical records in one request are distinct lines (a log printed twice); numbering them
+        // by occurrence keeps each while a re-sent request still maps onto the same ids.
+        const occurrence = seen.get(contentId) ?? 0;
+        seen.set(contentId, occurrence + 1);
+        const logId = occurrence === 0 ? contentId : hashKey([contentId, String(occurrence)]);
         n.batch.logs.push({
           logId,
           timeNs,

@@ -2,15 +2,19 @@ import { type IncomingMessage, type Server, type ServerResponse, createServer } 
 import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import { CoralError } from '../../core/errors.js';
+import { type AccessPolicy, checkAccess } from './auth.js';
+import { type IngestSink, IngestError, ingestExport } from './ingest.js';
+import { BUDGET_RETRY_AFTER_S, BudgetHold, InflightBudget } from './limits.js';
 import type { Signal } from './model.js';
 import { rejectionMessage } from './normalize.js';
-import { type IngestSink, IngestError, ingestExport } from './ingest.js';
 import {
   type Encoding,
   RPC_INTERNAL,
   RPC_INVALID_ARGUMENT,
   RPC_NOT_FOUND,
+  RPC_PERMISSION_DENIED,
   RPC_RESOURCE_EXHAUSTED,
+  RPC_UNAUTHENTICATED,
   RPC_UNAVAILABLE,
   RPC_UNIMPLEMENTED,
   exportResponse,
@@ -32,6 +36,10 @@ export interface ReceiverOptions {
   maxBodyBytes?: number;
   /** Called after each export with what it stored and rejected. */
   onExport?: (e: ExportReport) => void;
+  /** Host and bearer-token checks for the OTLP paths (the /mcp route applies its own). */
+  access?: AccessPolicy;
+  /** Bytes of bodies in flight across requests (default 64 MiB); share one with other receivers. */
+  budget?: InflightBudget;
   /** Called with an unexpected error (the sender only hears "internal error"); default: stderr. */
   onError?: (err: unknown) => void;
   /** Other endpoints served on the same port, by exact path (the colony's /mcp). */
@@ -74,21 +82,37 @@ function mediaType(req: IncomingMessage): Encoding | null {
   return null;
 }
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** 429 + Retry-After: the colony holds as many bodies as it may; the exporter retries the same data. */
+function overBudget(budget: InflightBudget): HttpError {
+  return new HttpError(429, RPC_RESOURCE_EXHAUSTED, `the colony is already holding ${budget.inUse} bytes of exports in flight (limit ${budget.capacity}); retry after ${BUDGET_RETRY_AFTER_S} s`, { 'retry-after': String(BUDGET_RETRY_AFTER_S), connection: 'close' });
+}
+
+function readBody(req: IncomingMessage, limit: number, hold: BudgetHold, budget: InflightBudget): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
       reject(new HttpError(413, RPC_RESOURCE_EXHAUSTED, `request body of ${declared} bytes exceeds the ${limit}-byte limit`, { connection: 'close' }));
       return;
     }
+    if (Number.isFinite(declared) && declared > budget.available()) {
+      reject(overBudget(budget));
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
+    const stop = (err: HttpError) => {
+      req.removeAllListeners('data');
+      req.resume();
+      reject(err);
+    };
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        reject(new HttpError(413, RPC_RESOURCE_EXHAUSTED, `request body exceeds the ${limit}-byte limit`, { connection: 'close' }));
+        stop(new HttpError(413, RPC_RESOURCE_EXHAUSTED, `request body exceeds the ${limit}-byte limit`, { connection: 'close' }));
+        return;
+      }
+      if (!hold.tryAdd(chunk.length)) {
+        stop(overBudget(budget));
         return;
       }
       chunks.push(chunk);
@@ -98,30 +122,38 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
-async function decompress(req: IncomingMessage, body: Buffer, limit: number): Promise<Buffer> {
+/** The body decompressed; the budget then holds the decompressed size instead of the raw one. */
+async function decompress(req: IncomingMessage, body: Buffer, limit: number, hold: BudgetHold, budget: InflightBudget): Promise<Buffer> {
   const encoding = (req.headers['content-encoding'] ?? 'identity').trim().toLowerCase();
   if (encoding === 'identity' || encoding === '') return body;
   const inflater = encoding === 'gzip' ? gunzipAsync : encoding === 'deflate' ? inflateAsync : null;
   if (!inflater) {
     throw new HttpError(415, RPC_UNIMPLEMENTED, `unsupported Content-Encoding "${encoding}"; accepted: gzip, deflate, identity`);
   }
+  // Inflated no further than the limit or what the budget has left: a bomb stops before it costs memory.
+  const room = Math.min(limit, hold.room());
+  let out: Buffer;
   try {
-    // maxOutputLength stops a decompression bomb before it is inflated in memory.
-    return await inflater(body, { maxOutputLength: limit });
+    out = await inflater(body, { maxOutputLength: room });
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || err instanceof RangeError) {
+      if (room < limit) throw overBudget(budget);
       throw new HttpError(413, RPC_RESOURCE_EXHAUSTED, `decompressed body exceeds the ${limit}-byte limit`);
     }
     throw new HttpError(400, RPC_INVALID_ARGUMENT, `body is not valid ${encoding}: ${(err as Error).message}`);
   }
+  hold.releaseAll();
+  if (!hold.tryAdd(out.length)) throw overBudget(budget);
+  return out;
 }
 
 /** Handles one OTLP/HTTP export request; exported for tests that drive it without a socket. */
 export async function handleExport(
   req: IncomingMessage,
   res: ServerResponse,
-  opts: Required<Pick<ReceiverOptions, 'sink' | 'maxBodyBytes'>> & Pick<ReceiverOptions, 'onExport' | 'onError'>,
+  opts: Required<Pick<ReceiverOptions, 'sink' | 'maxBodyBytes' | 'budget'>> & Pick<ReceiverOptions, 'onExport' | 'onError' | 'access'>,
 ): Promise<void> {
+  const hold = new BudgetHold(opts.budget);
   const path = (req.url ?? '').split('?')[0];
   const signal = PATHS[path];
   const encoding = mediaType(req) ?? 'json';
@@ -134,13 +166,15 @@ export async function handleExport(
     res.end(body);
   };
   try {
+    const denied = opts.access ? checkAccess(opts.access, req.headers.host, req.headers.authorization) : null;
+    if (denied) throw new HttpError(denied.status, denied.status === 401 ? RPC_UNAUTHENTICATED : RPC_PERMISSION_DENIED, denied.message, { ...denied.headers, connection: 'close' });
     if (!signal) throw new HttpError(404, RPC_NOT_FOUND, `no OTLP endpoint at ${path}; use /v1/traces, /v1/metrics or /v1/logs`);
     if (req.method !== 'POST') throw new HttpError(405, RPC_UNIMPLEMENTED, `${req.method} is not supported; OTLP exports are POST`, { allow: 'POST' });
     if (mediaType(req) === null) {
       throw new HttpError(415, RPC_UNIMPLEMENTED, `unsupported Content-Type "${req.headers['content-type'] ?? ''}"; accepted: application/x-protobuf, application/json`);
     }
-    const raw = await readBody(req, opts.maxBodyBytes);
-    const body = await decompress(req, raw, opts.maxBodyBytes);
+    const raw = await readBody(req, opts.maxBodyBytes, hold, opts.budget);
+    const body = await decompress(req, raw, opts.maxBodyBytes, hold, opts.budget);
     let n;
     try {
       n = await ingestExport(opts.sink, signal, encoding, body);
@@ -162,6 +196,9 @@ export async function handleExport(
     // The database's own words stay in the colony's log: they are no business of a sender.
     (opts.onError ?? logInternalError)(err);
     send(500, statusBody(encoding, RPC_INTERNAL, INTERNAL_ERROR));
+  } finally {
+    // Held until the batch is stored: the decoded rows cost memory in proportion to the body.
+    hold.releaseAll();
   }
 }
 
@@ -174,7 +211,7 @@ function logInternalError(err: unknown): void {
 export function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
   const host = opts.host ?? DEFAULT_OTLP_HOST;
   const port = opts.port ?? DEFAULT_OTLP_PORT;
-  const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, onExport: opts.onExport, onError: opts.onError };
+  const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, budget: opts.budget ?? new InflightBudget(), onExport: opts.onExport, onError: opts.onError, access: opts.access };
   const server: Server = createServer((req, res) => {
     const route = opts.routes?.[(req.url ?? '').split('?')[0]];
     const handled = route ? route(req, res) : handleExport(req, res, handlerOpts);

@@ -23,10 +23,12 @@ export function exportResponse(signal: Signal, encoding: Encoding, rejected: num
 /** google.rpc.Status codes used here. */
 export const RPC_INVALID_ARGUMENT = 3;
 export const RPC_NOT_FOUND = 5;
+export const RPC_PERMISSION_DENIED = 7;
 export const RPC_RESOURCE_EXHAUSTED = 8;
 export const RPC_UNIMPLEMENTED = 12;
 export const RPC_INTERNAL = 13;
 export const RPC_UNAVAILABLE = 14;
+export const RPC_UNAUTHENTICATED = 16;
 
 /** A google.rpc.Status body, the OTLP error payload. */
 export function statusBody(encoding: Encoding, code: number, message: string): Buffer {

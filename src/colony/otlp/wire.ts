@@ -10,6 +10,25 @@ export const WIRE_I64 = 1;
 export const WIRE_LEN = 2;
 export const WIRE_I32 = 5;
 
+/** A repeated fixed64/double field: packed (LEN) or not (I64), as proto3 allows. */
+export const WIRE_FIXED64_REPEATED = -1;
+
+/** The wire type of each known field of one message, for `WireReader.check`. */
+export interface MessageSpec {
+  message: string;
+  wires: number[];
+  names: string[];
+}
+
+export function messageSpec(message: string, fields: Record<number, [string, number]>): MessageSpec {
+  const spec: MessageSpec = { message, wires: [], names: [] };
+  for (const [n, [name, wire]] of Object.entries(fields)) {
+    spec.wires[Number(n)] = wire;
+    spec.names[Number(n)] = name;
+  }
+  return spec;
+}
+
 export class WireReader {
   pos: number;
 
@@ -60,6 +79,16 @@ export class WireReader {
     }
     this.pos = start;
     return this.fail('varint longer than 10 bytes');
+  }
+
+  /**
+   * Refuses a known field sent with the wrong wire type (e.g. resource_spans as a varint): guessing
+   * would silently drop or misread the data, so the request is a 400 naming the field.
+   */
+  check(spec: MessageSpec, field: number, wire: number): void {
+    const want = spec.wires[field];
+    if (want === undefined || want === wire || (want === WIRE_FIXED64_REPEATED && (wire === WIRE_I64 || wire === WIRE_LEN))) return;
+    this.fail(`${spec.message}.${spec.names[field]} (field ${field}) has wire type ${wire}, expected ${want === WIRE_FIXED64_REPEATED ? `${WIRE_I64} or ${WIRE_LEN}` : want}`);
   }
 
   /** A field tag: field number `tag >>> 3`, wire type `tag & 7`. A number, not an object: this runs per field. */

@@ -1,4 +1,5 @@
 import { Database, type OpenOptions } from './db.js';
+import { repairServiceRegistry } from './registry-repair.js';
 import { StoreWriter } from './writer.js';
 import type { IngestBatch } from './rows.js';
 import type { TimeRange } from '../../core/time.js';
@@ -34,6 +35,7 @@ export class ColonyStore {
 
   static async open(opts: OpenOptions): Promise<ColonyStore> {
     const db = await Database.open(opts);
+    await repairServiceRegistry(db);
     return new ColonyStore(db, new StoreWriter(db));
   }
 

@@ -1,7 +1,8 @@
 import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
 import type { Database, Params } from './db.js';
 import { type TableDef, createStageSql, storedColumnNames } from './columns.js';
-import { APPENDED_TABLES } from './schema.js';
+import { APPENDED_TABLES, SPANS } from './schema.js';
+import { spanUpsertSql } from './twins.js';
 import { type IngestBatch, type Source, appendBatch, emptyBatch } from './rows.js';
 
 /** Rows waiting beyond this many make `write` refuse with `StoreBusyError` (the receiver answers 503). */
@@ -203,7 +204,11 @@ export class StoreWriter {
       try {
         for (const table of touched) {
           const cols = storedColumnNames(table);
-          await conn.run(`INSERT OR REPLACE INTO ${table.name} (${cols}) SELECT ${cols} FROM stage_${table.name}`);
+          // A key twice in the batch (a span repeated in one request, or two senders' copies in one
+          // group) would make DuckDB refuse the whole statement: the last copy wins, as across batches.
+          await conn.run(table.name === SPANS.name
+            ? spanUpsertSql(table, `stage_${table.name}`)
+            : `INSERT OR REPLACE INTO ${table.name} (${cols}) SELECT ${cols} FROM stage_${table.name} QUALIFY row_number() OVER (PARTITION BY ${table.primaryKey.join(', ')} ORDER BY rowid DESC) = 1`);
         }
         await conn.run('COMMIT');
       } catch (err) {

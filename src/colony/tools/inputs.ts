@@ -13,10 +13,41 @@ export const serviceName = z
   .max(MAX_NAME, { error: `service must be at most ${MAX_NAME} characters` })
   .describe('Service name as in service.name, e.g. "checkout"');
 
+/** A window longer than this is a typo (300000w would not even fit in int64 nanoseconds). */
+export const MAX_TIME_RANGE = '365d';
+const MAX_TIME_RANGE_NS = parseDuration(MAX_TIME_RANGE);
+
+function rangeInBounds(v: string): boolean {
+  try {
+    const ns = parseDuration(v);
+    return ns > 0n && ns <= MAX_TIME_RANGE_NS;
+  } catch {
+    return true; // the regex above reports the malformed ones
+  }
+}
+
 export const timeRange = z
   .string()
   .regex(/^\d+(\.\d+)?(ms|s|m|h|d|w)$/, { error: 'time_range must be a duration like 90s, 30m, 1h, 24h, 7d or 2w' })
-  .describe('How far back from now: 90s, 30m, 1h, 24h, 7d, 2w');
+  .refine(rangeInBounds, { error: `time_range must be more than 0 and at most ${MAX_TIME_RANGE}, e.g. 30m, 24h, 7d` })
+  .describe(`How far back from now: 90s, 30m, 1h, 24h, 7d, 2w (at most ${MAX_TIME_RANGE})`);
+
+/** RFD 067 filter enumerations; matched case-insensitively, as the queries compare upper case. */
+export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'] as const;
+export const SQL_OPERATIONS = ['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'UPSERT', 'MERGE', 'REPLACE', 'CREATE', 'ALTER', 'DROP', 'TRUNCATE', 'BEGIN', 'COMMIT', 'ROLLBACK', 'CALL', 'EXECUTE'] as const;
+
+function oneOf(field: string, values: readonly string[]) {
+  return z
+    .string()
+    .refine((v) => values.includes(v.toUpperCase()), { error: `${field} must be one of: ${values.join(', ')}` })
+    .describe(`${field}: one of ${values.join(', ')}`);
+}
+
+export const httpMethod = oneOf('http_method', HTTP_METHODS);
+export const sqlOperation = oneOf('sql_operation', SQL_OPERATIONS);
+
+/** Longest span duration a filter may ask for: 30 days, in milliseconds. */
+export const MAX_MIN_DURATION_MS = 30 * 86_400_000;
 
 export const traceIdField = z
   .string()

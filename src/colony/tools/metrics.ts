@@ -3,7 +3,7 @@ import { nsToIso } from '../../core/time.js';
 import { type Protocol, type RedFilters, PROTOCOLS } from '../store/queries/red.js';
 import type { Source } from '../store/rows.js';
 import { type RedSection, analysis, chooseSections, compareSources, sectionLines } from '../unified/red-merge.js';
-import { grpcStatusCode, protocol, serviceName, statusCodeRange, text, timeRange, windowOf } from './inputs.js';
+import { grpcStatusCode, httpMethod, protocol, sqlOperation, serviceName, statusCodeRange, text, timeRange, windowOf } from './inputs.js';
 import { boundLines } from './text.js';
 import { type ToolContext, ToolInputError, type ToolOutput, defineTool } from './types.js';
 
@@ -140,11 +140,11 @@ const unionInput = {
   time_range: timeRange.default('1h'),
   protocol: protocol.default('auto').describe('auto (every protocol the service speaks, or the one the filters imply), http, grpc or sql'),
   http_route: text('http_route').optional().describe('HTTP route template, e.g. /api/checkout'),
-  http_method: text('http_method').optional().describe('HTTP method, e.g. GET'),
+  http_method: httpMethod.optional(),
   status_code_range: statusCodeRange.optional().describe('HTTP status class: 2xx, 3xx, 4xx or 5xx'),
   grpc_method: text('grpc_method').optional().describe('gRPC method: Charge, oteldemo.PaymentService/Charge or /oteldemo.PaymentService/Charge'),
   grpc_status_code: grpcStatusCode.optional().describe('gRPC status code, 0 (OK) to 16'),
-  sql_operation: text('sql_operation').optional().describe('SQL operation, e.g. SELECT'),
+  sql_operation: sqlOperation.optional(),
   table_name: text('table_name').optional().describe('SQL table, e.g. orders'),
 };
 

@@ -5,7 +5,7 @@ import type { Source } from '../store/rows.js';
 import { type TraceTree, type TreeNode, buildTraceTree } from '../unified/span-tree.js';
 import { renderTree } from '../unified/render-tree.js';
 import { ORDER_DESCRIPTIONS, TRACE_ORDERS, type TraceDigest, type TraceOrder, digestTrace, orderTraces, sourceMix, tracesAnalysis } from '../unified/trace-digest.js';
-import { limit, serviceName, timeRange, traceIdField, windowOf } from './inputs.js';
+import { MAX_MIN_DURATION_MS, limit, serviceName, timeRange, traceIdField, windowOf } from './inputs.js';
 import { type ToolContext, type ToolOutput, defineTool } from './types.js';
 
 const treeNode: z.ZodType<TreeNode> = z.object({
@@ -150,7 +150,7 @@ const traceInput = {
   trace_id: traceIdField.optional(),
   service: serviceName.optional().describe('Only traces in which this service took part'),
   time_range: timeRange.default('1h'),
-  min_duration_ms: z.number({ error: 'min_duration_ms must be a number of milliseconds' }).min(0, { error: 'min_duration_ms must be 0 or more' }).optional().describe('Only traces with a span at least this slow; the slowest come first'),
+  min_duration_ms: z.number({ error: 'min_duration_ms must be a number of milliseconds' }).min(0, { error: 'min_duration_ms must be 0 or more' }).max(MAX_MIN_DURATION_MS, { error: `min_duration_ms must be at most ${MAX_MIN_DURATION_MS} (30 days)` }).optional().describe('Only traces with a span at least this slow; the slowest come first'),
   max_traces: limit(10, 50, 'max_traces').describe('How many traces, 1 to 50 (default 10); each is returned whole'),
   order: z.enum(TRACE_ORDERS, { error: `order must be one of: ${TRACE_ORDERS.join(', ')}` }).default('errors')
     .describe('errors (default): failing traces first, then the slowest; duration: slowest first; recent: most recent first'),

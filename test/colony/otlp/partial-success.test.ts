@@ -102,3 +102,17 @@ describe('partial success to the letter', () => {
     expect((await countSpans()) - before).toBe(16 * 20);
   });
 });
+
+describe('repeated keys inside one request', () => {
+  it('stores a span sent twice in one request once, with a 200', async () => {
+    const before = await countSpans();
+    const s = span();
+    const body = tracesBody(sdkResource('checkout'), 'x', []);
+    ((body.resourceSpans as { scopeSpans: { spans: unknown[] }[] }[])[0].scopeSpans[0]).spans = [s, { ...s, name: 'second copy' }];
+    const r = await post('/v1/traces', body);
+    expect(r.status).toBe(200);
+    expect((await countSpans()) - before).toBe(1);
+    const [row] = await store.db.query<{ name: string }>(`SELECT name FROM otel_traces WHERE span_id = '${(s as unknown as { spanId: string }).spanId}'`);
+    expect(row.name).toBe('second copy');
+  });
+});

@@ -1,0 +1,24 @@
+import type { Database } from './db.js';
+
+/**
+ * The service registry trails ingest by up to a second (writer.ts), so a colony killed with -9 can
+ * reopen with `last_seen` behind its own data, forever. Rebuilt from the data at open: one
+ * aggregate per table, cheap for DuckDB, and it only ever widens first/last seen.
+ */
+const SOURCES: { table: string; first: string; last: string }[] = [
+  { table: 'otel_traces', first: 'start_ns', last: 'end_ns' },
+  { table: 'otel_metrics_number', first: 'time_ns', last: 'time_ns' },
+  { table: 'otel_metrics_histogram', first: 'time_ns', last: 'time_ns' },
+  { table: 'otel_logs', first: 'time_ns', last: 'time_ns' },
+];
+
+export async function repairServiceRegistry(db: Database): Promise<void> {
+  const union = SOURCES.map((s) => `SELECT service_name, source, min(${s.first}) AS f, max(${s.last}) AS l, any_value(resource_attributes)::VARCHAR AS r FROM ${s.table} GROUP BY ALL`).join(' UNION ALL ');
+  await db.registry.run(
+    `INSERT INTO coral_services
+       SELECT service_name, source, min(f), max(l), any_value(r)::JSON FROM (${union}) GROUP BY service_name, source
+     ON CONFLICT (service_name, source) DO UPDATE SET
+       first_seen_ns = least(coral_services.first_seen_ns, excluded.first_seen_ns),
+       last_seen_ns = greatest(coral_services.last_seen_ns, excluded.last_seen_ns)`,
+  );
+}

@@ -1,0 +1,35 @@
+import type { TableDef } from './columns.js';
+
+/**
+ * Which copy of a span wins when two arrive with the same trace and span id: the SDK's (otlp) span
+ * is canonical whatever the order, because it carries the application's own names and attributes;
+ * the eBPF copy is kept as evidence in the attribute `coral.ebpf_twin` (its name, timing, status,
+ * scope) rather than thrown away, also across a re-send of the SDK span. Between copies of the same
+ * source, the newer one wins (a re-send). (json_merge_patch drops a key set to null: no evidence, no key.)
+ */
+export const TWIN_EVIDENCE_KEY = 'coral.ebpf_twin';
+
+const evidence = (t: string) =>
+  `json_object('${TWIN_EVIDENCE_KEY}', json_object('name', ${t}.name, 'start_ns', ${t}.start_ns, 'end_ns', ${t}.end_ns, 'status_code', ${t}.status_code, 'scope_name', ${t}.scope_name))`;
+
+/** INSERT ... ON CONFLICT for spans from a staging table, one row per key (otlp first, then newest). */
+export function spanUpsertSql(table: TableDef<unknown>, stage: string): string {
+  const cols = table.columns.map((c) => c.name);
+  const key = new Set(table.primaryKey);
+  const keepOld = `(${table.name}.source = 'otlp' AND excluded.source <> 'otlp')`;
+  const sdkReplacesEbpf = `(${table.name}.source <> 'otlp' AND excluded.source = 'otlp')`;
+  const set = cols.filter((c) => !key.has(c)).map((c) => {
+    if (c === 'attributes') {
+      return `attributes = CASE WHEN ${keepOld} THEN json_merge_patch(${table.name}.attributes, ${evidence('excluded')})
+        WHEN ${sdkReplacesEbpf} THEN json_merge_patch(excluded.attributes, ${evidence(table.name)})
+        WHEN ${table.name}.source = 'otlp' AND excluded.source = 'otlp'
+          THEN json_merge_patch(excluded.attributes, json_object('${TWIN_EVIDENCE_KEY}', json_extract(${table.name}.attributes, '$."${TWIN_EVIDENCE_KEY}"')))
+        ELSE excluded.attributes END`;
+    }
+    return `${c} = CASE WHEN ${keepOld} THEN ${table.name}.${c} ELSE excluded.${c} END`;
+  });
+  return `INSERT INTO ${table.name} (${cols.join(', ')})
+    SELECT ${cols.join(', ')} FROM ${stage}
+    QUALIFY row_number() OVER (PARTITION BY ${table.primaryKey.join(', ')} ORDER BY (source = 'otlp') DESC, rowid DESC) = 1
+    ON CONFLICT (${table.primaryKey.join(', ')}) DO UPDATE SET ${set.join(',\n      ')}`;
+}
