@@ -17,7 +17,7 @@ import { listScenarios } from '../../src/demo/files.js';
 import { loadScenario } from '../../src/demo/load.js';
 
 const scenarios = listScenarios();
-const textOf = (c: { text?: unknown }) => String(c.text);
+const textOf = (c: object) => ('text' in c ? String(c.text) : '');
 
 async function checkCitizenship(client: Client, expectServices: boolean): Promise<void> {
   const tools = await client.listTools();
