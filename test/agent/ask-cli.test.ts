@@ -70,8 +70,8 @@ describe('coral ask (the built bundle)', () => {
   });
 
   it('coral config show and validate', async () => {
-    const show = JSON.parse((await coral(['config', 'show', '--json'])).stdout) as { max_tool_rounds: number };
-    expect(show.max_tool_rounds).toBe(8);
+    const show = JSON.parse((await coral(['config', 'show', '--json'])).stdout) as { ai: { ask: { max_tool_rounds: number } } };
+    expect(show.ai.ask.max_tool_rounds).toBe(8);
     expect((await coral(['config', 'validate'])).stdout).toMatch(/configuration is valid/);
   });
 });
