@@ -47,7 +47,7 @@ colony
   .option('--max-body-mb <mb>', 'largest accepted request body, after decompression', '20')
   .addOption(new Option('--threads <n>', 'DuckDB worker threads').default('2'))
   .addOption(new Option('--memory-limit <size>', 'DuckDB memory cap, e.g. 2GB').default('4GB'))
-  .option('--token <secret>', 'require this bearer token on /mcp (required to listen beyond loopback; or CORAL_COLONY_TOKEN)')
+  .option('--token <secret>', 'require this bearer token on /mcp and OTLP/gRPC (required to listen beyond loopback; or CORAL_COLONY_TOKEN)')
   .option('--no-mcp', 'do not serve the MCP tools at /mcp')
   .option('--list-deprecated-tools', 'also list the old coral_query_beyla_* tool names (they answer either way)')
   .action(async (opts) => (await import('./commands/colony-serve.js')).colonyServe(opts));

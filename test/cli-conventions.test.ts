@@ -156,6 +156,15 @@ describe('JSON forms', () => {
   });
 });
 
+describe('config init', () => {
+  it('says it needs a terminal when stdin is not one, and what to use instead', async () => {
+    const r = await coral('config', 'init');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/coral config init asks questions, so it needs a terminal.*\n\s+In scripts set keys one by one: coral config set/);
+    expect(existsSync(join(home, 'config.yaml'))).toBe(false);
+  });
+});
+
 describe('honeycomb summary', () => {
   it('shows sample columns in table output, none with --no-samples, and progress on stderr', async () => {
     const two = await coral('honeycomb', 'summary', '--samples', '2');
