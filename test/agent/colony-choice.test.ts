@@ -52,6 +52,19 @@ describe('which colony a reading command uses', () => {
   });
 });
 
+describe('--colony naming the machine\'s own colony', () => {
+  it('uses its token file, and only for that origin', () => {
+    const forget = writeRuntime({ db: join(home, 'colony.duckdb'), url: 'http://127.0.0.1:4318', mcp: true, otlpGrpc: null }, 'own-token');
+    try {
+      expect(resolveColonyChoice({ colony: 'http://127.0.0.1:4318/mcp' }, { env }).token).toBe('own-token');
+      expect(resolveColonyChoice({ colony: 'http://127.0.0.1:5000' }, { env }).token).toBeUndefined();
+      expect(resolveColonyChoice({ colony: 'http://127.0.0.1:4318', token: 'given' }, { env }).token).toBe('given');
+    } finally {
+      forget();
+    }
+  });
+});
+
 describe('demo replay target', () => {
   it('follows flags, then OTEL_EXPORTER_OTLP_* variables, then the default port per protocol', () => {
     expect(resolveOtlpTarget({ otlp: 'http://a:1' }, { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://b:2' }, null)).toMatchObject({ endpoint: 'http://a:1', protocol: 'http/json' });
