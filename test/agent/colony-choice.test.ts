@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { resolveColonyChoice } from '../../src/agent/colony-choice.js';
+import { type ColonyChoice, resolveColonyChoice } from '../../src/agent/colony-choice.js';
 import { readLiveRuntime, readRuntimeToken, runtimePath, writeRuntime } from '../../src/colony/runtime.js';
 import { resolveOtlpTarget } from '../../src/commands/otlp-target.js';
 import { useColor } from '../../src/core/color.js';
@@ -56,8 +56,8 @@ describe('--colony naming the machine\'s own colony', () => {
   it('uses its token file, and only for that origin', () => {
     const forget = writeRuntime({ db: join(home, 'colony.duckdb'), url: 'http://127.0.0.1:4318', mcp: true, otlpGrpc: null }, 'own-token');
     try {
-      expect(resolveColonyChoice({ colony: 'http://127.0.0.1:4318/mcp' }, { env }).token).toBe('own-token');
-      expect(resolveColonyChoice({ colony: 'http://127.0.0.1:5000' }, { env }).token).toBeUndefined();
+      expect(resolveColonyChoice<ColonyChoice>({ colony: 'http://127.0.0.1:4318/mcp' }, { env }).token).toBe('own-token');
+      expect(resolveColonyChoice<ColonyChoice>({ colony: 'http://127.0.0.1:5000' }, { env }).token).toBeUndefined();
       expect(resolveColonyChoice({ colony: 'http://127.0.0.1:4318', token: 'given' }, { env }).token).toBe('given');
     } finally {
       forget();
