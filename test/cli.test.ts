@@ -83,7 +83,7 @@ describe('coral query and coral mcp (the built bundle)', () => {
   });
 
   it('refuses bad query options with what is accepted', async () => {
-    expect((await coral('query', 'metrics', 'payment', '--demo', 'healthy', '-o', 'yaml')).stderr).toMatch(/Invalid --output "yaml"\.\n\s+Use one of: table, json, tree, text/);
+    expect((await coral('query', 'metrics', 'payment', '--demo', 'healthy', '-o', 'yaml')).stderr).toMatch(/--output "yaml" is not available here\.\n\s+This command prints as table, text, json/);
     expect((await coral('query', 'metrics', 'payment', '--demo', 'healthy', '--protocol', 'soap')).stderr).toMatch(/protocol must be one of: auto, http, grpc, sql/);
     expect((await coral('query', 'traces', '--demo', 'healthy', '--min-duration', 'slow')).stderr).toMatch(/Invalid duration "slow"/);
   });

@@ -31,14 +31,29 @@ function say(line: string, notify: ResolveColonyOptions['notify']): void {
   (notify ?? ((l: string) => process.stderr.write(`${l}\n`)))(line);
 }
 
+function origin(url: string): string | null {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return null;
+  }
+}
+
+/** A --colony URL that is this machine's default colony needs no --token: its token file is readable here. */
+function localToken(url: string, env: NodeJS.ProcessEnv): string | undefined {
+  const running = readLiveRuntime(resolve(defaultColonyDbPath(env)));
+  return running && origin(running.url) !== null && origin(running.url) === origin(url) ? readRuntimeToken(running) : undefined;
+}
+
 /**
  * The colony a reading command uses: a named one as named; else CORAL_COLONY or config `colony.url`;
  * else the database file (--db or the default), through the running `coral colony serve` that holds
  * it when there is one. A file that does not exist is an error: reads never create databases.
  */
 export function resolveColonyChoice<T extends ColonyChoice>(choice: T, o: ResolveColonyOptions = {}): T {
-  if (choice.colony || choice.demo || choice.db === ':memory:') return choice;
   const env = o.env ?? process.env;
+  if (choice.colony) return choice.token || env.CORAL_COLONY_TOKEN ? choice : { ...choice, token: localToken(choice.colony, env) };
+  if (choice.demo || choice.db === ':memory:') return choice;
   if (choice.db === undefined) {
     const fromEnv = env.CORAL_COLONY?.trim();
     const configured = fromEnv ? undefined : resolveDefaultColony({ env, cwd: o.cwd });

@@ -52,8 +52,11 @@ export function sessionSettings(choice: ColonyChoice, model: string | undefined)
 }
 
 /** Connects the tool servers the agent uses: the colony (local, demo or remote) and Honeycomb. */
-export async function openAgentSession(asked: ColonyChoice, o: { onProgress?: (fraction: number) => void; mcpServers?: Record<string, McpServerConfig> } = {}): Promise<AgentSession> {
-  const choice = resolveColonyChoice(asked);
+export async function openAgentSession(
+  asked: ColonyChoice,
+  o: { onProgress?: (fraction: number) => void; mcpServers?: Record<string, McpServerConfig>; /** "using the running colony" notices; stderr by default (a full-screen UI shows them itself). */ onNotice?: (line: string) => void } = {},
+): Promise<AgentSession> {
+  const choice = resolveColonyChoice(asked, { notify: o.onNotice });
   const closers: (() => Promise<void>)[] = [];
   const entries: Parameters<typeof ToolHub.connect>[0] = [];
   let colonyId: string;

@@ -39,8 +39,9 @@ function otlpAuthWords(token: string | undefined, mode: string, loopback: boolea
 }
 
 /**
- * `coral colony serve`: the OTLP/HTTP receiver in front of the colony store, and the colony's MCP
- * tools over Streamable HTTP at /mcp on the same port, until Ctrl-C.
+ * `coral colony serve`: the OTLP/HTTP and OTLP/gRPC receivers in front of the colony store, and the
+ * colony's MCP tools over Streamable HTTP at /mcp on the HTTP port, until Ctrl-C. Where it listens is
+ * recorded next to the database, so that every other command uses it instead of the file.
  */
 export async function colonyServe(opts: ServeOptions): Promise<void> {
   const port = parseIntOption('--otlp-port', opts.otlpPort, 0, 65535);

@@ -13,6 +13,7 @@ import {
 import { plainSecretProblems } from '../agent/config-audit.js';
 import { SECRET_NAME, maskReference, maskUrl } from '../core/secrets.js';
 import { CoralError } from '../core/errors.js';
+import { defaultColonyDbPath } from '../core/paths.js';
 import { findCommand, referencedVariables } from './config-checks.js';
 
 /** A secret reference with whether its variable is set; never the value. */
@@ -45,7 +46,7 @@ export function configSections(env: NodeJS.ProcessEnv = process.env): Record<str
       ? { url: env.CORAL_COLONY, from: 'environment (CORAL_COLONY)' }
       : colony
         ? { url: colony.url, token: refState(colony.token, env), from: 'config' }
-        : { url: null, from: 'none: the colony serving ~/.coral/colony.duckdb, or that file' },
+        : { url: null, from: `none set: commands use ${defaultColonyDbPath(env)}, through the colony serving it when one runs` },
     colonies: maskDeep(colonies),
     honeycomb: {
       api_key: hc.api_key ? refState(hc.api_key, env) : env.HONEYCOMB_API_KEY ? 'HONEYCOMB_API_KEY (set)' : '(none: the bundled fake environment)',
@@ -56,15 +57,17 @@ export function configSections(env: NodeJS.ProcessEnv = process.env): Record<str
   };
 }
 
+const scalar = (v: unknown) => (v === null ? '(none)' : Array.isArray(v) ? `[${v.join(', ')}]` : String(v));
+
 /** Indented YAML-like text: one key per line, nested objects indented, arrays inline. */
 function toText(value: unknown, indent = ''): string[] {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${indent}${Array.isArray(value) ? `[${value.join(', ')}]` : String(value)}`];
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [`${indent}${scalar(value)}`];
   const lines: string[] = [];
   for (const [k, v] of Object.entries(value)) {
     if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
       if (Object.keys(v).length === 0) lines.push(`${indent}${k}: (none)`);
       else lines.push(`${indent}${k}:`, ...toText(v, `${indent}  `));
-    } else lines.push(`${indent}${k}: ${Array.isArray(v) ? `[${v.join(', ')}]` : String(v)}`);
+    } else lines.push(`${indent}${k}: ${scalar(v)}`);
   }
   return lines;
 }

@@ -1,9 +1,13 @@
-import { parseInstant, nsToIso } from '../core/time.js';
+import { nowNs, parseInstant, nsToIso } from '../core/time.js';
 import { formatBytes, formatCount } from '../core/format.js';
 import { CoralError } from '../core/errors.js';
 import { progress } from '../core/progress.js';
 import { listScenarios, scenariosDir } from '../demo/files.js';
+import { resolve } from 'node:path';
+import { defaultColonyDbPath } from '../core/paths.js';
+import { type ColonyRuntime, readLiveRuntime, readRuntimeToken } from '../colony/runtime.js';
 import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
+import { resolveOtlpTarget } from './otlp-target.js';
 
 const print = (text: string) => process.stdout.write(`${text}\n`);
 
@@ -21,10 +25,49 @@ export function demoList(opts: { json?: boolean }): void {
   print(`\nLoad one with: coral demo load <name>   (or stream it live: coral demo replay <name> --speed 60)`);
 }
 
+/** The colony serving this --db (or the default file), if one runs. */
+function runningColony(db: string | undefined): { rt: ColonyRuntime; token?: string } | null {
+  if (db === ':memory:') return null;
+  const rt = readLiveRuntime(resolve(db ?? defaultColonyDbPath()));
+  return rt ? { rt, token: readRuntimeToken(rt) } : null;
+}
+
+/** `demo load` into a running colony: the same shifted exports, sent over OTLP/HTTP as fast as it takes them. */
+async function loadIntoRunning(name: string, running: { rt: ColonyRuntime; token?: string }, endAtNs: bigint, json: boolean | undefined): Promise<void> {
+  const { replayScenario } = await import('../demo/replay.js');
+  const { otlpSender } = await import('../demo/otlp-senders.js');
+  const { readMeta } = await import('../demo/files.js');
+  process.stderr.write(`coral: ${running.rt.db} is served by a running colony (pid ${running.rt.pid}); loading through its OTLP receiver at ${running.rt.url}\n`);
+  const sender = otlpSender('http/protobuf', running.rt.url, running.token ? { authorization: `Bearer ${running.token}` } : {});
+  const p = progress(`loading ${name}`);
+  try {
+    const r = await replayScenario(name, { sender, speed: 1, endAtNs, onProgress: ({ sent, total }) => p.update(sent / total) });
+    p.done(`${r.sent} exports sent${r.failed.length > 0 ? `, ${r.failed.length} refused` : ''}`);
+    for (const f of r.failed.slice(0, 10)) process.stderr.write(`  ${f.signal} at +${f.offsetMs / 1000}s: ${f.reason}\n`);
+    if (r.failed.length > 0) process.exitCode = 1;
+    const meta = readMeta(name);
+    const durationNs = BigInt(meta.durationSec) * 1_000_000_000n;
+    const out = { scenario: name, db: running.rt.db, colony: running.rt.url, from: nsToIso(endAtNs - durationNs), to: nsToIso(endAtNs), exports: r.sent, failed: r.failed.length, truth: meta.truth };
+    if (json) print(JSON.stringify(out, null, 2));
+    else {
+      print(`${name} loaded into the colony at ${running.rt.url} (${running.rt.db})`);
+      print(`  covers ${out.from} .. ${out.to}`);
+      print(`  story: ${meta.story}`);
+    }
+  } finally {
+    sender.close();
+  }
+}
+
 /** `coral demo load`: a scenario into a colony, shifted so that its hour ends now (or --at). */
 export async function demoLoad(name: string, opts: StoreOptions & { at?: string; json?: boolean }): Promise<void> {
   const { loadScenario } = await import('../demo/load.js');
   const endAtNs = opts.at ? parseInstant(opts.at) : undefined;
+  const running = runningColony(opts.db);
+  if (running) {
+    await loadIntoRunning(name, running, endAtNs ?? nowNs(), opts.json);
+    return;
+  }
   const store = await openColonyFromOptions(opts);
   try {
     const p = progress(`loading ${name}`);
@@ -46,19 +89,22 @@ export async function demoLoad(name: string, opts: StoreOptions & { at?: string;
   }
 }
 
-/** `coral demo replay`: streams a scenario into a running colony over OTLP/HTTP. */
-export async function demoReplay(name: string, opts: { speed: string; otlp: string }): Promise<void> {
+/** `coral demo replay`: streams a scenario into a running colony over OTLP (HTTP JSON or protobuf, or gRPC). */
+export async function demoReplay(name: string, opts: { speed: string; otlp?: string; protocol?: string; json?: boolean }): Promise<void> {
   const { replayScenario } = await import('../demo/replay.js');
+  const { otlpSender } = await import('../demo/otlp-senders.js');
   const speed = Number(opts.speed);
   if (!Number.isFinite(speed) || speed <= 0 || speed > 100_000) {
     throw new CoralError(`Invalid --speed "${opts.speed}".`, 'Use a positive number up to 100000: 1 is real time, 60 plays the hour in a minute.');
   }
+  const target = resolveOtlpTarget(opts, process.env, runningColony(undefined));
+  const sender = otlpSender(target.protocol, target.endpoint, target.headers);
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());
-  const p = progress(`replaying ${name} at ${speed}x into ${opts.otlp}`);
+  const p = progress(`replaying ${name} at ${speed}x into ${sender.describe} (from ${target.from})`);
   try {
     const r = await replayScenario(name, {
-      url: opts.otlp,
+      sender,
       speed,
       signal: abort.signal,
       onProgress: ({ sent, total, scenarioSec }) => p.update(sent / total, `(minute ${Math.floor(scenarioSec / 60)} of 60)`),
@@ -66,12 +112,15 @@ export async function demoReplay(name: string, opts: { speed: string; otlp: stri
     p.done(`${r.sent} exports sent${r.failed.length > 0 ? `, ${r.failed.length} failed` : ''}`);
     for (const f of r.failed.slice(0, 10)) process.stderr.write(`  ${f.signal} at +${f.offsetMs / 1000}s: ${f.reason}\n`);
     if (r.failed.length > 0) process.exitCode = 1;
+    if (opts.json) print(JSON.stringify({ scenario: name, endpoint: target.endpoint, protocol: target.protocol, speed, sent: r.sent, failed: r.failed }, null, 2));
   } catch (err) {
     if (abort.signal.aborted) {
       p.done('stopped');
       return;
     }
     throw err;
+  } finally {
+    sender.close();
   }
 }
 

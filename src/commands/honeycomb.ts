@@ -1,6 +1,9 @@
 import Table from 'cli-table3';
 import { CoralError } from '../core/errors.js';
 import { parseIntOption } from '../core/args.js';
+import { tableStyle } from '../core/color.js';
+import { progress } from '../core/progress.js';
+import type { HoneycombClient } from '../honeycomb/api.js';
 import { parseToolInput } from '../core/input.js';
 import { type HoneycombConnectOptions, connectHoneycomb } from '../honeycomb/connect.js';
 import { honeycombOptions } from '../agent/honeycomb-options.js';
@@ -11,7 +14,7 @@ interface CommonOptions extends HoneycombConnectOptions {
 }
 
 function tableOf(head: string[], rows: string[][]): string {
-  const t = new Table({ head, style: { head: process.stdout.isTTY ? ['cyan'] : [], border: process.stdout.isTTY ? ['grey'] : [] }, wordWrap: true });
+  const t = new Table({ head, style: tableStyle(), wordWrap: true });
   t.push(...rows);
   return t.toString();
 }
@@ -58,6 +61,33 @@ export async function honeycombSearch(query: string, o: CommonOptions & { datase
   });
 }
 
+/**
+ * Progress per dataset on stderr: a cold summary reads every dataset's columns, which takes long on a
+ * large, rate-limited environment. The client's methods are wrapped on the instance, nothing else changes.
+ */
+function withDatasetProgress(client: HoneycombClient): HoneycombClient {
+  const p = progress('reading datasets');
+  const datasets = client.datasets.bind(client);
+  const columns = client.columns.bind(client);
+  let total = 0;
+  let done = 0;
+  client.datasets = async () => {
+    const list = await datasets();
+    total = list.length;
+    return list;
+  };
+  client.columns = async (slug) => {
+    const c = await columns(slug);
+    done++;
+    if (total > 0) {
+      p.update(done / total, `(${done} of ${total})`);
+      if (done === total) p.done(`${total} datasets`);
+    }
+    return c;
+  };
+  return client;
+}
+
 /** `coral honeycomb summary`. */
 export async function honeycombSummary(o: CommonOptions & { samples: string | false }): Promise<void> {
   const fmt = format(o);
@@ -65,19 +95,20 @@ export async function honeycombSummary(o: CommonOptions & { samples: string | fa
   const include = o.samples !== false;
   const args = parseToolInput('honeycomb_get_environment_summary', summaryInput, { include_sample_columns: include, sample_column_count: include ? parseIntOption('--samples', o.samples as string, 1, 50) : 10 });
   await withConnection(o, async ({ client }) => {
-    const r = await runSummary(client, args);
+    const r = await runSummary(withDatasetProgress(client), args);
     if (fmt === 'json') {
       process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
       return;
     }
     process.stdout.write(`Environment ${r.environment}: ${r.dataset_count} datasets\n`);
-    process.stdout.write(`${tableOf(['dataset', 'columns', 'derived', 'last written', 'conventions', 'custom columns'], r.datasets.map((d) => [
+    process.stdout.write(`${tableOf(['dataset', 'columns', 'derived', 'last written', 'conventions', 'custom columns', ...(include ? ['sample columns'] : [])], r.datasets.map((d) => [
       d.is_stale ? `${d.name} (stale)` : d.name,
       String(d.column_count),
       String(d.derived_column_count),
       d.last_written ?? 'never',
       Object.entries(d.semantic_groups).filter(([, v]) => v).map(([k]) => k.replace(/^has_/, '')).join(' '),
       d.custom_columns.slice(0, 6).join(', '),
+      ...(include ? [(d.sample_columns ?? []).join(', ')] : []),
     ]))}\n`);
     if (r.environment_derived_columns?.length) {
       process.stdout.write(`\nEnvironment-wide derived columns:\n${r.environment_derived_columns.map((d) => `  ${d.alias}: ${d.expression}`).join('\n')}\n`);

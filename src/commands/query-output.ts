@@ -1,5 +1,6 @@
 import Table from 'cli-table3';
 import { formatCount, formatMs, formatPercent } from '../core/format.js';
+import { tableStyle } from '../core/color.js';
 import type { ToolOutput } from '../colony/tools/types.js';
 
 export type OutputFormat = 'table' | 'json' | 'tree' | 'text';
@@ -17,7 +18,7 @@ const tagOf = (s: unknown) => (s === 'ebpf' ? '[eBPF]' : '[OTLP]');
 const ms = (v: unknown) => (typeof v === 'number' ? formatMs(v) : '');
 
 function table(head: string[], rows: (string | number)[][]): string {
-  const t = new Table({ head, style: { head: process.stdout.isTTY ? ['cyan'] : [], border: process.stdout.isTTY ? ['grey'] : [] } });
+  const t = new Table({ head, style: tableStyle() });
   t.push(...rows.map((r) => r.map(String)));
   return t.toString();
 }

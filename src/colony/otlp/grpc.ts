@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Metadata, Server, ServerCredentials, type ServerUnaryCall, type ServiceDefinition, type sendUnaryData, status } from '@grpc/grpc-js';
+import { Metadata, Server, ServerCredentials, type ServerUnaryCall, type ServiceDefinition, type sendUnaryData, setLogVerbosity, logVerbosity, status } from '@grpc/grpc-js';
 import { CoralError } from '../../core/errors.js';
 import type { Signal } from './model.js';
 import { rejectionMessage } from './normalize.js';
@@ -89,6 +89,8 @@ function authorized(metadata: Metadata, token: string): boolean {
 
 /** OTLP/gRPC: the collector's three Export services in front of the same ingest path as OTLP/HTTP. */
 export function startGrpcReceiver(opts: GrpcReceiverOptions): Promise<RunningGrpcReceiver> {
+  // grpc-js would also print its own line ("E No address added...") for failures reported below.
+  setLogVerbosity(logVerbosity.NONE);
   const server = new Server({
     // Checked by grpc-js after gzip/deflate decompression too, answering RESOURCE_EXHAUSTED.
     'grpc.max_receive_message_length': opts.maxBodyBytes,
