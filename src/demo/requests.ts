@@ -6,7 +6,7 @@ import type { Random } from '../core/random.js';
 export type Flag =
   | 'paymentFailure' | 'productCatalogFailure' | 'recommendationCacheFailure' | 'kafkaQueueProblems'
   // Faults beyond the OpenTelemetry Demo's flags, for the investigation scenarios.
-  | 'cartViewN1' | 'paymentSlow' | 'currencySlow' | 'cartWriteFailure' | 'checkoutBug';
+  | 'cartViewN1' | 'paymentSlow' | 'currencySlow' | 'cartWriteFailure' | 'checkoutBug' | 'adMemoryLeak';
 
 /** What is broken at a given instant: each active flag with its intensity in (0, 1]. */
 export type Conditions = Partial<Record<Flag, number>>;
@@ -126,7 +126,11 @@ export class RequestBuilder {
 
   getAds(caller: string, start: number): CallNode {
     const c = this.cursor(caller, 'ad', grpc('oteldemo.AdService', 'GetAds'), start);
-    return c.work(this.rng.lognormal(2.5, 0.6)).end();
+    c.work(this.rng.lognormal(2.5, 0.6));
+    // adMemoryLeak: garbage-collection pauses grow as the heap fills (intensity = how full it is).
+    const heap = this.cond.adMemoryLeak;
+    if (heap) c.work(this.rng.lognormal(1 + 150 * heap ** 3, 0.6));
+    return c.end();
   }
 
   convert(caller: string, start: number): CallNode {

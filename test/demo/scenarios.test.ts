@@ -285,3 +285,20 @@ describe('ground truth of the investigation scenarios, confirmed by store querie
     expect(post.errorRate).toBeLessThan(0.3);
   });
 });
+
+describe('ground truth of the memory leak scenario', () => {
+  it('ad-memory-leak: memory climbs and resets with restart events; GetAds slows down', async () => {
+    const l = get('ad-memory-leak');
+    const memory = await l.store.db.query<{ value: number }>(
+      `SELECT value FROM otel_metrics_number WHERE service_name = 'ad' AND metric_name = 'process.memory.usage' AND time_ns > $from ORDER BY time_ns`,
+      { from: l.startNs },
+    );
+    const drops = memory.filter((p, i) => i > 0 && p.value < 0.7 * memory[i - 1].value).length;
+    expect(drops).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...memory.map((p) => p.value))).toBeGreaterThan(3 * 380e6);
+    const restarts = await l.store.queryEvents({ range: after(l), service: 'ad', kind: 'restart', limit: 10 });
+    expect(restarts).toHaveLength(3);
+    const ads = { service: 'ad', protocol: 'grpc' as const, source: 'otlp' as const };
+    expect((await red(l, ads, after(l))).rows[0].p95Ms ?? 0).toBeGreaterThan(5 * ((await red(l, ads, before(l))).rows[0].p95Ms ?? Infinity));
+  });
+});
