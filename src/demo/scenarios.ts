@@ -1,5 +1,5 @@
 import type { EventKind } from '../colony/store/rows.js';
-import type { Conditions, Flag } from './requests.js';
+import type { Conditions, Flag, ServiceFault } from './requests.js';
 import type { InstrumentationOverride } from './instrument.js';
 
 /**
@@ -7,7 +7,7 @@ import type { InstrumentationOverride } from './instrument.js';
  * with their ground truth in machine-readable form (tests and the agent's evaluation use it).
  */
 export interface FlagWindow {
-  flag: Flag;
+  flag: Flag | ServiceFault;
   startSec: number;
   /** Intensity at full strength, 0..1 (for paymentFailure: the share of charges that fail). */
   level: number;
