@@ -9,6 +9,7 @@ import { CoralError } from '../core/errors.js';
 import { type ScenarioDef, SCENARIOS, SCENARIO_BASE_ISO, SCENARIO_SECONDS } from '../demo/scenarios.js';
 import { GENERATOR_VERSION, generateScenario, serialize } from '../demo/generate.js';
 import { loadLines, loadScenario } from '../demo/load.js';
+import { randomScenario } from '../demo/random.js';
 
 /**
  * `coral demo eval`: the summary and the automatic triage on every scenario, with the committed seed
@@ -49,7 +50,7 @@ export async function evaluate(def: ScenarioDef, seed: number): Promise<EvalRow>
   const started = Date.now();
   const store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '2GB' });
   try {
-    if (seed === def.seed) await loadScenario(store, def.name, { endAtNs: END_NS });
+    if (seed === def.seed && SCENARIOS.includes(def)) await loadScenario(store, def.name, { endAtNs: END_NS });
     else {
       const g = generateScenario({ ...def, seed });
       const meta = {
@@ -95,16 +96,25 @@ export function formatTable(rows: readonly EvalRow[]): string {
   return [line(head), ...body.map(line), '', `${passed}/${rows.length} right (culprit first, or a quiet healthy hour, and the triage names it).`].join('\n');
 }
 
-export async function runEval(opts: { scenarios: string[]; seeds: number; onRow?: (r: EvalRow) => void }): Promise<EvalRow[]> {
+/** Seeds of the random draws: fixed, so two runs draw the same incidents. */
+export const RANDOM_SEEDS_FROM = 90_001;
+
+export async function runEval(opts: { scenarios: string[]; seeds: number; random?: number; onRow?: (r: EvalRow) => void }): Promise<EvalRow[]> {
   const unknown = opts.scenarios.filter((n) => !SCENARIOS.some((s) => s.name === n));
   if (unknown.length > 0) throw new CoralError(`Unknown scenario ${unknown.join(', ')}.`, `Known: ${SCENARIOS.map((s) => s.name).join(', ')}.`);
   const rows: EvalRow[] = [];
   for (const def of SCENARIOS.filter((s) => opts.scenarios.length === 0 || opts.scenarios.includes(s.name))) {
-    for (const seed of seedsFor(def, opts.seeds - 1)) {
+    for (const seed of opts.seeds > 0 ? seedsFor(def, opts.seeds - 1) : []) {
       const r = await evaluate(def, seed);
       rows.push(r);
       opts.onRow?.(r);
     }
+  }
+  for (let i = 0; i < (opts.random ?? 0); i++) {
+    const def = randomScenario(RANDOM_SEEDS_FROM + i);
+    const r = { ...(await evaluate(def, def.seed)), scenario: def.story.replace(/^Random draw \d+: /, 'random: ').replace(/\.$/, '') };
+    rows.push(r);
+    opts.onRow?.(r);
   }
   return rows;
 }

@@ -152,13 +152,16 @@ export async function demoGenerate(names: string[], opts: { out?: string; check?
 }
 
 /** `coral demo eval`: the investigation's quality on every scenario and several seeds; exit code 1 unless all are right. */
-export async function demoEval(names: string[], opts: { seeds: string; json?: boolean }): Promise<void> {
+export async function demoEval(names: string[], opts: { seeds: string; random?: string; json?: boolean }): Promise<void> {
   const seeds = Number(opts.seeds);
-  if (!Number.isInteger(seeds) || seeds < 1 || seeds > 20) throw new CoralError(`Invalid --seeds "${opts.seeds}".`, 'Use a whole number from 1 to 20.');
+  if (!Number.isInteger(seeds) || seeds < 0 || seeds > 20) throw new CoralError(`Invalid --seeds "${opts.seeds}".`, 'Use a whole number from 0 to 20 (0 runs only the random draws).');
+  const random = Number(opts.random ?? '0');
+  if (!Number.isInteger(random) || random < 0 || random > 200) throw new CoralError(`Invalid --random "${opts.random}".`, 'Use a whole number from 0 to 200.');
   const { runEval, formatTable } = await import('./demo-eval.js');
   const rows = await runEval({
     scenarios: names,
     seeds,
+    random,
     onRow: opts.json ? undefined : (r) => process.stderr.write(`  ${r.scenario} seed ${r.seed}: ${r.ok ? 'right' : 'WRONG'} (${r.seconds.toFixed(1)} s)\n`),
   });
   print(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows));

@@ -229,7 +229,8 @@ function runtimeGauges(def: ScenarioDef, rng: Random, baseNs: bigint, atMs: numb
     if (!hasSdk(svc)) continue;
     const requests = perMinute.get(svc.name)?.[minute] ?? 0;
     const cache = conditionsAt(def, atMs / 1000).recommendationCacheFailure;
-    const leak = svc.name === 'recommendation' && cache !== undefined ? 1 + 2.5 * cache : 1;
+    const heap = svc.name === 'ad' ? conditionsAt(def, atMs / 1000).adMemoryLeak : undefined;
+    const leak = svc.name === 'recommendation' && cache !== undefined ? 1 + 2.5 * cache : heap !== undefined ? 1 + 3 * heap : 1;
     const memory = Math.round(svc.memoryBytes * leak * (1 + 0.02 * rng.normal()));
     // Rendering the cart item by item (cartViewN1) costs the frontend CPU.
     const n1 = svc.name === 'frontend' && conditionsAt(def, atMs / 1000).cartViewN1 !== undefined ? 2.5 : 1;

@@ -6,10 +6,13 @@ import type { Random } from '../core/random.js';
 export type Flag =
   | 'paymentFailure' | 'productCatalogFailure' | 'recommendationCacheFailure' | 'kafkaQueueProblems'
   // Faults beyond the OpenTelemetry Demo's flags, for the investigation scenarios.
-  | 'cartViewN1' | 'paymentSlow' | 'currencySlow' | 'cartWriteFailure' | 'checkoutBug';
+  | 'cartViewN1' | 'paymentSlow' | 'currencySlow' | 'cartWriteFailure' | 'checkoutBug' | 'adMemoryLeak';
+
+/** Faults the random draws put on any service: `slow:<service>` adds latency, `fail:<service>` fails requests. */
+export type ServiceFault = `slow:${string}` | `fail:${string}`;
 
 /** What is broken at a given instant: each active flag with its intensity in (0, 1]. */
-export type Conditions = Partial<Record<Flag, number>>;
+export type Conditions = Partial<Record<Flag | ServiceFault, number>>;
 
 export const BROKEN_PRODUCT = 'OLJCESPC7Z';
 
@@ -20,6 +23,8 @@ class Cursor {
   readonly node: CallNode;
   t: number;
 
+  private fault: CallError | undefined;
+
   constructor(
     readonly rng: Random,
     caller: string | null,
@@ -27,6 +32,7 @@ class Cursor {
     op: Operation,
     startMs: number,
     attributes: CallNode['attributes'] = {},
+    private readonly cond: Conditions = {},
   ) {
     const queueMs = rng.lognormal(0.15, 0.6);
     this.node = { caller, callee, op, startMs, endMs: startMs, queueMs, attributes, children: [] };
@@ -55,8 +61,18 @@ class Cursor {
     return children;
   }
 
+  /** Random-draw faults on this callee: extra time, and a share of requests failing UNAVAILABLE. */
+  private injectFaults(mayFail: boolean): void {
+    const slow = this.cond[`slow:${this.node.callee}`];
+    if (slow) this.t += this.rng.lognormal(200 * slow, 0.5);
+    const fail = this.cond[`fail:${this.node.callee}`];
+    if (fail && mayFail && this.rng.chance(fail)) this.fault = { grpcCode: 14, httpStatus: 503, message: `${this.node.callee}: upstream connect error or disconnect/reset before headers` };
+  }
+
   end(error?: CallError, httpStatus?: number): CallNode {
+    this.injectFaults(error === undefined);
     this.node.endMs = this.t + 0.1;
+    error ??= this.fault;
     if (error) this.node.error = error;
     if (httpStatus !== undefined) this.node.httpStatus = httpStatus;
     return this.node;
@@ -85,7 +101,7 @@ export class RequestBuilder {
   ) {}
 
   private cursor(caller: string | null, callee: string, op: Operation, start: number, attrs?: CallNode['attributes']): Cursor {
-    return new Cursor(this.rng, caller, callee, op, start, attrs);
+    return new Cursor(this.rng, caller, callee, op, start, attrs, this.cond);
   }
 
   private sql(caller: string, start: number, operation: string, table: string, statement: string, medianMs: number): CallNode {
@@ -126,7 +142,11 @@ export class RequestBuilder {
 
   getAds(caller: string, start: number): CallNode {
     const c = this.cursor(caller, 'ad', grpc('oteldemo.AdService', 'GetAds'), start);
-    return c.work(this.rng.lognormal(2.5, 0.6)).end();
+    c.work(this.rng.lognormal(2.5, 0.6));
+    // adMemoryLeak: garbage-collection pauses grow as the heap fills (intensity = how full it is).
+    const heap = this.cond.adMemoryLeak;
+    if (heap) c.work(this.rng.lognormal(1 + 150 * heap ** 3, 0.6));
+    return c.end();
   }
 
   convert(caller: string, start: number): CallNode {

@@ -1,5 +1,5 @@
 import type { EventKind } from '../colony/store/rows.js';
-import type { Conditions, Flag } from './requests.js';
+import type { Conditions, Flag, ServiceFault } from './requests.js';
 import type { InstrumentationOverride } from './instrument.js';
 
 /**
@@ -7,12 +7,14 @@ import type { InstrumentationOverride } from './instrument.js';
  * with their ground truth in machine-readable form (tests and the agent's evaluation use it).
  */
 export interface FlagWindow {
-  flag: Flag;
+  flag: Flag | ServiceFault;
   startSec: number;
   /** Intensity at full strength, 0..1 (for paymentFailure: the share of charges that fail). */
   level: number;
   /** Seconds to ramp from 0 to `level`; absent means at once. */
   rampSec?: number;
+  /** A sawtooth: the intensity climbs to `level` over each cycle, then starts again (a leak and its restarts). */
+  cycleSec?: number;
 }
 
 export interface DemoEvent {
@@ -35,7 +37,7 @@ export interface AffectedOperation {
 export interface GroundTruth {
   /** Services where the fault is; empty for a healthy hour. */
   culprits: string[];
-  symptom: 'none' | 'errors' | 'latency' | 'backlog';
+  symptom: 'none' | 'errors' | 'latency' | 'backlog' | 'saturation';
   /** Seconds from the scenario's start when the fault begins; null when there is none. */
   startSec: number | null;
   affected: AffectedOperation[];
@@ -216,6 +218,24 @@ export const SCENARIOS: readonly ScenarioDef[] = [
       summary: 'Since the checkout 2.1.0 release, PlaceOrder rejects ~20% of orders ("shipping address validation failed"). cart\'s ~5% failed writes are chronic (as bad before) and unrelated.',
     },
   },
+  {
+    name: 'ad-memory-leak',
+    story: 'An ad release leaks memory: the JVM heap climbs until the pod is OOM-killed and restarts, every 8 minutes; GC pauses slow GetAds as the heap fills, and product pages with it.',
+    seed: 10010,
+    ratePerSec: RATE,
+    flags: [{ flag: 'adMemoryLeak', startSec: 1860, level: 1, cycleSec: 480 }],
+    events: [
+      { atSec: 1800, service: 'ad', kind: 'deploy', title: 'ad 2.1.0 rolled out (2/2 pods ready)', attributes: { 'service.version': '2.1.0', 'deployment.id': 'ad-4c19' } },
+      ...[1, 2, 3].map((k) => ({ atSec: 1860 + 480 * k, service: 'ad', kind: 'restart' as const, title: 'ad container restarted (OOMKilled)', attributes: { 'k8s.container.restart_count': String(k) } })),
+    ],
+    truth: {
+      culprits: ['ad'],
+      symptom: 'saturation',
+      startSec: 1860,
+      affected: [{ service: 'ad', rpcMethod: 'GetAds' }, { service: 'frontend', route: '/api/products/[productId]', method: 'GET' }],
+      summary: 'Since the ad 2.1.0 release, ad\'s memory climbs until it is OOM-killed and restarts every ~8 minutes (the latest memory point alone looks normal); GetAds slows down as the heap fills and product pages wait on it.',
+    },
+  },
 ];
 
 export function scenarioByName(name: string): ScenarioDef | undefined {
@@ -227,7 +247,7 @@ export function conditionsAt(def: ScenarioDef, sec: number): Conditions {
   const out: Conditions = {};
   for (const f of def.flags) {
     if (sec < f.startSec) continue;
-    const ramp = f.rampSec ? Math.min(1, (sec - f.startSec) / f.rampSec) : 1;
+    const ramp = f.cycleSec ? ((sec - f.startSec) % f.cycleSec) / f.cycleSec : f.rampSec ? Math.min(1, (sec - f.startSec) / f.rampSec) : 1;
     out[f.flag] = Math.max(0.001, f.level * ramp);
   }
   return out;

@@ -31,7 +31,7 @@ async function load(name: string): Promise<Loaded> {
 
 beforeAll(async () => {
   for (const s of SCENARIOS) loaded.set(s.name, await load(s.name));
-}, 120_000);
+}, 600_000);
 afterAll(async () => {
   for (const l of loaded.values()) await l.store.close();
 });
@@ -225,5 +225,80 @@ describe('ground truth, confirmed by store queries', () => {
     expect(atStart).toBeLessThan(5);
     expect(lag.at(-1)?.value ?? 0).toBeGreaterThan(500);
     expect((await red(l, { service: 'frontend', protocol: 'http' }, after(l))).errors).toBe(0);
+  });
+});
+
+describe('ground truth of the investigation scenarios, confirmed by store queries', () => {
+  it('cart-view-regression: one frontend route slows down after the deploy; cart is busier, not slower', async () => {
+    const l = get('cart-view-regression');
+    const route = { service: 'frontend', protocol: 'http' as const, source: 'otlp' as const, httpRoute: '/api/cart', httpMethod: 'GET' };
+    const pre = await red(l, route, before(l));
+    const post = await red(l, route, after(l));
+    expect(post.rows[0].p95Ms ?? 0).toBeGreaterThan(4 * (pre.rows[0].p95Ms ?? Infinity));
+    const getCart = { service: 'cart', protocol: 'grpc' as const, source: 'otlp' as const, grpcMethod: 'GetCart' };
+    const cartPre = await red(l, getCart, before(l));
+    const cartPost = await red(l, getCart, after(l));
+    expect(cartPost.requests).toBeGreaterThan(5 * cartPre.requests);
+    expect(cartPost.rows[0].p95Ms ?? Infinity).toBeLessThan(1.5 * (cartPre.rows[0].p95Ms ?? 0));
+    const [deploy] = await l.store.queryEvents({ range: before(l), service: 'frontend', kind: 'deploy', limit: 1 });
+    expect(deploy.title).toMatch(/frontend 2\.1\.0/);
+  });
+
+  it('payment-slow-sampled: the SDK keeps ~10% of charges, Beyla sends only metrics, and its histogram shows the slowdown', async () => {
+    const l = get('payment-slow-sampled');
+    const spans = await red(l, { service: 'payment', protocol: 'grpc' }, after(l));
+    const [hist] = await l.store.redFromHistograms({ service: 'payment', protocol: 'grpc', range: after(l) });
+    expect(spans.rows.every((r) => r.source === 'otlp')).toBe(true);
+    expect(spans.requests).toBeLessThan(0.25 * hist.requests);
+    expect(hist.requests).toBeGreaterThan(60);
+    expect(hist.p95Ms ?? 0).toBeGreaterThan(1000);
+    const [histBefore] = await l.store.redFromHistograms({ service: 'payment', protocol: 'grpc', range: before(l) });
+    expect(histBefore.p95Ms ?? Infinity).toBeLessThan(50);
+    expect(hist.errors + spans.errors).toBe(0);
+  });
+
+  it('currency-slow-timeouts: currency never fails, its callers give up on it while it still answers', async () => {
+    const l = get('currency-slow-timeouts');
+    expect((await red(l, { service: 'currency', protocol: 'grpc' }, after(l))).errors).toBe(0);
+    const checkout = await red(l, { service: 'checkout', protocol: 'grpc', source: 'otlp' }, after(l));
+    expect(checkout.errorRate).toBeGreaterThan(0.05);
+    expect((await red(l, { service: 'checkout', protocol: 'grpc', source: 'otlp' }, before(l))).errors).toBe(0);
+    const [abandoned] = await l.store.db.query<{ n: number }>(
+      `SELECT count(*)::INTEGER AS n FROM otel_traces c JOIN otel_traces s ON s.trace_id = c.trace_id AND s.parent_span_id = c.span_id
+       WHERE c.kind = 'CLIENT' AND c.service_name = 'checkout' AND s.service_name = 'currency' AND c.status_code = 'ERROR'
+         AND s.status_code <> 'ERROR' AND s.end_ns > c.end_ns`,
+    );
+    expect(abandoned.n).toBeGreaterThan(5);
+  });
+
+  it('checkout-bug-chronic-cart: cart fails as much before as after; checkout fails only after its deploy', async () => {
+    const l = get('checkout-bug-chronic-cart');
+    const cart = { service: 'cart', protocol: 'grpc' as const, source: 'otlp' as const, grpcMethod: 'AddItem' };
+    const cartPre = await red(l, cart, before(l));
+    const cartPost = await red(l, cart, after(l));
+    expect(cartPre.errorRate).toBeGreaterThan(0.01);
+    expect(Math.abs(cartPost.errorRate - cartPre.errorRate)).toBeLessThan(0.05);
+    const checkout = { service: 'checkout', protocol: 'grpc' as const, source: 'otlp' as const };
+    expect((await red(l, checkout, before(l))).errors).toBe(0);
+    const post = await red(l, checkout, after(l));
+    expect(post.errorRate).toBeGreaterThan(0.1);
+    expect(post.errorRate).toBeLessThan(0.3);
+  });
+});
+
+describe('ground truth of the memory leak scenario', () => {
+  it('ad-memory-leak: memory climbs and resets with restart events; GetAds slows down', async () => {
+    const l = get('ad-memory-leak');
+    const memory = await l.store.db.query<{ value: number }>(
+      `SELECT value FROM otel_metrics_number WHERE service_name = 'ad' AND metric_name = 'process.memory.usage' AND time_ns > $from ORDER BY time_ns`,
+      { from: l.startNs },
+    );
+    const drops = memory.filter((p, i) => i > 0 && p.value < 0.7 * memory[i - 1].value).length;
+    expect(drops).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...memory.map((p) => p.value))).toBeGreaterThan(3 * 380e6);
+    const restarts = await l.store.queryEvents({ range: after(l), service: 'ad', kind: 'restart', limit: 10 });
+    expect(restarts).toHaveLength(3);
+    const ads = { service: 'ad', protocol: 'grpc' as const, source: 'otlp' as const };
+    expect((await red(l, ads, after(l))).rows[0].p95Ms ?? 0).toBeGreaterThan(5 * ((await red(l, ads, before(l))).rows[0].p95Ms ?? Infinity));
   });
 });

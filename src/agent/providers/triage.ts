@@ -3,12 +3,27 @@ import type { ModelChunk, ModelProvider, ModelRequest } from './types.js';
 
 /**
  * Without a model: an automatic triage that calls the tools a good first pass would (summary, then
- * metrics and traces of the service that stands out most) and writes what they show. It runs in
- * the same loop as a model, so the console and --json treat it alike. Clearly labelled.
+ * metrics and traces of the service most likely at fault) and writes what they show: the likely root
+ * cause, the evidence with the tool call it came from, the onset and the change that preceded it, how
+ * it spread, and a next step with what would confirm it. It runs in the same loop as a model, so the
+ * console and --json treat it alike. Clearly labelled, and worded no surer than the evidence.
  */
 interface StandOut {
   service: string;
   signals: string[];
+  onset?: string | null;
+  trigger?: string | null;
+  explainedBy?: string | null;
+  failing?: boolean;
+  slower?: boolean;
+  chronic?: boolean;
+  p95Ms?: number | null;
+}
+
+interface ServiceLine {
+  service: string;
+  chronic?: boolean;
+  errorRate?: number;
 }
 
 export const TRIAGE_MODEL = 'triage:automatic';
@@ -20,6 +35,28 @@ function results(messages: Message[]): ToolResult[] {
 
 function firstLine(text: string, prefix: string): string | undefined {
   return text.split('\n').find((l) => l.startsWith(prefix));
+}
+
+/** The traces worth reading: for a slowdown the slow ones (a little under the current P95), else the most recent. */
+function traceArgs(top: StandOut): Record<string, unknown> {
+  const args: Record<string, unknown> = { service: top.service, time_range: '30m', max_traces: 3 };
+  if (top.slower && !top.failing && top.p95Ms) args.min_duration_ms = Math.max(1, Math.round(top.p95Ms * 0.8));
+  return args;
+}
+
+function nextStep(top: StandOut): string {
+  const svc = top.service;
+  if (top.trigger?.startsWith('deploy')) {
+    return `compare ${svc} before and after that deploy (what changed in the release), and consider rolling it back. What would confirm it: the signals returning to normal after a rollback, or the slow/failing operation's traces pointing into the new code.`;
+  }
+  if (top.trigger?.startsWith('config_change')) {
+    return `revert that configuration change on ${svc} if it is safe to. What would confirm it: the signals returning to normal once it is reverted.`;
+  }
+  if (top.signals.some((s) => s.startsWith('memory') || s.includes('restart'))) {
+    return `look at ${svc}'s memory over a longer window (coral_query_metrics {"service": "${svc}"}) and its restart events; a heap profile would confirm a leak.`;
+  }
+  if (top.failing) return `read ${svc}'s error logs (coral_query_telemetry_logs {"service": "${svc}", "level": "error"}). What would confirm it: the same error in the logs and in the failing spans.`;
+  return `read ${svc}'s slowest traces (coral_query_traces {"service": "${svc}", "min_duration_ms": ...}) to see where inside ${svc} the time goes. What would confirm it: the added time sitting in ${svc}'s own spans, not in its callees.`;
 }
 
 export class TriageProvider implements ModelProvider {
@@ -37,25 +74,36 @@ export class TriageProvider implements ModelProvider {
       else yield { type: 'text', text: 'Automatic triage (no model configured): the colony tools are not available, so there is nothing to triage.' };
       return;
     }
-    const top = ((summary.structured?.standOut ?? []) as StandOut[])[0];
+    const standOut = (summary.structured?.standOut ?? []) as StandOut[];
+    const top = standOut[0];
     const metrics = done.find((r) => r.name === 'coral_query_metrics');
     if (top && !metrics && mayCall) {
       yield { type: 'tool_call', call: { id: id(2), name: 'coral_query_metrics', args: { service: top.service, time_range: '30m' } } };
-      yield { type: 'tool_call', call: { id: id(3), name: 'coral_query_traces', args: { service: top.service, time_range: '30m', max_traces: 3 } } };
+      yield { type: 'tool_call', call: { id: id(3), name: 'coral_query_traces', args: traceArgs(top) } };
       return;
     }
-    const lines = ['Automatic triage (no model configured; these are the tools\' findings, not a diagnosis).', ''];
+    const lines = ['Automatic triage (no model configured): a rule-based reading of the tools\' findings, not a diagnosis.', ''];
+    const chronic = ((summary.structured?.services ?? []) as ServiceLine[]).filter((s) => s.chronic).map((s) => s.service);
     if (!top) {
-      lines.push('Finding: nothing stands out against the previous window [1].', '', 'Recommendation: configure a model (coral config, ai.ask.default_model) for a deeper look, or widen the time range.');
+      lines.push('Finding: nothing stands out against the previous window [1]: no service changed beyond what its sample size allows.');
+      if (chronic.length > 0) lines.push(`Chronic, not new: ${chronic.join(', ')} fail(s) about as much as in the previous window [1].`);
+      lines.push('', 'Recommendation: configure a model (coral config, ai.ask.default_model) for a deeper look, or widen the time range.');
     } else {
-      const others = ((summary.structured?.standOut ?? []) as StandOut[]).slice(1, 4).map((s) => s.service);
-      lines.push(`Finding: ${top.service} stands out: ${top.signals.join('; ')} [1].${others.length ? ` Also changed: ${others.join(', ')}.` : ''}`);
       const analysis = metrics ? firstLine(metrics.text, 'Analysis:') : undefined;
       const traces = done.find((r) => r.name === 'coral_query_traces');
       const trace = traces ? firstLine(traces.text, 'Trace:') : undefined;
-      lines.push('', `Root cause (most likely): ${top.service}.${analysis ? ` ${analysis.replace(/^Analysis: /, '')} [2]` : ''}${trace ? ` Example: ${trace.replace(/ ·.*$/, '')} [3]` : ''}`);
-      const lookFirst = summary.structured?.lookFirst as string | undefined;
-      lines.push('', `Recommendation: ${lookFirst ? lookFirst.replace(/^Where to look first: /, 'look at ') : `look at ${top.service} first`}`);
+      const own = top.signals.filter((s) => !s.startsWith('started ') && !s.startsWith('explains ') && !s.includes('times out waiting on it'));
+      lines.push(`Finding: ${top.service} stands out: ${own.join('; ')} [1].`);
+      const followers = standOut.filter((s) => s.explainedBy).map((s) => `${s.service} (${s.signals.find((x) => x.includes('added latency') || x.includes('new failures')) ?? `via ${s.explainedBy}`})`);
+      const why = followers.length > 0 ? 'its own change explains what its callers show' : 'it changed most, beyond noise';
+      lines.push('', `Root cause (most likely): ${top.service}: ${why} [1]${analysis ? `; ${analysis.replace(/^Analysis: /, '').replace(/\.$/, '')} [2]` : ''}${trace ? `; example: ${trace.replace(/ ·.*$/, '')} [3]` : ''}.`);
+      if (followers.length > 0) lines.push(`How it spreads: ${followers.slice(0, 4).join('; ')} [1].`);
+      const others = standOut.slice(1).filter((s) => !s.explainedBy).map((s) => s.service);
+      if (others.length > 0) lines.push(`Also changed, not explained by ${top.service}: ${others.slice(0, 3).join(', ')} [1].`);
+      if (chronic.length > 0) lines.push(`Chronic, not new: ${chronic.join(', ')} (as bad in the previous window) [1].`);
+      lines.push(`Onset: ${top.onset ? `about ${top.onset.slice(11, 16)} UTC (estimated from per-minute rates)` : 'no clear step in the per-minute series (gradual, or before the window)'} [1].`);
+      lines.push(`Triggering change: ${top.trigger ? `${top.trigger} [1]` : `none recorded for ${top.service} in the 10 minutes before the onset [1].`}`);
+      lines.push('', `Recommendation: ${nextStep(top)}`);
     }
     for (const l of lines) yield { type: 'text', text: `${l}\n` };
   }

@@ -21,7 +21,7 @@ const change = z.object({
 const rate = (r: number) => `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}/s`;
 const srcTags = (c: ServiceChange) => c.sources.map((s) => tag(s as 'ebpf' | 'otlp')).join('');
 /** Traces sampled per window for self time; enough for stable means, small enough to stay fast. */
-const SELF_TIME_TRACES = 3000;
+const SELF_TIME_TRACES = 800;
 
 export const summaryTool = defineTool({
   name: 'coral_query_summary',

@@ -14,7 +14,7 @@ export interface CallSpanRow {
   parentSpanId: string;
   service: string;
   source: Source;
-  kind: 'SERVER' | 'CONSUMER' | 'CLIENT' | 'PRODUCER';
+  kind: 'SERVER' | 'CONSUMER' | 'CLIENT';
   startMs: number;
   durationMs: number;
   error: boolean;
@@ -22,20 +22,21 @@ export interface CallSpanRow {
   peer: string | null;
 }
 
-/** Traces with a root in the window, at most `maxTraces` of them, picked by a hash of the trace id (a stable sample). */
+/** Server, consumer and (non-database) client spans of the traces with a root in the window, at most `maxTraces` of them, picked by a hash of the trace id (a stable sample). */
 export async function callSpans(db: Database, range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
-  const w = new Where().range('start_ns', range).add(`kind IN ('SERVER', 'CONSUMER', 'CLIENT', 'PRODUCER')`);
+  // Database calls are the caller's own time and need no row of their own.
+  const w = new Where().range('start_ns', range).add(`(kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NULL))`);
   const from = w.bind(range.fromNs);
   const limit = w.bind(maxTraces);
   return db.query<CallSpanRow>(
     `WITH picked AS (
-       SELECT DISTINCT trace_id FROM otel_traces WHERE ${w.sql()} AND parent_span_id = ''
+       SELECT DISTINCT trace_id FROM otel_traces WHERE ${w.sql()} AND parent_span_id = '' AND kind IN ('SERVER', 'CONSUMER')
        ORDER BY hash(trace_id) LIMIT ${limit}
      )
      SELECT trace_id AS "traceId", span_id AS "spanId", parent_span_id AS "parentSpanId", service_name AS service, source, kind,
        ((start_ns - ${from}::BIGINT) / 1e6)::DOUBLE AS "startMs", (duration_ns / 1e6)::DOUBLE AS "durationMs",
        status_code = 'ERROR' AS error,
-       CASE WHEN kind = 'CLIENT' THEN coalesce(peer_service, server_address, db_system, rpc_service) END AS peer
+       CASE WHEN kind = 'CLIENT' THEN coalesce(peer_service, server_address, rpc_service) END AS peer
      FROM otel_traces WHERE trace_id IN (SELECT trace_id FROM picked) AND ${w.sql()}`,
     w.params,
   );
