@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { CoralError, describeError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
 import { parseIntOption } from '../core/args.js';
+import { takeConfigNotes } from '../agent/config-compat.js';
 import { ensureConsent } from '../agent/consent.js';
 import { type Conversation, historyForTurn, latestConversation, loadConversation, newConversation, saveConversation } from '../agent/conversation.js';
 import type { AgentEvent } from '../agent/events.js';
@@ -73,7 +74,9 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   const quiet = o.json === true || o.events === true;
   // On a terminal the answer appears as it is written; into a file or pipe, once, complete.
   const streamText = o.stream === true || (!quiet && process.stdout.isTTY === true);
-  const warnings: string[] = [];
+  // Config notes (RFD 030 keys mapped, bare model names taken as provider:model) travel with the warnings.
+  const warnings: string[] = [...setup.notes];
+  if (!quiet) for (const n of setup.notes) err(`note: ${n}\n`);
   if (!quiet) err(`coral: ${provider.name === 'triage:automatic' ? 'no model configured: automatic triage' : provider.name.startsWith('replay:') ? `recorded investigation (${provider.name})` : `model ${provider.name}`} on ${session.colonyId}\n`);
   for (const w of session.hub.warnings) {
     warnings.push(w);
@@ -190,7 +193,7 @@ function prepare(choice: ColonyChoice, o: AskOptions) {
   const { colonyId, settings } = sessionSettings(choice, o.model);
   if (o.maxToolRounds) settings.maxToolRounds = parseIntOption('--max-tool-rounds', o.maxToolRounds, 1, 50);
   const provider = createModel(settings, process.env, (p) => ensureConsent(providerOf(p.name), { yes: o.yes }));
-  return { colonyId, settings, provider };
+  return { colonyId, settings, provider, notes: takeConfigNotes() };
 }
 
 /** Saves this turn's model rounds as a session that replay:<file> plays back. */
