@@ -73,6 +73,10 @@ config
   .command('validate')
   .description('check the config files and the keys they reference')
   .action(async () => (await import('./commands/config.js')).configValidate());
+config
+  .command('set-key <provider>')
+  .description('store an API key (google, openai, anthropic, honeycomb) in the system keyring, read without echo or from stdin')
+  .action(async (provider) => (await import('./commands/config-set-key.js')).configSetKey(provider));
 
 const mcp = program.command('mcp').description('serve the colony\'s tools over stdio to MCP clients (Claude Desktop, IDEs)');
 mcp

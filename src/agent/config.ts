@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { CoralError } from '../core/errors.js';
 import { coralHome } from '../core/paths.js';
 import { migrateConfig, recordNotes } from './config-compat.js';
+import { readKeyring } from './keyring.js';
 import { inferModelName } from './model-names.js';
 
 /**
@@ -177,9 +178,7 @@ export function resolveSecret(ref: string, env: NodeJS.ProcessEnv = process.env)
     if (!value) throw new CoralError(`The key reference ${ref} points to ${name}, which is not set.`, `export ${name}=... in the shell that runs coral.`);
     return value;
   }
-  if (ref.startsWith('keyring://')) {
-    throw new CoralError(`${ref}: no system keyring is available to coral on this machine.`, 'Use env://VARIABLE instead, with the key exported in that variable.');
-  }
+  if (ref.startsWith('keyring://')) return readKeyring(ref);
   throw new CoralError('API keys are references, not values.', 'Write env://VARIABLE (e.g. env://GEMINI_API_KEY) and export the key in that variable.');
 }
 
