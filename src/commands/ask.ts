@@ -92,6 +92,8 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   let atLineStart = true;
   const usage = { input_tokens: 0, output_tokens: 0 };
   let answer = '';
+  // The words of the current round so far: a cancelled answer not streamed is still printed.
+  let partial = '';
   let finished = 'error' as AskJson['finished'];
   let answeredBy = provider.name;
   let error: string | null = null;
@@ -113,7 +115,8 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
     const result: AskJson = { answer, model: answeredBy, conversation_id: conversation.id, finished, tool_calls: calls.map(({ text: _, ...c }) => c), citations: citationsOf(answer, calls), usage, warnings, error };
     out(`${JSON.stringify(result)}\n`);
   } else if (!o.events) {
-    if (!streamText && answer) out(answer.endsWith('\n') ? answer : `${answer}\n`);
+    const shown = answer || (finished === 'cancelled' ? partial : '');
+    if (!streamText && shown) out(shown.endsWith('\n') ? shown : `${shown}\n`);
     // The sources belong with the answer: `coral ask ... > answer.md` keeps both.
     if (calls.length > 0) out(`\nSources:\n${calls.map((c, i) => `  [${i + 1}] ${c.tool} ${short(c.args)} (${c.ok ? `${c.duration_ms} ms` : 'failed'})`).join('\n')}\n`);
     const tokens = usage.input_tokens + usage.output_tokens > 0 ? `${formatCount(usage.input_tokens)} in, ${formatCount(usage.output_tokens)} out` : live ? 'none' : `none (${answeredBy} is not a live model)`;
@@ -124,10 +127,14 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
 
   function track(ev: AgentEvent): void {
     switch (ev.type) {
+      case 'text_delta':
+        partial += ev.text;
+        break;
       case 'message_end':
         answer = ev.text;
         break;
       case 'tool_call_started': {
+        partial = '';
         const c = { tool: ev.tool, server: ev.server, args: ev.args, duration_ms: 0, ok: false, text: '' };
         calls.push(c);
         byId.set(ev.id, c);

@@ -128,7 +128,7 @@ describe('configured MCP servers and recordings', () => {
     } finally {
       await session.close();
     }
-  }, 60_000);
+  }, SLOW);
 
   it('--record saves the rounds, and replay:<file> plays them with the tools run again', async () => {
     const file = join(home, 'recorded.json');
@@ -136,5 +136,5 @@ describe('configured MCP servers and recordings', () => {
     const replayed = askJsonSchema.parse(JSON.parse((await coral(['ask', 'what is wrong?', '--demo', 'payment-failure', '--model', `replay:${file}`, '--json'])).stdout));
     expect(replayed.tool_calls.map((c) => [c.tool, c.args])).toEqual(first.tool_calls.map((c) => [c.tool, c.args]));
     expect(replayed.answer).toBe(first.answer);
-  }, 60_000);
+  }, SLOW);
 });
