@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { resolveAskSettings } from '../../src/agent/config.js';
 import { migrateConfig, takeConfigNotes } from '../../src/agent/config-compat.js';
 import { inferModelName } from '../../src/agent/model-names.js';
+import { createProvider } from '../../src/agent/providers/index.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -85,6 +86,12 @@ describe('bare model names', () => {
     ['google:gemini-2.5-flash', 'google:gemini-2.5-flash'],
   ])('%s is %s', (name, model) => {
     expect(inferModelName(name, '--model').model).toBe(model);
+  });
+
+  it('the console\'s :model takes bare names too, and refuses unknown ones clearly', () => {
+    const s = { model: null, fallbackModels: [], apiKeys: {}, maxToolRounds: 8, maxTurns: 20, contextWindow: 128_000, autoPrune: true, mcpServers: {}, origin: {} };
+    expect(createProvider('llama3.2', s, {}).name).toBe('ollama:llama3.2');
+    expect(() => createProvider('frobnicate', s, {})).toThrow(/"frobnicate" is not a model name/);
   });
 
   it('--model gemini-1.5-pro is accepted, saying which provider was chosen', () => {
