@@ -16,7 +16,7 @@ await build({
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
   // Native bindings cannot be bundled; they load from node_modules at run time.
-  external: ['@duckdb/*'],
+  external: ['@duckdb/*', '@napi-rs/keyring'],
   jsx: 'automatic',
   // ink imports react-devtools-core only under DEV=true; the bundle gets an empty stand-in (T8).
   alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },

@@ -66,14 +66,15 @@ colony
 program
   .command('ask <question>')
   .description('ask the agent: it investigates with the colony and Honeycomb tools and answers with its sources')
-  .option('--model <provider:model>', 'google:gemini-2.5-flash, openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, ollama:llama3.2, replay:<scenario|file>, triage:automatic')
+  .option('--model <provider:model>', 'google:gemini-2.5-flash, openai:gpt-4o-mini, anthropic:claude-sonnet-4-6, ollama:llama3.2, replay:<scenario|file>, triage:automatic')
   .option('--demo <scenario>', 'investigate a demo scenario (in memory); without a model its recorded investigation plays')
   .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
   .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
   .option('--token <secret>', 'bearer token for --colony')
-  .option('--json', 'print exactly one JSON object: answer, model, tool_calls, usage')
-  .option('--stream', 'print every agent event as a JSON line')
-  .option('--continue', 'continue the latest conversation')
+  .option('--json', 'print exactly one JSON object: answer, model, tool_calls, citations, usage')
+  .option('--stream', 'print the answer as it is written (the default on a terminal)')
+  .option('--events', 'print every agent event as a JSON line')
+  .option('--continue', 'continue the latest conversation (on the colony it used)')
   .option('--resume <id>', 'continue this conversation')
   .option('--record <file>', 'save the model\'s rounds so replay:<file> can play them')
   .option('--max-tool-rounds <n>', 'tool rounds before the model must answer (default 8)')
@@ -106,6 +107,10 @@ config
   .description('write ~/.coral/config.yaml by answering a few questions (keys stay in environment variables: env://NAME)')
   .option('--force', 'replace an existing file')
   .action(async (o) => (await import('./commands/config-edit.js')).configInit(o));
+config
+  .command('set-key <provider>')
+  .description('store an API key (google, openai, anthropic, honeycomb) in the system keyring, read without echo or from stdin')
+  .action(async (provider) => (await import('./commands/config-set-key.js')).configSetKey(provider));
 
 const mcp = program.command('mcp').description('serve the colony\'s tools over stdio to MCP clients (Claude Desktop, IDEs); bridges to the running colony when there is one').helpCommand(true);
 mcp

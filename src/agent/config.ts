@@ -6,6 +6,9 @@ import { CoralError } from '../core/errors.js';
 import { coralHome } from '../core/paths.js';
 import { MASK, maskArgs, maskReference, maskUrl } from '../core/secrets.js';
 import { isTrusted, splitGated, warnUntrusted } from './trust.js';
+import { migrateConfig, recordNotes } from './config-compat.js';
+import { readKeyring } from './keyring.js';
+import { inferModelName } from './model-names.js';
 
 /**
  * Configuration for `coral ask` and the console: ~/.coral/config.yaml (CORAL_HOME moves it), a
@@ -105,6 +108,10 @@ export function readConfigFile(path: string): ConfigFile {
   } catch (err) {
     throw new CoralError(`${path} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
+  const migrated = migrateConfig(raw);
+  if (migrated.refused.length > 0) throw new CoralError(`${path} has settings from Coral's RFD 030 that cannot be used here:\n  ${migrated.refused.join('\n  ')}`);
+  recordNotes(migrated.notes.map((n) => `${path}: ${n}`));
+  raw = migrated.config;
   const r = configSchema.safeParse(raw);
   if (!r.success) {
     const issues = r.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
@@ -162,17 +169,24 @@ export function resolveAskSettings(i: ResolveInputs = {}): AskSettings {
     set('autoPrune', ask.conversation?.auto_prune, from);
   }
   if (env.CORAL_ASK_MODEL) {
-    const m = modelName.safeParse(env.CORAL_ASK_MODEL);
+    const m = modelName.safeParse(inferred(env.CORAL_ASK_MODEL, 'CORAL_ASK_MODEL'));
     if (!m.success) throw new CoralError(`CORAL_ASK_MODEL="${env.CORAL_ASK_MODEL}" is not a model name.`, m.error.issues[0].message);
     set('model', m.data, 'environment (CORAL_ASK_MODEL)');
   }
-  if (env.CORAL_ASK_FALLBACK_MODELS) set('fallbackModels', env.CORAL_ASK_FALLBACK_MODELS.split(',').map((s) => s.trim()).filter(Boolean), 'environment (CORAL_ASK_FALLBACK_MODELS)');
+  if (env.CORAL_ASK_FALLBACK_MODELS) set('fallbackModels', env.CORAL_ASK_FALLBACK_MODELS.split(',').map((s) => s.trim()).filter(Boolean).map((n) => inferred(n, 'CORAL_ASK_FALLBACK_MODELS')), 'environment (CORAL_ASK_FALLBACK_MODELS)');
   if (i.flags?.model) {
-    const m = modelName.safeParse(i.flags.model);
+    const m = modelName.safeParse(inferred(i.flags.model, '--model'));
     if (!m.success) throw new CoralError(`--model "${i.flags.model}" is not a model name.`, m.error.issues[0].message);
     set('model', m.data, 'flag (--model)');
   }
   return out;
+}
+
+/** A bare model name (gemini-1.5-pro) as provider:model, noting the provider chosen. */
+function inferred(name: string, where: string): string {
+  const m = inferModelName(name, where);
+  if (m.note) recordNotes([m.note]);
+  return m.model;
 }
 
 /** The Honeycomb settings, project over global. */
@@ -200,9 +214,7 @@ export function resolveSecret(ref: string, env: NodeJS.ProcessEnv = process.env)
     }
     return value;
   }
-  if (ref.startsWith('keyring://')) {
-    throw new CoralError(`${maskReference(ref)}: no system keyring is available to coral on this machine.`, 'Use env://VARIABLE instead, with the key exported in that variable.');
-  }
+  if (ref.startsWith('keyring://')) return readKeyring(ref);
   throw new CoralError('API keys are references, not values.', 'Write env://VARIABLE (e.g. env://GEMINI_API_KEY) and export the key in that variable.');
 }
 

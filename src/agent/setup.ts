@@ -8,7 +8,8 @@ import { systemPrompt } from './prompt.js';
 import { type ColonyChoice, resolveColonyChoice } from './colony-choice.js';
 import { honeycombOptions } from './honeycomb-options.js';
 import { ToolHub } from './toolhub.js';
-import { colonyTransport, httpTransport } from './mcp-http.js';
+import { colonyMcpUrl, colonyTransport, httpTransport } from './mcp-http.js';
+import { CoralError } from '../core/errors.js';
 import { type AskSettings, type McpServerConfig, resolveAskSettings, resolveSecret } from './config.js';
 import { bundledSession } from './providers/index.js';
 import type { RecordedSession } from './providers/replay.js';
@@ -97,7 +98,16 @@ export async function openAgentSession(
       refused.push(`MCP server ${name} is not used: ${(err as Error).message}`);
     }
   }
-  const hub = await ToolHub.connect(entries);
+  let hub: ToolHub;
+  try {
+    hub = await ToolHub.connect(entries);
+  } catch (err) {
+    // Whatever was started (the local Honeycomb fake, a store) would keep the process alive.
+    for (const c of closers) await c().catch(() => undefined);
+    if (!choice.colony) throw err;
+    const cause = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
+    throw new CoralError(`Cannot reach the colony at ${colonyMcpUrl(choice.colony).href}: ${cause}.`, 'Start one with coral colony serve (it prints its URL), or fix --colony (and --token if it needs one).');
+  }
   hub.warnings.push(...refused);
   closers.unshift(() => hub.close());
   if (choice.colony) {

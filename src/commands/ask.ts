@@ -1,20 +1,24 @@
 import { writeFileSync } from 'node:fs';
-import { CoralError } from '../core/errors.js';
+import { CoralError, describeError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
 import { parseIntOption } from '../core/args.js';
+import { takeConfigNotes } from '../agent/config-compat.js';
 import { ensureConsent } from '../agent/consent.js';
 import { type Conversation, historyForTurn, latestConversation, loadConversation, newConversation, saveConversation } from '../agent/conversation.js';
 import type { AgentEvent } from '../agent/events.js';
 import { runTurn } from '../agent/loop.js';
-import { createModel } from '../agent/providers/index.js';
+import { createModel, providerOf } from '../agent/providers/index.js';
 import type { RecordedSession } from '../agent/providers/replay.js';
-import { type ColonyChoice, openAgentSession, sessionSettings } from '../agent/setup.js';
-import type { AskJson } from './ask-output.js';
+import { type AgentSession, type ColonyChoice, openAgentSession, sessionSettings } from '../agent/setup.js';
+import { type AskJson, citationsOf } from './ask-output.js';
 
 export interface AskOptions extends ColonyChoice {
   model?: string;
   json?: boolean;
+  /** Print the answer as it is written (the default on a terminal). */
   stream?: boolean;
+  /** Print every agent event as a JSON line. */
+  events?: boolean;
   continue?: boolean;
   resume?: string;
   record?: string;
@@ -30,27 +34,49 @@ function short(args: Record<string, unknown>): string {
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
+/** The colony a saved conversation used (its id: demo:<scenario>, a URL, a file, or default), as flags. */
+export function colonyOf(colony: string, token?: string): ColonyChoice {
+  if (colony.startsWith('demo:')) return { demo: colony.slice(5) };
+  if (/^https?:\/\//.test(colony)) return { colony, token };
+  return colony === 'default' ? {} : { db: colony };
+}
+
 /** `coral ask "<question>"`: one turn of the agent, streamed, then its sources and token usage. */
 export async function ask(question: string, o: AskOptions): Promise<void> {
   if (!question.trim()) throw new CoralError('The question is empty.', 'coral ask "why is checkout slow?"');
-  if (o.json && o.stream) throw new CoralError('--json and --stream cannot be combined.', '--json prints one object at the end; --stream prints every event as a JSON line.');
-  const { colonyId, settings } = sessionSettings(o, o.model);
-  if (o.maxToolRounds) settings.maxToolRounds = parseIntOption('--max-tool-rounds', o.maxToolRounds, 1, 50);
-  const provider = createModel(settings);
-  if (provider.cloud) await ensureConsent(provider.name.split(':')[0], { yes: o.yes });
-
-  let conversation: Conversation;
-  if (o.resume) conversation = loadConversation(o.resume);
-  else if (o.continue) conversation = latestConversation() ?? newConversation(provider.name, colonyId);
-  else conversation = newConversation(provider.name, colonyId);
-  conversation.messages = historyForTurn(conversation.messages, settings);
-
-  const quiet = o.json === true || o.stream === true;
-  const warnings: string[] = [];
-  const session = await openAgentSession(o, {
-    mcpServers: settings.mcpServers,
-    onProgress: quiet ? undefined : (f) => err(process.stderr.isTTY ? `\r\x1b[2Kloading demo ${o.demo}: ${Math.round(f * 100)}%` : ''),
-  });
+  if (o.json && (o.stream || o.events)) throw new CoralError(`--json and --${o.stream ? 'stream' : 'events'} cannot be combined.`, '--json prints one object at the end; --stream prints the answer as it is written; --events prints every agent event as a JSON line.');
+  if (o.stream && o.events) throw new CoralError('--stream and --events cannot be combined.', '--stream prints the answer as it is written; --events prints every agent event as a JSON line.');
+  let conversation: Conversation | null = null;
+  let session: AgentSession;
+  let setup;
+  try {
+    conversation = o.resume ? loadConversation(o.resume) : o.continue ? latestConversation() : null;
+    // A follow-up goes back to the colony its conversation used, unless a flag names another.
+    const flagged = Boolean(o.demo || o.db || o.colony);
+    const choice = conversation && !flagged ? colonyOf(conversation.colony, o.token) : o;
+    setup = prepare(choice, o);
+    if (setup.provider.cloud) await ensureConsent(providerOf(setup.provider.name), { yes: o.yes });
+    conversation ??= newConversation(setup.provider.name, setup.colonyId);
+    conversation.messages = historyForTurn(conversation.messages, setup.settings);
+    session = await openAgentSession(choice, {
+      mcpServers: setup.settings.mcpServers,
+      onProgress: o.json || o.events ? undefined : (f) => err(process.stderr.isTTY ? `\r\x1b[2Kloading ${choice.demo ?? ''}: ${Math.round(f * 100)}%` : ''),
+    });
+  } catch (e) {
+    // Scripts reading --json get their one object, saying what failed.
+    if (o.json) {
+      const failed: AskJson = { answer: '', model: setup?.provider.name ?? o.model ?? '', conversation_id: conversation?.id ?? '', finished: 'error', tool_calls: [], citations: [], usage: { input_tokens: 0, output_tokens: 0 }, warnings: [], error: describeError(e) };
+      out(`${JSON.stringify(failed)}\n`);
+    }
+    throw e;
+  }
+  const { provider, settings } = setup;
+  const quiet = o.json === true || o.events === true;
+  // On a terminal the answer appears as it is written; into a file or pipe, once, complete.
+  const streamText = o.stream === true || (!quiet && process.stdout.isTTY === true);
+  // Config notes (RFD 030 keys mapped, bare model names taken as provider:model) travel with the warnings.
+  const warnings: string[] = [...setup.notes];
+  if (!quiet) for (const n of setup.notes) err(`note: ${n}\n`);
   if (!quiet) err(`coral: ${provider.name === 'triage:automatic' ? 'no model configured: automatic triage' : provider.name.startsWith('replay:') ? `recorded investigation (${provider.name})` : `model ${provider.name}`} on ${session.colonyId}\n`);
   for (const w of session.hub.warnings) {
     warnings.push(w);
@@ -61,51 +87,62 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   process.once('SIGINT', onSigint);
   const before = conversation.messages.length;
   // In call order, as the answer cites them ([n] is the n-th call of the turn).
-  const calls: AskJson['tool_calls'] = [];
-  const byId = new Map<string, AskJson['tool_calls'][number]>();
+  const calls: (AskJson['tool_calls'][number] & { text: string })[] = [];
+  const byId = new Map<string, (typeof calls)[number]>();
   let atLineStart = true;
   const usage = { input_tokens: 0, output_tokens: 0 };
   let answer = '';
+  // The words of the current round so far: a cancelled answer not streamed is still printed.
+  let partial = '';
   let finished = 'error' as AskJson['finished'];
+  let answeredBy = provider.name;
   let error: string | null = null;
   try {
     for await (const ev of runTurn({ provider, hub: session.hub, system: session.system, messages: conversation.messages, question, maxToolRounds: settings.maxToolRounds, signal: abort.signal })) {
-      if (o.stream) out(`${JSON.stringify(ev)}\n`);
+      if (o.events) out(`${JSON.stringify(ev)}\n`);
       track(ev);
       if (!quiet) show(ev);
     }
   } finally {
     process.removeListener('SIGINT', onSigint);
-    conversation.model = provider.name;
+    conversation.model = answeredBy;
     saveConversation(conversation);
     await session.close();
   }
-  if (o.record) writeRecording(o.record, question, provider.name, conversation, before);
+  if (o.record) writeRecording(o.record, question, answeredBy, conversation, before);
+  const live = !answeredBy.startsWith('replay:') && !answeredBy.startsWith('triage:');
   if (o.json) {
-    const result: AskJson = { answer, model: provider.name, conversation_id: conversation.id, finished, tool_calls: calls, usage, warnings, error };
+    const result: AskJson = { answer, model: answeredBy, conversation_id: conversation.id, finished, tool_calls: calls.map(({ text: _, ...c }) => c), citations: citationsOf(answer, calls), usage, warnings, error };
     out(`${JSON.stringify(result)}\n`);
-  } else if (!o.stream) {
-    if (calls.length > 0) err(`\nSources:\n${calls.map((c, i) => `  [${i + 1}] ${c.tool} ${short(c.args)} (${c.ok ? `${c.duration_ms} ms` : 'failed'})`).join('\n')}\n`);
-    const tokens = usage.input_tokens + usage.output_tokens > 0 ? `${formatCount(usage.input_tokens)} in, ${formatCount(usage.output_tokens)} out` : `none (${provider.name} is not a live model)`;
-    err(`Tokens: ${tokens} · conversation ${conversation.id} (coral ask --continue to follow up)\n`);
+  } else if (!o.events) {
+    const shown = answer || (finished === 'cancelled' ? partial : '');
+    if (!streamText && shown) out(shown.endsWith('\n') ? shown : `${shown}\n`);
+    // The sources belong with the answer: `coral ask ... > answer.md` keeps both.
+    if (calls.length > 0) out(`\nSources:\n${calls.map((c, i) => `  [${i + 1}] ${c.tool} ${short(c.args)} (${c.ok ? `${c.duration_ms} ms` : 'failed'})`).join('\n')}\n`);
+    const tokens = usage.input_tokens + usage.output_tokens > 0 ? `${formatCount(usage.input_tokens)} in, ${formatCount(usage.output_tokens)} out` : live ? 'none' : `none (${answeredBy} is not a live model)`;
+    err(`Tokens: ${tokens} · ${answeredBy} · conversation ${conversation.id} (coral ask --continue to follow up)\n`);
   }
   if (finished === 'error') process.exitCode = 1;
   if (finished === 'cancelled') process.exitCode = 130;
 
   function track(ev: AgentEvent): void {
     switch (ev.type) {
+      case 'text_delta':
+        partial += ev.text;
+        break;
       case 'message_end':
         answer = ev.text;
         break;
       case 'tool_call_started': {
-        const c = { tool: ev.tool, server: ev.server, args: ev.args, duration_ms: 0, ok: false };
+        partial = '';
+        const c = { tool: ev.tool, server: ev.server, args: ev.args, duration_ms: 0, ok: false, text: '' };
         calls.push(c);
         byId.set(ev.id, c);
         break;
       }
       case 'tool_call_finished': {
         const c = byId.get(ev.id);
-        if (c) Object.assign(c, { duration_ms: ev.durationMs, ok: ev.ok });
+        if (c) Object.assign(c, { duration_ms: ev.durationMs, ok: ev.ok, text: ev.text });
         break;
       }
       case 'usage':
@@ -120,6 +157,7 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
         break;
       case 'turn_end':
         finished = ev.reason;
+        answeredBy = ev.model;
         break;
     }
   }
@@ -127,6 +165,7 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   function show(ev: AgentEvent): void {
     switch (ev.type) {
       case 'text_delta':
+        if (!streamText) break;
         out(ev.text);
         atLineStart = ev.text.endsWith('\n');
         break;
@@ -154,6 +193,14 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
         break;
     }
   }
+}
+
+/** Settings and model for this colony; a fallback's consent is asked for when it is about to be used. */
+function prepare(choice: ColonyChoice, o: AskOptions) {
+  const { colonyId, settings } = sessionSettings(choice, o.model);
+  if (o.maxToolRounds) settings.maxToolRounds = parseIntOption('--max-tool-rounds', o.maxToolRounds, 1, 50);
+  const provider = createModel(settings, process.env, (p) => ensureConsent(providerOf(p.name), { yes: o.yes }));
+  return { colonyId, settings, provider, notes: takeConfigNotes() };
 }
 
 /** Saves this turn's model rounds as a session that replay:<file> plays back. */

@@ -72,7 +72,7 @@ describe('configuration precedence', () => {
     expect(() => resolve()).toThrow(/is not valid YAML/);
     globalFile('');
     expect(() => resolve({}, { flags: { model: 'gemini' } })).toThrow(/--model "gemini" is not a model name/);
-    expect(() => resolveSecret('keyring://coral/google')).toThrow(/no system keyring/);
+    expect(() => resolveSecret('keyring://coral/google')).toThrow(/system keyring cannot be reached|No secret at keyring:\/\/coral\/google/);
   });
 });
 

@@ -126,6 +126,23 @@ describe('OpenAI and Ollama against strict fakes (real openai SDK)', () => {
     expect(next.answer).toBe('ok');
   });
 
+  it('the strict fake refuses unanswered calls, stray results, duplicate ids and empty assistant messages, as the API does', async () => {
+    const f = await h.fake('openai', [{ text: ['x'] }]);
+    const post = (messages: unknown[]) => fetch(`${f.url}/v1/chat/completions`, { method: 'POST', body: JSON.stringify({ model: 'm', messages }) });
+    const call = (id: string) => ({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: 't', arguments: '{}' } }] });
+    const result = (id: string) => ({ role: 'tool', tool_call_id: id, content: 'r' });
+    expect((await post([{ role: 'user', content: 'q' }, call('a'), { role: 'user', content: 'next' }])).status).toBe(400);
+    expect((await post([{ role: 'user', content: 'q' }, result('a')])).status).toBe(400);
+    expect((await post([{ role: 'user', content: 'q' }, call('a'), result('a'), call('a'), result('a')])).status).toBe(400);
+    expect((await post([{ role: 'user', content: 'q' }, { role: 'assistant', content: null }, { role: 'user', content: 'again' }])).status).toBe(400);
+    expect(f.rejections.map((r) => r.message.split(':')[0])).toEqual([
+      "An assistant message with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages",
+      "Invalid parameter",
+      "Duplicate value for 'tool_call_id' of a in message[3]. Please ensure all tool call ids are unique.",
+      "Invalid value for 'content'",
+    ]);
+  });
+
   it('OpenAI: a rejected key names the variable to fix', async () => {
     const f = await h.fake('openai', [OPENAI_BAD_KEY]);
     const r = await turn(h, provider('openai', f), 'q');

@@ -71,6 +71,18 @@ describe('Gemini against a strict fake (real @google/genai)', () => {
     })()).rejects.toThrow(/HTTP 400: Function call is missing a thought_signature/);
   });
 
+  it('the strict fake refuses empty parts and unanswered calls, as the API does', async () => {
+    const f = await h.fake('gemini', [{ text: ['x'] }]);
+    const post = (contents: unknown[]) => fetch(`${f.url}/v1beta/models/g:generateContent`, { method: 'POST', body: JSON.stringify({ contents }) });
+    expect((await post([{ role: 'user', parts: [{ text: 'q' }] }, { role: 'model', parts: [] }, { role: 'user', parts: [{ text: 'again' }] }])).status).toBe(400);
+    const call = { role: 'model', parts: [{ functionCall: { name: 't', args: {} }, thoughtSignature: 'skip_thought_signature_validator' }] };
+    expect((await post([{ role: 'user', parts: [{ text: 'q' }] }, call, { role: 'user', parts: [{ functionResponse: { name: 'other', response: {} } }] }])).status).toBe(400);
+    expect(f.rejections.map((r) => r.message)).toEqual([
+      '* GenerateContentRequest.contents[1].parts: contents.parts must not be empty.',
+      'Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.',
+    ]);
+  });
+
   it('cleans any tool schema (a user MCP server\'s too) to the JSON Schema subset Gemini accepts', async () => {
     const odd = {
       $schema: 'http://json-schema.org/draft-07/schema#',

@@ -5,7 +5,7 @@ import { type KeyOrigin, providerFailure } from './errors.js';
 import { modelText } from './history.js';
 import { parseRetryAfter, parseRetryInfo, retryDecision } from './retry.js';
 import { geminiSchema } from './schema.js';
-import { type ModelChunk, type ModelProvider, type ModelRequest, ProviderError, type ToolSpec } from './types.js';
+import type { ModelChunk, ModelProvider, ModelRequest, ToolSpec } from './types.js';
 
 /**
  * The Gemini API through @google/genai: streaming, function calling, retries on 429/5xx before
@@ -120,7 +120,6 @@ export class GeminiProvider implements ModelProvider {
         return;
       } catch (err) {
         if (signal.aborted) throw err;
-        if (err instanceof ProviderError) throw err;
         const status = (err as { status?: number }).status ?? 0;
         const raw = (err as Error).message;
         // 429 answers carry RetryInfo in the body ("retryDelay": "37s"), sometimes Retry-After too.

@@ -7,6 +7,7 @@ import { AnthropicProvider } from './anthropic.js';
 import { type ConsentGate, FallbackProvider } from './fallback.js';
 import type { KeyOrigin } from './errors.js';
 import { hasConsent } from '../consent.js';
+import { inferModelName } from '../model-names.js';
 import { GeminiProvider } from './gemini.js';
 import { OpenAIProvider } from './openai.js';
 import { type RecordedSession, ReplayProvider, readSession } from './replay.js';
@@ -44,8 +45,11 @@ function key(settings: AskSettings, provider: KeyedProvider, envNames: string[],
 }
 
 /** One provider from a `provider:model` name. */
-export function createProvider(name: string, settings: AskSettings, env: NodeJS.ProcessEnv = process.env): ModelProvider {
+export function createProvider(bare: string, settings: AskSettings, env: NodeJS.ProcessEnv = process.env): ModelProvider {
+  // A bare name (the console's :model gemini-2.5-flash) gets its provider as config names do.
+  const name = inferModelName(bare, 'model').model;
   const i = name.indexOf(':');
+  if (i < 0) throw new CoralError(`"${bare}" is not a model name.`, 'A model is provider:model, e.g. google:gemini-2.5-flash, openai:gpt-4o-mini, anthropic:claude-sonnet-4-6, ollama:llama3.2.');
   const provider = name.slice(0, i);
   const model = name.slice(i + 1);
   switch (provider) {
