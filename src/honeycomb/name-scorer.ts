@@ -1,7 +1,7 @@
 /**
  * Scores every distinct name of a NameTable against one query, with exactly the numbers matchScore
  * gives (similarity.ts), but fast. A name is scored once however many datasets hold it; substring
- * hits come from one native scan; the difflib ratio runs only where no upper bound already puts the
+ * substring tests run only where a name holds all of the query's characters and pairs; the difflib ratio runs only where no upper bound already puts the
  * name under MIN_SCORE; and it runs to the end only for names that can reach the page asked for.
  *
  * The bounds: real_quick_ratio (lengths alone), then the longest common subsequence (Ratcliff/
@@ -9,7 +9,7 @@
  * bit-parallel and shared between names with a common prefix. For a name under the page, matching
  * stops as soon as its blocks reach the threshold (or can no longer reach it).
  */
-import type { NameTable } from './name-table.js';
+import { GRAM_WORDS, type NameTable, addGrams } from './name-table.js';
 import { MIN_SCORE, matchScore } from './similarity.js';
 
 export interface NameScores {
@@ -25,12 +25,12 @@ export const BELOW_PAGE = -1;
 
 /** difflib's autojunk starts at this length of the column side: such names take the plain path. */
 const AUTOJUNK_LENGTH = 200;
+/** The longest query scored here rather than by the plain matchScore. */
+const MAX_FAST_QUERY = 1024;
 /** The longest query the LCS bound handles (one 32-bit word). */
 const LCS_BITS = 32;
 /** `need` for QueryScratch.matches: the full total, no early stop. */
 const EXACT = -1;
-/** Substring hits past this many: a per-name scan beats mapping each hit of the joined scan. */
-const JOINED_HITS = 512;
 
 /**
  * Matching names with their scores. `depth` (offset + limit) and `weights` (results per name) say
@@ -40,8 +40,8 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   const n = table.size;
   const out: NameScores = { ids: new Int32Array(n), scores: new Float64Array(n), count: 0 };
   const w = weights ?? new Int32Array(n).fill(1);
-  // Block positions are packed into 16 bits each (see longest): absurdly long queries take the plain path.
-  if (!table.usable || queryLower.length >= 0xffff) {
+  // The matcher's grid grows with the query: absurdly long queries (the tools take 512) take the plain path.
+  if (!table.usable || queryLower.length > MAX_FAST_QUERY) {
     for (let id = 0; id < n; id++) {
       const s = matchScore(queryLower, table.names[id]);
       if (s !== null) push(out, id, s);
@@ -54,7 +54,7 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
 
   // Exact, prefix and substring: scores above any ratio score (at most 0.7).
   const contains = new Uint8Array(n);
-  const aboveRatios = substringPass(table, queryLower, la, contains, out, w);
+  const aboveRatios = substringPass(table, queryLower, points, contains, out, w);
   if (la === 0) return out;
 
   // need[L]: the fewest matching characters that keep a name of L code points, computed with the
@@ -110,52 +110,46 @@ function push(out: NameScores, id: number, score: number): void {
 }
 
 /** Names holding the query, scored; returns how many results they make. */
-function substringPass(table: NameTable, query: string, la: number, contains: Uint8Array, out: NameScores, weights: Int32Array): number {
-  const { names, lengthStart, maxLength, joined, joinedStart } = table;
-  const n = names.length;
+function substringPass(table: NameTable, query: string, points: number[], contains: Uint8Array, out: NameScores, weights: Int32Array): number {
+  const { names, lengths, symbolOf, grams, syms, offsets } = table;
+  const la = points.length;
+  const qSyms = points.map((cp) => symbolOf.get(cp) ?? -1);
+  // A character no name holds: no name holds the query (the empty query is in every name).
+  if (qSyms.some((s) => s < 0)) return 0;
+  const want = new Int32Array(GRAM_WORDS);
+  addGrams(want, 0, qSyms, 0, la);
+  const [w0, w1, w2, w3, w4, w5] = want;
+  // One character of a small alphabet: its bit says exactly whether the name holds it.
+  const bitIsAnswer = la === 1 && qSyms[0] < 64;
   let results = 0;
-  const hit = (id: number) => {
-    const name = names[id];
+  for (let id = 0, g = 0; id < names.length; id++, g += GRAM_WORDS) {
+    if (lengths[id] < la) continue;
+    if ((grams[g] & w0) !== w0 || (grams[g + 1] & w1) !== w1 || (grams[g + 2] & w2) !== w2 || (grams[g + 3] & w3) !== w3 || (grams[g + 4] & w4) !== w4 || (grams[g + 5] & w5) !== w5) continue;
+    if (!bitIsAnswer && !names[id].includes(query)) continue;
     contains[id] = 1;
     results += weights[id];
-    push(out, id, name === query ? 1.0 : name.startsWith(query) ? 0.9 : 0.8);
-  };
-  // A name holding the query is at least as long as it.
-  let from = lengthStart[Math.min(la, maxLength + 1)];
-  if (joined !== null && !query.includes('\n') && la > 0) {
-    // One native scan over all names finds rare queries fastest; common ones fall back to a scan per name.
-    let hits = 0;
-    let at = joined.indexOf(query, joinedStart[from]);
-    for (;;) {
-      if (at < 0) from = n;
-      if (at < 0 || hits === JOINED_HITS) break;
-      const id = nameAt(joinedStart, at);
-      hit(id);
-      hits++;
-      from = id + 1;
-      at = joined.indexOf(query, joinedStart[from]);
-    }
+    let prefix = true;
+    for (let k = 0, base = offsets[id]; k < la && prefix; k++) prefix = syms[base + k] === qSyms[k];
+    push(out, id, !prefix ? 0.8 : lengths[id] === la ? 1.0 : 0.9);
   }
-  for (let id = from; id < n; id++) if (names[id].includes(query)) hit(id);
   return results;
 }
 
 /**
  * Names that may still match, each with an upper bound on its matching characters: real_quick_ratio
- * (min of the lengths), then the LCS. Names are walked in code-point order, so a name resumes the
+ * (min of the lengths), then the LCS. Names are in code-point order, so a name resumes the
  * bit-parallel LCS state after the prefix it shares with the last name computed.
  */
 function boundPass(table: NameTable, la: number, need: Int32Array, masks: Int32Array, lowBits: number, contains: Uint8Array, pendingId: Int32Array, pendingBound: Int32Array): number {
-  const { lexOrder, sharedPrefix, syms, offsets, lengths, maxLength } = table;
-  const n = lexOrder.length;
+  const { sharedPrefix, syms, offsets, lengths, maxLength } = table;
+  const n = lengths.length;
   const useLcs = la <= LCS_BITS;
   const states = new Int32Array(maxLength + 1);
   states[0] = -1;
   let valid = 0;
   let pending = 0;
-  for (let k = 0; k < n; k++) {
-    const id = lexOrder[k];
-    if (sharedPrefix[k] < valid) valid = sharedPrefix[k];
+  for (let id = 0; id < n; id++) {
+    if (sharedPrefix[id] < valid) valid = sharedPrefix[id];
     const L = lengths[id];
     const needed = need[L];
     if (contains[id] === 1 || (la < L ? la : L) < needed) continue;
@@ -185,18 +179,6 @@ function scoredAbove(bound: number, aboveRatios: number, knownRatios: Map<number
   return n;
 }
 
-/** The id of the name holding position `at` of the joined names. */
-function nameAt(starts: Int32Array, at: number): number {
-  let lo = 0;
-  let hi = starts.length - 2;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= at) lo = mid;
-    else hi = mid - 1;
-  }
-  return lo;
-}
-
 /** One query against the table: its symbols, LCS masks and the matcher's reusable buffers. */
 class QueryScratch {
   private readonly la: number;
@@ -214,10 +196,11 @@ class QueryScratch {
   // The matcher's buffers, sized for the longest name.
   private readonly slotStart: Int32Array;
   private readonly pos: Int32Array;
-  private prev: Int32Array;
-  private next: Int32Array;
-  private prevTouched: Int32Array;
-  private nextTouched: Int32Array;
+  /** Run lengths at (i + 1) * width + j + 1, valid where marks holds the current stamp. */
+  private readonly runs: Int32Array;
+  private readonly marks: Int32Array;
+  private readonly width: number;
+  private stamp = 0;
   private readonly stack: Int32Array;
 
   constructor(
@@ -246,10 +229,9 @@ class QueryScratch {
     const size = table.maxLength + 2;
     this.slotStart = new Int32Array(slots + 2);
     this.pos = new Int32Array(size);
-    this.prev = new Int32Array(size);
-    this.next = new Int32Array(size);
-    this.prevTouched = new Int32Array(size);
-    this.nextTouched = new Int32Array(size);
+    this.width = size;
+    this.runs = new Int32Array((la + 1) * size);
+    this.marks = new Int32Array((la + 1) * size);
     this.stack = new Int32Array(4 * (size + la + 2));
   }
 
@@ -317,51 +299,36 @@ class QueryScratch {
 
   /**
    * difflib's find_longest_match without junk: the leftmost-longest block, returned packed as
-   * j * 2^32 + i * 2^16 + size (all below 2^16 here) to avoid an object per call.
+   * j * 2^32 + i * 2^16 + size (all below 2^16 here) to avoid an object per call. The run lengths
+   * (difflib's j2len) live in one grid stamped per call, so nothing needs clearing between calls.
    */
   private longest(base: number, alo: number, ahi: number, blo: number, bhi: number): number {
-    const { aSlot, slotStart, pos, aSym } = this;
+    const { aSlot, slotStart, pos, aSym, runs, marks, width } = this;
     const syms = this.table.syms;
-    let prev = this.prev;
-    let next = this.next;
-    let prevTouched = this.prevTouched;
-    let nextTouched = this.nextTouched;
-    let prevCount = 0;
+    const stamp = ++this.stamp;
     let besti = alo;
     let bestj = blo;
     let bestsize = 0;
     for (let i = alo; i < ahi; i++) {
-      let nextCount = 0;
       const s = aSlot[i];
-      if (s >= 0) {
-        for (let p = slotStart[s], end = slotStart[s + 1]; p < end; p++) {
-          const j = pos[p];
-          if (j < blo) continue;
-          if (j >= bhi) break;
-          const k = prev[j] + 1;
-          next[j + 1] = k;
-          nextTouched[nextCount++] = j + 1;
-          if (k > bestsize) {
-            besti = i - k + 1;
-            bestj = j - k + 1;
-            bestsize = k;
-          }
+      if (s < 0) continue;
+      const row = (i + 1) * width;
+      for (let p = slotStart[s], end = slotStart[s + 1]; p < end; p++) {
+        const j = pos[p];
+        if (j < blo) continue;
+        if (j >= bhi) break;
+        // The run ending at (i - 1, j - 1), if this call recorded one.
+        const before = row - width + j;
+        const k = marks[before] === stamp ? runs[before] + 1 : 1;
+        runs[row + j + 1] = k;
+        marks[row + j + 1] = stamp;
+        if (k > bestsize) {
+          besti = i - k + 1;
+          bestj = j - k + 1;
+          bestsize = k;
         }
       }
-      for (let t = 0; t < prevCount; t++) prev[prevTouched[t]] = 0;
-      const swap = prev;
-      prev = next;
-      next = swap;
-      const swapTouched = prevTouched;
-      prevTouched = nextTouched;
-      nextTouched = swapTouched;
-      prevCount = nextCount;
     }
-    for (let t = 0; t < prevCount; t++) prev[prevTouched[t]] = 0;
-    this.prev = prev;
-    this.next = next;
-    this.prevTouched = prevTouched;
-    this.nextTouched = nextTouched;
     while (besti > alo && bestj > blo && aSym[besti - 1] === syms[base + bestj - 1]) {
       besti--;
       bestj--;
