@@ -114,20 +114,26 @@ function substringPass(table: NameTable, query: string, points: number[], contai
   const { names, lengths, symbolOf, grams, syms, offsets } = table;
   const la = points.length;
   const qSyms = points.map((cp) => symbolOf.get(cp) ?? -1);
-  // A character no name holds: no name holds the query (the empty query is in every name).
-  if (qSyms.some((s) => s < 0)) return 0;
   const want = new Int32Array(GRAM_WORDS);
-  addGrams(want, 0, qSyms, 0, la);
+  // A character no name holds as a code point can still be half of one in UTF-16 (a lone surrogate,
+  // which includes() finds as the plain port does): such queries go unfiltered.
+  const allKnown = qSyms.every((s) => s >= 0);
+  if (allKnown) addGrams(want, 0, qSyms, 0, la);
   const [w0, w1, w2, w3, w4, w5] = want;
   // One character of a small alphabet: its bit says exactly whether the name holds it.
-  const bitIsAnswer = la === 1 && qSyms[0] < 64;
+  const bitIsAnswer = la === 1 && qSyms[0] >= 0 && qSyms[0] < 64;
+  const shortest = allKnown ? la : 0;
   let results = 0;
   for (let id = 0, g = 0; id < names.length; id++, g += GRAM_WORDS) {
-    if (lengths[id] < la) continue;
+    if (lengths[id] < shortest) continue;
     if ((grams[g] & w0) !== w0 || (grams[g + 1] & w1) !== w1 || (grams[g + 2] & w2) !== w2 || (grams[g + 3] & w3) !== w3 || (grams[g + 4] & w4) !== w4 || (grams[g + 5] & w5) !== w5) continue;
     if (!bitIsAnswer && !names[id].includes(query)) continue;
     contains[id] = 1;
     results += weights[id];
+    if (!allKnown) {
+      push(out, id, names[id] === query ? 1.0 : names[id].startsWith(query) ? 0.9 : 0.8);
+      continue;
+    }
     let prefix = true;
     for (let k = 0, base = offsets[id]; k < la && prefix; k++) prefix = syms[base + k] === qSyms[k];
     push(out, id, !prefix ? 0.8 : lengths[id] === la ? 1.0 : 0.9);
