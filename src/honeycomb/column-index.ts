@@ -63,28 +63,51 @@ export class ColumnIndex {
     const { ids, scores, count } = scoreNames(this.table, queryLower, depth, this.weights);
     const matched = new Uint8Array(this.table.size);
     let total = 0;
-    const weightOfScore = new Map<number, number>();
+    // Scores come in runs (all substring hits first), so the level map is consulted only on a change.
+    const levelOfScore = new Map<number, number>();
+    const levelScore: number[] = [];
+    const levelWeight: number[] = [];
+    const levelOfK = new Int32Array(count);
+    let level = -1;
     for (let k = 0; k < count; k++) {
-      matched[ids[k]] = 1;
-      total += this.weights[ids[k]];
-      if (scores[k] !== BELOW_PAGE) weightOfScore.set(scores[k], (weightOfScore.get(scores[k]) ?? 0) + this.weights[ids[k]]);
+      const id = ids[k];
+      const score = scores[k];
+      matched[id] = 1;
+      total += this.weights[id];
+      if (score === BELOW_PAGE) {
+        levelOfK[k] = -1;
+        continue;
+      }
+      if (level < 0 || levelScore[level] !== score) {
+        level = levelOfScore.get(score) ?? -1;
+        if (level < 0) {
+          level = levelScore.length;
+          levelOfScore.set(score, level);
+          levelScore.push(score);
+          levelWeight.push(0);
+        }
+      }
+      levelWeight[level] += this.weights[id];
+      levelOfK[k] = level;
     }
     // The score levels the page overlaps; levels wholly before it are counted, not ordered.
+    const pageLevel = new Int32Array(levelScore.length).fill(-1);
     const levels: number[] = [];
     let before = 0;
     let at = 0;
-    for (const score of [...weightOfScore.keys()].sort((x, y) => y - x)) {
+    for (const l of levelScore.map((_, i) => i).sort((x, y) => levelScore[y] - levelScore[x])) {
       if (at >= depth) break;
-      const w = weightOfScore.get(score) as number;
-      at += w;
+      at += levelWeight[l];
       if (at <= offset) before = at;
-      else levels.push(score);
+      else {
+        pageLevel[l] = levels.length;
+        levels.push(levelScore[l]);
+      }
     }
-    const levelIndex = new Map(levels.map((s, i) => [s, i]));
     const members: number[][] = levels.map(() => []);
     for (let k = 0; k < count; k++) {
-      const level = levelIndex.get(scores[k]);
-      if (level !== undefined) members[level].push(ids[k]);
+      const l = levelOfK[k];
+      if (l >= 0 && pageLevel[l] >= 0) members[pageLevel[l]].push(ids[k]);
     }
     // Groups in result order: a level, or with a tie-break a level split by tie-break value.
     const groupOf = new Int32Array(this.table.size).fill(-1);

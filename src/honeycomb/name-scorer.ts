@@ -12,8 +12,35 @@
 import { GRAM_WORDS, type NameTable, addGrams } from './name-table.js';
 import { MIN_SCORE, matchScore } from './similarity.js';
 
+/**
+ * Scratch space per table, reused by every query: allocating a megabyte per search costs more in
+ * garbage collection than the scoring itself. Scoring is synchronous, so no two queries share it.
+ */
+interface Buffers {
+  ids: Int32Array;
+  scores: Float64Array;
+  contains: Uint8Array;
+  pendingId: Int32Array;
+  pendingBound: Int32Array;
+}
+
+const buffersByTable = new WeakMap<NameTable, Buffers>();
+
+function buffersFor(table: NameTable): Buffers {
+  let b = buffersByTable.get(table);
+  if (!b) {
+    const n = table.size;
+    b = { ids: new Int32Array(n), scores: new Float64Array(n), contains: new Uint8Array(n), pendingId: new Int32Array(n), pendingBound: new Int32Array(n) };
+    buffersByTable.set(table, b);
+  }
+  return b;
+}
+
 export interface NameScores {
-  /** Ids of the matching names (score >= MIN_SCORE), in no particular order. */
+  /**
+   * Ids of the matching names (score >= MIN_SCORE), in no particular order. The arrays are the
+   * table's scratch space: valid until the next scoreNames on the same table.
+   */
   ids: Int32Array;
   /** The exact score, or BELOW_PAGE. */
   scores: Float64Array;
@@ -38,7 +65,8 @@ const EXACT = -1;
  */
 export function scoreNames(table: NameTable, queryLower: string, depth = Infinity, weights?: Int32Array): NameScores {
   const n = table.size;
-  const out: NameScores = { ids: new Int32Array(n), scores: new Float64Array(n), count: 0 };
+  const buffers = buffersFor(table);
+  const out: NameScores = { ids: buffers.ids, scores: buffers.scores, count: 0 };
   const w = weights ?? new Int32Array(n).fill(1);
   // The matcher's grid grows with the query: absurdly long queries (the tools take 512) take the plain path.
   if (!table.usable || queryLower.length > MAX_FAST_QUERY) {
@@ -53,7 +81,7 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   const { names, lengths, maxLength } = table;
 
   // Exact, prefix and substring: scores above any ratio score (at most 0.7).
-  const contains = new Uint8Array(n);
+  const contains = buffers.contains.fill(0);
   const aboveRatios = substringPass(table, queryLower, points, contains, out, w);
   if (la === 0) return out;
 
@@ -68,8 +96,7 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   const ratio = (m: number, L: number) => (2.0 * m) / (la + L) * 0.7;
 
   const q = new QueryScratch(table, points);
-  const pendingId = new Int32Array(n);
-  const pendingBound = new Int32Array(n);
+  const { pendingId, pendingBound } = buffers;
   const pending = boundPass(table, la, need, q.masks, q.lowBits, contains, pendingId, pendingBound);
 
   // Exact scores in falling order of their bound, until the page is settled: once `depth` results
@@ -207,6 +234,8 @@ class QueryScratch {
   private readonly marks: Int32Array;
   private readonly width: number;
   private stamp = 0;
+  private foundA = 0;
+  private foundB = 0;
   private readonly stack: Int32Array;
 
   constructor(
@@ -279,11 +308,10 @@ class QueryScratch {
       const ahi = stack[--top];
       const alo = stack[--top];
       open -= Math.min(ahi - alo, bhi - blo);
-      const found = this.longest(base, alo, ahi, blo, bhi);
-      const k = found & 0xffff;
+      const k = this.longest(base, alo, ahi, blo, bhi);
       if (k === 0) continue;
-      const i = Math.floor(found / 0x10000) % 0x10000;
-      const j = Math.floor(found / 0x100000000);
+      const i = this.foundA;
+      const j = this.foundB;
       total += k;
       if (alo < i && blo < j) {
         open += Math.min(i - alo, j - blo);
@@ -304,8 +332,8 @@ class QueryScratch {
   }
 
   /**
-   * difflib's find_longest_match without junk: the leftmost-longest block, returned packed as
-   * j * 2^32 + i * 2^16 + size (all below 2^16 here) to avoid an object per call. The run lengths
+   * difflib's find_longest_match without junk: the leftmost-longest block; returns its size and
+   * leaves its start in foundA and foundB (no object per call). The run lengths
    * (difflib's j2len) live in one grid stamped per call, so nothing needs clearing between calls.
    */
   private longest(base: number, alo: number, ahi: number, blo: number, bhi: number): number {
@@ -341,7 +369,9 @@ class QueryScratch {
       bestsize++;
     }
     while (besti + bestsize < ahi && bestj + bestsize < bhi && aSym[besti + bestsize] === syms[base + bestj + bestsize]) bestsize++;
-    return bestj * 0x100000000 + besti * 0x10000 + bestsize;
+    this.foundA = besti;
+    this.foundB = bestj;
+    return bestsize;
   }
 }
 
