@@ -1,7 +1,7 @@
 import type { HoneycombClient } from './api.js';
 import { derivedType, referencedColumns } from './expressions.js';
 import { relativeTime } from './relative-time.js';
-import { matchScore, queryCounts } from './similarity.js';
+import { ColumnIndex } from './column-index.js';
 import { ENVIRONMENT_DATASET, type HcColumn, type HcDerivedColumn } from './types.js';
 
 export interface ColumnSearchResult {
@@ -72,6 +72,73 @@ export function tokenOverlap(query: string, column: string): number {
   return tokensOf(query).filter((t) => col.has(t) || (SYNONYMS[t] ?? []).some((s) => col.has(s))).length;
 }
 
+/** A candidate column stays raw until it is on the page: building a result costs more than scoring. */
+interface Candidate {
+  name: string;
+  dataset: string;
+  column?: HcColumn;
+  derived?: Omit<ColumnSearchResult, 'similarity'>;
+}
+
+interface DatasetSchema {
+  slug: string;
+  columns: HcColumn[];
+  dcs: HcDerivedColumn[];
+}
+
+/** What searching one schema needs that no query changes. */
+interface Prepared {
+  /** The arrays it was made from: the client's cache hands back the same ones until they expire. */
+  parts: unknown[];
+  candidates: Candidate[];
+  index: ColumnIndex;
+  /** Derived columns with the name ids their expressions reference. */
+  derived: { result: Omit<ColumnSearchResult, 'similarity'>; references: number[] }[];
+}
+
+const PREPARED_PER_CLIENT = 4;
+const preparedByClient = new WeakMap<HoneycombClient, Prepared[]>();
+
+/** The prepared schema for these datasets, made once while the client's cached arrays stay the same. */
+function prepare(client: HoneycombClient, datasets: DatasetSchema[], envDerived: HcDerivedColumn[]): Prepared {
+  const parts: unknown[] = [envDerived, ...datasets.flatMap((d) => [d.slug, d.columns, d.dcs])];
+  const kept = preparedByClient.get(client) ?? [];
+  const hit = kept.find((p) => p.parts.length === parts.length && p.parts.every((x, i) => x === parts[i]));
+  if (hit) return hit;
+  const envAliases = new Set(envDerived.map((d) => d.alias));
+  // Candidates are in dataset order, then column order, environment-wide derived columns last:
+  // ties keep that order.
+  const candidates: Candidate[] = [];
+  const derivedResults: Omit<ColumnSearchResult, 'similarity'>[] = [];
+  for (const d of datasets) {
+    for (const c of d.columns) candidates.push({ name: c.key_name, dataset: d.slug, column: c });
+    for (const dc of d.dcs) {
+      // An environment-wide column may be listed per dataset too: report it once, as environment-wide.
+      if (envAliases.has(dc.alias)) continue;
+      const r = derived(d.slug, dc);
+      candidates.push({ name: dc.alias, dataset: d.slug, derived: r });
+      derivedResults.push(r);
+    }
+  }
+  for (const dc of envDerived) {
+    const r = derived(ENVIRONMENT_DATASET, dc);
+    candidates.push({ name: dc.alias, dataset: ENVIRONMENT_DATASET, derived: r });
+    derivedResults.push(r);
+  }
+  const index = new ColumnIndex(candidates.map((c) => c.name));
+  const prepared: Prepared = {
+    parts,
+    candidates,
+    index,
+    derived: derivedResults.map((result) => ({
+      result,
+      references: referencedColumns(result.derived_expression ?? '').map((c) => index.nameId(c)).filter((id) => id !== undefined),
+    })),
+  };
+  preparedByClient.set(client, [prepared, ...kept].slice(0, PREPARED_PER_CLIENT));
+  return prepared;
+}
+
 export async function searchColumns(client: HoneycombClient, o: SearchOptions): Promise<SearchColumnsResponse> {
   const limit = o.limit ?? 50;
   const offset = o.offset ?? 0;
@@ -93,55 +160,22 @@ export async function searchColumns(client: HoneycombClient, o: SearchOptions): 
     }),
   ]);
   const now = o.now ?? Date.now();
-  const envAliases = new Set(envDerived.map((d) => d.alias));
-  // Candidates stay raw until they match: building a result (relative time, type) for each of tens
-  // of thousands of columns would cost more than scoring them.
-  type Candidate = { name: string; dataset: string; column?: HcColumn; derived?: Omit<ColumnSearchResult, 'similarity'> };
-  const candidates: Candidate[] = [];
-  const allDerived: Omit<ColumnSearchResult, 'similarity'>[] = [];
-  for (const d of perDataset) {
-    if (!d) continue;
-    for (const c of d.columns) candidates.push({ name: c.key_name, dataset: d.slug, column: c });
-    for (const dc of d.dcs) {
-      // An environment-wide column may be listed per dataset too: report it once, as environment-wide.
-      if (envAliases.has(dc.alias)) continue;
-      const r = derived(d.slug, dc);
-      candidates.push({ name: dc.alias, dataset: d.slug, derived: r });
-      allDerived.push(r);
-    }
-  }
-  for (const dc of envDerived) {
-    const r = derived(ENVIRONMENT_DATASET, dc);
-    candidates.push({ name: dc.alias, dataset: ENVIRONMENT_DATASET, derived: r });
-    allDerived.push(r);
-  }
+  const prepared = prepare(client, perDataset.filter((d) => d !== null), envDerived);
   const build = (c: Candidate) => c.derived ?? regular(c.dataset, c.column as HcColumn, now);
-  // Candidates are in dataset order, then column order, environment-wide derived columns last:
-  // the index keeps ties in that order.
-  const q = o.query.toLowerCase();
-  const counts = queryCounts(q);
-  const scored: { c: Candidate; similarity: number; index: number }[] = [];
-  candidates.forEach((c, index) => {
-    const similarity = matchScore(q, c.name, counts);
-    if (similarity !== null) scored.push({ c, similarity, index });
-  });
-  scored.sort((a, b) => b.similarity - a.similarity
-    || (o.tieBreak === 'tokens' ? tokenOverlap(o.query, b.c.name) - tokenOverlap(o.query, a.c.name) : 0)
-    || a.index - b.index);
-  const page = scored.slice(offset, offset + limit).map((s) => ({ ...build(s.c), similarity: s.similarity }));
+  const ranked = prepared.index.rank(o.query.toLowerCase(), offset, limit, o.tieBreak === 'tokens' ? (name) => tokenOverlap(o.query, name) : undefined);
+  const page = ranked.indexes.map((c, k) => ({ ...build(prepared.candidates[c]), similarity: ranked.scores[k] }));
   // Derived columns built on what matched: how a column is already used, often the better answer.
-  const matchedNames = new Set(scored.map((m) => m.c.name));
   const shown = new Set(page.filter((p) => p.is_derived).map((p) => `${p.dataset}\u0000${p.column}`));
-  const related = allDerived
-    .filter((d) => !shown.has(`${d.dataset}\u0000${d.column}`) && referencedColumns(d.derived_expression ?? '').some((c) => matchedNames.has(c)))
+  const related = prepared.derived
+    .filter((d) => !shown.has(`${d.result.dataset}\u0000${d.result.column}`) && d.references.some((id) => ranked.matched[id] === 1))
     .slice(0, MAX_RELATED)
-    .map((d) => ({ ...d, similarity: 0 }));
+    .map((d) => ({ ...d.result, similarity: 0 }));
   return {
     results: page,
     related_derived_columns: related,
-    total_matches: scored.length,
+    total_matches: ranked.total,
     datasets_searched: perDataset.filter(Boolean).length,
-    has_more: offset + page.length < scored.length,
+    has_more: offset + page.length < ranked.total,
     datasets_failed: failed,
   };
 }
