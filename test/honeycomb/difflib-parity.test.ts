@@ -43,3 +43,17 @@ describe('SequenceMatcher against Python difflib, to the last digit', () => {
     }
   });
 });
+
+describe('upperBound at the edges of its fast path', () => {
+  it('counts U+007F in the ASCII table and U+0080 outside it, on both sides', () => {
+    // Python: SequenceMatcher(None, '\x80', '\x80').quick_ratio() == 1.0, and 0.5 for 'a\x80' vs '\x80b'.
+    expect(queryCounts('\u0080').upperBound('\u0080')).toBe(1);
+    expect(queryCounts('a\u0080').upperBound('\u0080b')).toBe(0.5);
+    expect(queryCounts('\u007f').upperBound('\u007f')).toBe(1);
+  });
+
+  it('is 1.0 for two empty names, as Python quick_ratio is', () => {
+    expect(queryCounts('').upperBound('')).toBe(1);
+    expect(queryCounts('').upperBound('x')).toBe(0);
+  });
+});
