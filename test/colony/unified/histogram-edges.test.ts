@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cumulativeDelta, histogramQuantile } from '../../../src/colony/unified/histogram.js';
+import { cumulativeDelta, histogramQuantile, mergeHistograms } from '../../../src/colony/unified/histogram.js';
 
 /** Inputs on which each rule decides the answer: no other rule of the function could hide a mistake in it. */
 describe('cumulativeDelta resets', () => {
@@ -34,5 +34,42 @@ describe('histogramQuantile on bucket edges', () => {
   it('interpolates from the previous bound inside a middle bucket', () => {
     // rank 3 is 1 of 4 observations into (2, 4]: 2 + 2 * 1/4.
     expect(histogramQuantile(0.5, { bounds: [1, 2, 4], counts: [1, 1, 4, 0] })).toEqual({ value: 2.5, atLeast: false });
+  });
+});
+
+describe('histogramQuantile at and below zero', () => {
+  it('returns a first bound below 0 itself, rather than interpolating from 0', () => {
+    expect(histogramQuantile(0.5, { bounds: [-1, 1], counts: [4, 0, 0] })).toEqual({ value: -1, atLeast: false });
+  });
+
+  it('interpolates between negative bounds past the first bucket', () => {
+    // rank 2.7 is 1.7 of 2 observations into (-2, -1].
+    expect(histogramQuantile(0.9, { bounds: [-2, -1, 1], counts: [1, 2, 0, 0] })?.value).toBeCloseTo(-1.15, 12);
+  });
+});
+
+describe('histogramQuantile input checks', () => {
+  it('rejects a quantile below 0 as well as above 1, saying which', () => {
+    expect(() => histogramQuantile(-0.1, { bounds: [1], counts: [1, 0] })).toThrow('quantile must be within [0, 1], got -0.1');
+    expect(() => histogramQuantile(1.5, { bounds: [1], counts: [1, 0] })).toThrow('quantile must be within [0, 1], got 1.5');
+    expect(() => histogramQuantile(Number.NaN, { bounds: [1], counts: [1, 0] })).toThrow(RangeError);
+  });
+
+  it('is null for a histogram with only the +Inf bucket: no bound to place the rank', () => {
+    expect(histogramQuantile(0.5, { bounds: [], counts: [5] })).toBeNull();
+  });
+});
+
+describe('mergeHistograms picks the bounds with the most observations', () => {
+  it('keeps the first series when it holds more than a later one with other bounds', () => {
+    expect(mergeHistograms([{ bounds: [5], counts: [10, 10] }, { bounds: [1, 2], counts: [1, 0, 0] }])).toEqual({ bounds: [5], counts: [10, 10], skipped: 1 });
+  });
+
+  it('on equal totals keeps the bounds seen first, so the answer does not depend on chance', () => {
+    expect(mergeHistograms([{ bounds: [1], counts: [2, 1] }, { bounds: [2], counts: [1, 2] }])).toEqual({ bounds: [1], counts: [2, 1], skipped: 3 });
+  });
+
+  it('adds a shorter series as zeros in its missing buckets', () => {
+    expect(mergeHistograms([{ bounds: [1, 2], counts: [1, 1, 1] }, { bounds: [1, 2], counts: [1, 1] }])?.counts).toEqual([2, 2, 1]);
   });
 });
