@@ -5,7 +5,7 @@ import type { TraceJson, TraceNodeJson } from '../state/types.js';
 import { fit, ms, padEnd, padStart, width as cells, wrap } from '../panes/format.js';
 import { type Line, ScrollLines } from '../panes/ScrollLines.js';
 import { colorEnabled, serviceColor, TAG_COLORS } from '../theme/palette.js';
-import { duration, flagText, nameParts, rowColumns } from './row-layout.js';
+import { compactPrefix, duration, flagText, nameParts, rowColumns } from './row-layout.js';
 import { type TreeRow, barCells, visibleRows, windowStart } from './rows.js';
 
 const TAG = { ebpf: '[eBPF]', otlp: '[OTLP]' } as const;
@@ -38,7 +38,7 @@ function countErrors(nodes: TraceNodeJson[]): number {
 function Row({ row, trace, selected, cols, tagsW }: { row: TreeRow; trace: TraceJson; selected: boolean; cols: ReturnType<typeof rowColumns>; tagsW: number }) {
   const n = row.node;
   const fold = row.hasChildren ? (row.folded ? '▸' : '▾') : ' ';
-  const name = nameParts(`${fold}${row.prefix} `, n.service, n.name, cols.name);
+  const name = nameParts(`${fold}${cols.name < 48 ? compactPrefix(row.prefix) : row.prefix} `, n.service, n.name, cols.name);
   const f = flagText(n);
   const tagCells = cells(TAG[n.source]) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan);
   const bar = cols.bar ? barCells(n.offsetMs, n.durationMs, trace.durationMs, cols.bar) : null;

@@ -37,3 +37,8 @@ export function nameParts(head: string, service: string, name: string, cells: nu
 }
 
 export const duration = (text: string) => padStart(cut(text, DURATION_CELLS), DURATION_CELLS);
+
+/** The tree drawn two cells per level instead of three, for narrow panes. */
+export function compactPrefix(prefix: string): string {
+  return prefix.replace(/(├─ |└─ |│  |   )/g, (g) => `${g[0]} `);
+}
