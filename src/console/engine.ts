@@ -86,10 +86,17 @@ export class ConsoleEngine {
     const { listScenarios } = await import('../demo/files.js');
     this.scenarios = listScenarios().map((s) => s.name);
     this.emit({ type: 'status', patch: { ...this.describeColony(), model: this.modelLabel(), loading: choice.demo ? 0 : null } });
-    this.session = await openAgentSession(choice, {
-      mcpServers: settings.mcpServers,
-      onProgress: (f) => this.emit({ type: 'status', patch: { loading: f } }),
-    });
+    try {
+      this.session = await openAgentSession(choice, {
+        mcpServers: settings.mcpServers,
+        onProgress: (f) => this.emit({ type: 'status', patch: { loading: f } }),
+      });
+    } catch (err) {
+      if (!choice.colony) throw err;
+      // "fetch failed" alone says nothing: name the URL and what to check.
+      this.emit({ type: 'status', patch: { message: `✗ colony unreachable: ${choice.colony}` } });
+      throw new Error(`Cannot reach the colony at ${choice.colony} (${(err as Error).message}). Check that it is running (coral colony serve prints its URL), the host and port, and --token if it needs one; or start without --colony for the demo.`);
+    }
     for (const w of this.session.hub.warnings) this.emit({ type: 'notice', text: w });
     this.session.ready.then(
       () => this.emit({ type: 'status', patch: { loading: null } }),

@@ -1,0 +1,32 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConsoleEngine } from '../../src/console/engine.js';
+
+const run = promisify(execFile);
+const home = mkdtempSync(join(tmpdir(), 'coral-start-'));
+afterAll(() => rmSync(home, { recursive: true, force: true }));
+
+describe('console startup errors say what to do', () => {
+  it('lists the scenarios for an unknown --scenario, without a stack trace', async () => {
+    const r = await run(process.execPath, ['dist/coral.js', '--scenario', 'nosuch'], { env: { ...process.env, CORAL_HOME: home } }).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    expect('code' in r ? r.code : 0).not.toBe(0);
+    expect(r.stderr).toContain('Unknown scenario "nosuch"');
+    expect(r.stderr).toMatch(/Available: healthy, payment-failure, .*kafka-queue-problems/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('names an unreachable colony\'s URL and what to check', async () => {
+    const engine = new ConsoleEngine({ colony: 'http://127.0.0.1:9', model: 'triage:automatic' });
+    const statuses: string[] = [];
+    engine.subscribe((e) => {
+      if (e.type === 'status' && e.patch.message) statuses.push(e.patch.message);
+    });
+    await expect(engine.start()).rejects.toThrow(/Cannot reach the colony at http:\/\/127\.0\.0\.1:9 .*Check that it is running/);
+    expect(statuses).toContain('✗ colony unreachable: http://127.0.0.1:9');
+    await engine.close();
+  });
+});
