@@ -73,7 +73,7 @@ async function session(cols: number, rows: number): Promise<string[]> {
   // The recorded investigation streams while the terminal is resized.
   await t.press('Tab', 'Tab');
   await t.keys('Enter');
-  await sleep(150);
+  await t.waitFor((s) => s.includes('› Why are checkouts failing?'), 'the recorded question');
   t.resize(cols - 7, rows - 3);
   await sleep(250);
   t.resize(cols, rows);

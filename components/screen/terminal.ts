@@ -7,6 +7,7 @@ import { frameUpdate } from './frame-diff.js';
 const ENTER = '\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[H\x1b[2J';
 const LEAVE = '\x1b[?7h\x1b[?25h\x1b[?1049l';
 const RESIZE_SETTLE_MS = 40;
+const STALE_WAIT_MS = 1000;
 
 /**
  * The terminal as ink sees it: ink renders in debug mode (each write is one whole frame, no cursor
@@ -26,6 +27,7 @@ export class TerminalScreen extends EventEmitter {
   /** NO_COLOR: frames lose their colours here, once, whatever ink's colour detection decided. */
   private readonly plain = !colorEnabled();
   private resizedAt = 0;
+  private staleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly out: NodeJS.WriteStream = process.stdout) {
     super();
@@ -96,6 +98,20 @@ export class TerminalScreen extends EventEmitter {
     this.pending = null;
     const size = { cols: this.columns, rows: this.rows };
     const u = frameUpdate(this.drawn, frame, size);
+    // Right after a resize, a frame wider or taller than the terminal was laid out for the old
+    // size: the re-render for the new one is on its way. (Drawn anyway once the wait is over.)
+    const stale = u.overflow.length > 0 || u.height > size.rows;
+    const waited = Date.now() - this.resizedAt;
+    if (stale && waited < STALE_WAIT_MS) {
+      this.pending = this.last;
+      this.staleTimer ??= setTimeout(() => {
+        this.staleTimer = null;
+        this.flush();
+      }, STALE_WAIT_MS - waited);
+      return;
+    }
+    if (this.staleTimer) clearTimeout(this.staleTimer);
+    this.staleTimer = null;
     this.drawn = u.lines;
     if (!u.out) return;
     this.out.write(u.out);
