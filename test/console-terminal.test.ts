@@ -97,7 +97,7 @@ async function session(cols: number, rows: number): Promise<string[]> {
 
 describe('the console in a real terminal (tmux)', () => {
   for (const [cols, rows] of [[80, 24], [120, 40], [200, 60]] as const) {
-    it(`draws every frame as a full redraw would at ${cols}x${rows}`, async () => {
+    it.concurrent(`draws every frame as a full redraw would at ${cols}x${rows}`, async () => {
       const problems = await session(cols, rows);
       expect(problems.join('\n\n')).toBe('');
     }, 240_000);

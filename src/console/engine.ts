@@ -28,6 +28,7 @@ export interface EngineOptions extends ColonyChoice {
 }
 
 export const DEFAULT_SCENARIO = 'payment-failure';
+const MODEL_EXAMPLES = ':model ollama:llama3.2, :model openai:gpt-4o-mini, :model anthropic:claude-sonnet-4-5, :model replay:payment-failure, :model triage:automatic';
 const GENERIC_QUESTION = 'What is wrong right now, and where should I look first?';
 
 export class ConsoleEngine {
@@ -181,7 +182,7 @@ export class ConsoleEngine {
         this.emit({ type: 'status', patch: { model: this.modelLabel() } });
         return this.emit({ type: 'notice', text: `Model: ${this.modelLabel()}` });
       } catch (err) {
-        return this.emit({ type: 'notice', text: (err as Error).message, error: true });
+        return this.emit({ type: 'notice', text: `${(err as Error).message} Examples: ${MODEL_EXAMPLES}.`, error: true });
       }
     }
     if (cmd.kind === 'load') return void this.load(cmd.scenario);

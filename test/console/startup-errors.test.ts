@@ -29,4 +29,15 @@ describe('console startup errors say what to do', () => {
     expect(statuses).toContain('✗ colony unreachable: http://127.0.0.1:9');
     await engine.close();
   });
+
+  it('answers a model it cannot make with examples of ones it can', () => {
+    const engine = new ConsoleEngine({ demo: 'payment-failure', model: 'triage:automatic' });
+    const notices: string[] = [];
+    engine.subscribe((e) => {
+      if (e.type === 'notice' && e.error) notices.push(e.text);
+    });
+    engine.runCommand(':model nonsense:thing');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toContain('Examples: :model ollama:llama3.2');
+  });
 });
