@@ -31,6 +31,13 @@ export const DEFAULT_SCENARIO = 'payment-failure';
 const MODEL_EXAMPLES = ':model ollama:llama3.2, :model openai:gpt-4o-mini, :model anthropic:claude-sonnet-4-5, :model replay:payment-failure, :model triage:automatic';
 const GENERIC_QUESTION = 'What is wrong right now, and where should I look first?';
 
+/** A model that cannot be reached says only "Connection error.": name where it was looked for (pure). */
+export function explainModelError(message: string, model: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (!/connection error|ECONNREFUSED|fetch failed|ENOTFOUND/i.test(message)) return message;
+  const where = model.startsWith('ollama:') ? ` at ${env.OLLAMA_BASE_URL ?? 'http://localhost:11434'} (is \`ollama serve\` running, and the model pulled?)` : ' (check the network, the API key, and the *_BASE_URL variable if you set one)';
+  return `${message} Could not reach ${model}${where}. :model switches to another model.`;
+}
+
 export class ConsoleEngine {
   private listeners = new Set<(e: EngineEvent) => void>();
   private session: AgentSession | null = null;
@@ -135,7 +142,7 @@ export class ConsoleEngine {
       const settings = this.settings as AskSettings;
       this.messages = historyForTurn(this.messages, settings);
       for await (const ev of runTurn({ provider: this.provider, hub: this.session.hub, system: this.session.system, messages: this.messages, question: q, maxToolRounds: settings.maxToolRounds, signal: this.abort.signal })) {
-        this.emit({ type: 'agent', event: ev });
+        this.emit({ type: 'agent', event: ev.type === 'error' ? { ...ev, message: explainModelError(ev.message, this.provider?.name ?? 'the model') } : ev });
       }
     } catch (err) {
       this.emit({ type: 'notice', text: (err as Error).message, error: true });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConsoleEngine } from '../../src/console/engine.js';
+import { ConsoleEngine, explainModelError } from '../../src/console/engine.js';
 
 const run = promisify(execFile);
 const home = mkdtempSync(join(tmpdir(), 'coral-start-'));
@@ -39,5 +39,10 @@ describe('console startup errors say what to do', () => {
     engine.runCommand(':model nonsense:thing');
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain('Examples: :model ollama:llama3.2');
+  });
+
+  it('names where an unreachable model was looked for', () => {
+    expect(explainModelError('Connection error.', 'ollama:llama3.2', { OLLAMA_BASE_URL: 'http://127.0.0.1:9/v1' })).toBe('Connection error. Could not reach ollama:llama3.2 at http://127.0.0.1:9/v1 (is `ollama serve` running, and the model pulled?). :model switches to another model.');
+    expect(explainModelError('Rate limited', 'openai:gpt-4o-mini')).toBe('Rate limited');
   });
 });
