@@ -104,7 +104,9 @@ export function App({ initial, engine, redraw }: { initial: ConsoleState; engine
   const body = height - 1 - (state.overlay === 'command' ? 2 : 0);
   const left = Math.max(30, Math.floor(state.cols * 0.42));
   const right = Math.max(30, state.cols - left);
-  const toolsHeight = Math.max(5, Math.min(12, Math.floor(body * 0.35)));
+  // An opened tool call gets most of the left column while its pane has focus.
+  const opened = state.expandedTool !== null && state.focus === 'tools';
+  const toolsHeight = opened ? Math.max(8, Math.floor(body * 0.65)) : Math.max(5, Math.min(12, Math.floor(body * 0.35)));
   return (
     <StateContext.Provider value={state}>
       <ActionsContext.Provider value={{ dispatch, actions }}>
