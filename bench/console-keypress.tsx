@@ -43,17 +43,22 @@ async function keypressLatency(fan: number): Promise<void> {
   app.stdin.write('\u001b');
   await tick(100);
   const samples: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < 300; i++) {
     const before = app.lastFrame();
     const t = performance.now();
+    const c = process.cpuUsage();
     app.stdin.write(i % 50 === 49 ? 'G' : i % 50 === 0 ? 'g' : i % 25 === 10 ? '\r' : 'j');
     while (app.lastFrame() === before && performance.now() - t < 1000) await new Promise((r) => setImmediate(r));
     samples.push(performance.now() - t);
+    const used = process.cpuUsage(c);
+    cpu.push((used.user + used.system) / 1000);
   }
   app.unmount();
-  samples.sort((a, b) => a - b);
-  const p95 = samples[Math.floor(samples.length * 0.95)];
-  report({ bench: 'console_keypress_to_frame', spans: trace.spanCount, keys: samples.length, p50_ms: Number(samples[Math.floor(samples.length / 2)].toFixed(2)), p95_ms: Number(p95.toFixed(2)), target_p95_ms: TARGET_P95_MS, meets_target: p95 <= TARGET_P95_MS });
+  const pct = (xs: number[], p: number) => Number([...xs].sort((a, b) => a - b)[Math.floor(xs.length * p)].toFixed(2));
+  const p95 = pct(samples, 0.95);
+  // On a shared machine wall time includes waiting for a core; CPU time is what the frame costs.
+  report({ bench: 'console_keypress_to_frame', spans: trace.spanCount, keys: samples.length, p50_ms: pct(samples, 0.5), p95_ms: p95, cpu_p50_ms: pct(cpu, 0.5), cpu_p95_ms: pct(cpu, 0.95), target_p95_ms: TARGET_P95_MS, meets_target: p95 <= TARGET_P95_MS });
 }
 
 await keypressLatency(100);

@@ -34,8 +34,8 @@ describe('trace tree (pure parts)', () => {
 
 describe('the console (ink-testing-library)', () => {
   it('shows the tree with [eBPF] and [OTLP] tags, error and slow markers, and folds with Enter', async () => {
-    const { app } = mount(SMALL);
-    await tick();
+    const { app, keys } = mount(SMALL);
+    await keys();
     let frame = app.lastFrame() ?? '';
     expect(frame).toMatch(/frontend: GET \/ +\[OTLP\]/);
     expect(frame).toMatch(/payment: Charge +\[eBPF\] ✗/);

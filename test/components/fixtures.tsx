@@ -22,6 +22,8 @@ export class FakeEngine implements EngineLike {
   listener: ((e: EngineEvent) => void) | null = null;
   /** Events emitted before the console subscribed (its effect runs after the first frame). */
   private early: EngineEvent[] = [];
+  private onSubscribe: () => void = () => undefined;
+  readonly subscribed = new Promise<void>((r) => (this.onSubscribe = r));
   asked: string[] = [];
   commands: string[] = [];
   cancelled = 0;
@@ -29,6 +31,7 @@ export class FakeEngine implements EngineLike {
   subscribe(l: (e: EngineEvent) => void) {
     this.listener = l;
     for (const e of this.early.splice(0)) l(e);
+    this.onSubscribe();
     return () => undefined;
   }
   emit(e: EngineEvent) {
@@ -65,6 +68,9 @@ export function mount(o: { cols?: number; rows?: number; traces?: TraceJson[] } 
   if (o.traces) engine.emit({ type: 'agent', event: { type: 'tool_call_finished', id: 'x', tool: 'coral_query_traces', ok: true, durationMs: 5, text: '', structured: { traces: o.traces } } });
   /** Writes keys one at a time, as a person types them. */
   const keys = async (...ks: string[]) => {
+    // The console subscribes in an effect; its first events render a turn of the loop later.
+    await engine.subscribed;
+    await new Promise((r) => setImmediate(r));
     for (const k of ks) {
       app.stdin.write(k);
       await tick(30);
