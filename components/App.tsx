@@ -1,7 +1,8 @@
 import { Box, Text, useApp, useInput, useStdin, useStdout } from 'ink';
-import { useEffect, useMemo, useReducer, useState } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { EngineEvent } from '../src/console/engine.js';
-import { type ConsoleActions, handledByInput, keyName, resolveKey } from './keys/registry.js';
+import type { ConsoleActions } from './keys/registry.js';
+import { dispatcher, routeKey } from './keys/router.js';
 import { fit } from './panes/format.js';
 import { ChatPane } from './panes/ChatPane.js';
 import { CommandLine } from './panes/CommandLine.js';
@@ -88,23 +89,12 @@ export function App({ initial, engine, redraw }: { initial: ConsoleState; engine
     redraw: () => redraw?.(),
   }), [engine, exit, redraw]);
 
-  useInput((input, key) => {
-    const name = keyName(input, key);
-    if (state.quitArmed && name !== 'ctrl+c') dispatch({ type: 'quit_arm', armed: false });
-    if (state.overlay === 'command') {
-      if (name === 'escape') dispatch({ type: 'overlay', overlay: 'none' });
-      return;
-    }
-    if (state.columns.filtering && state.focus === 'detail' && state.tab === 'columns') {
-      if (name === 'escape') dispatch({ type: 'columns_filter', text: state.columns.filter, done: true });
-      return;
-    }
-    const binding = resolveKey(state, name);
-    if (!binding) return;
-    // The chat input owns Enter and the arrows while it has focus.
-    if (handledByInput(binding)) return;
-    binding.run({ state, dispatch, actions, page: Math.max(1, state.rows - 8) }, name);
-  }, { isActive: interactive });
+  // One input handler for the whole console (keys/router.ts); it reads the state every earlier
+  // key left, not the last render's.
+  const latest = useRef(state);
+  latest.current = state;
+  const route = useMemo(() => dispatcher(latest, dispatch), []);
+  useInput((input, key) => routeKey(latest.current, input, key, { dispatch: route, actions }), { isActive: interactive });
 
   if (state.cols < MIN.cols || state.rows < MIN.rows) {
     return <Text wrap="truncate">{fit(`terminal too small (needs ${MIN.cols}x${MIN.rows}, have ${state.cols}x${state.rows})`, state.cols)}</Text>;
@@ -114,7 +104,9 @@ export function App({ initial, engine, redraw }: { initial: ConsoleState; engine
   const body = height - 1 - (state.overlay === 'command' ? 2 : 0);
   const left = Math.max(30, Math.floor(state.cols * 0.42));
   const right = Math.max(30, state.cols - left);
-  const toolsHeight = Math.max(5, Math.min(12, Math.floor(body * 0.35)));
+  // An opened tool call gets most of the left column while its pane has focus.
+  const opened = state.expandedTool !== null && state.focus === 'tools';
+  const toolsHeight = opened ? Math.max(8, Math.floor(body * 0.65)) : Math.max(5, Math.min(12, Math.floor(body * 0.35)));
   return (
     <StateContext.Provider value={state}>
       <ActionsContext.Provider value={{ dispatch, actions }}>

@@ -41,7 +41,7 @@ describe('console smoke test (tmux)', () => {
     tmux('send-keys', '-t', 'smoke', `env -u CI CORAL_HOME=${home} HONEYCOMB_API_KEY= PS1='$ ' ${process.execPath} dist/coral.js; echo CORAL-EXITED-$?`, 'Enter');
     const first = await waitFor((s) => s.includes('[OTLP]') && s.includes('[eBPF]'));
     expect(first).toMatch(/Trace [0-9a-f]{16} · \d+(\.\d+)?ms · \d+ spans/);
-    expect(first).toContain('embedded · demo: payment-failure');
+    expect(first).toContain(' demo: payment-failure · ');
     tmux('send-keys', '-t', 'smoke', 'Tab');
     await sleep(150);
     tmux('send-keys', '-t', 'smoke', 'Tab');

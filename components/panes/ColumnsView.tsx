@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { LineInput } from '../input/LineInput.js';
-import { useConsoleActions, useConsoleState } from '../state/context.js';
+import { useConsoleState } from '../state/context.js';
 import { fit } from './format.js';
 import { type Column, cell, layoutTable } from './table.js';
 
@@ -40,7 +40,6 @@ function TableRows<R>({ rows, columns, width, cursor, start, dim }: { rows: R[];
 /** Honeycomb column search results as a filterable table, or the environment summary. */
 export function ColumnsView({ width, height }: { width: number; height: number }) {
   const s = useConsoleState();
-  const { dispatch } = useConsoleActions();
   const c = s.columns;
   if (c.view === 'env') {
     const env = c.env as { environment: string; datasets: Ds[] } | null;
@@ -66,7 +65,7 @@ export function ColumnsView({ width, height }: { width: number; height: number }
       {c.filtering && (
         <Box>
           <Text color="cyan">/</Text>
-          <LineInput value={c.filter} width={width - 1} focus onChange={(v) => dispatch({ type: 'columns_filter', text: v })} onSubmit={(v) => dispatch({ type: 'columns_filter', text: v, done: true })} />
+          <LineInput edit={{ value: c.filter, cursor: c.filter.length }} width={width - 1} focus />
         </Box>
       )}
     </Box>

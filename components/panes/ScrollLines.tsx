@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useEffect } from 'react';
 import { useConsoleActions, useConsoleState } from '../state/context.js';
 import type { Scrollable } from '../state/types.js';
-import { fit } from './format.js';
+import { cut } from './format.js';
 import { scrollWindow } from './scroll.js';
 
 export interface Line {
@@ -23,9 +23,10 @@ export function ScrollLines({ lines, width, height, target, fromBottom = false, 
   return (
     <Box flexDirection="column" height={height}>
       {lines.slice(w.start, w.end).map((l, i) => (
-        <Text key={w.start + i} color={l.color} bold={l.bold}>{fit(l.text, width)}</Text>
+        // Cut, not padded: ink fills the rest of the row, and every character written costs a frame.
+        <Text key={w.start + i} color={l.color} bold={l.bold}>{cut(l.text, width) || ' '}</Text>
       ))}
-      {w.indicator && <Text color="gray">{fit(w.indicator, width)}</Text>}
+      {w.indicator && <Text color="gray">{cut(w.indicator, width)}</Text>}
     </Box>
   );
 }

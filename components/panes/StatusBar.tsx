@@ -8,7 +8,10 @@ export function StatusBar({ width }: { width: number }) {
   const s = useConsoleState();
   const st = s.status;
   const loading = st.loading !== null ? ` · loading ${Math.round(st.loading * 100)}%` : '';
-  const left = ` ${st.colony} · ${st.source} · ${st.model} · tokens ${st.tokensIn}/${st.tokensOut}${loading} │ `;
+  // The embedded colony is implied by its demo source; tokens once there are some: room for the keys.
+  const colony = st.colony === 'embedded' ? '' : `${st.colony} · `;
+  const tokens = st.tokensIn + st.tokensOut > 0 ? ` · tokens ${st.tokensIn}/${st.tokensOut}` : '';
+  const left = ` ${colony}${st.source} · ${st.model}${tokens}${loading} │ `;
   const hints = hintsFor(s).map((h) => `${h.keys} ${h.description}`).join(' · ');
   if (!st.message) return <Text inverse>{fit(`${left}${hints}`, width)}</Text>;
   // The message comes first: it is what just happened.

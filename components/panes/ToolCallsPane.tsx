@@ -18,7 +18,7 @@ export function callLines(c: ToolCallEntry, cells: number): Line[] {
   const state = c.status === 'running' ? '(running)' : c.status === 'cancelled' ? '(cancelled)' : c.status === 'failed' ? `(failed: ${c.text ?? ''})` : '';
   return [
     { text: `${c.server}/${c.tool}${c.durationMs !== undefined ? ` · ${ms(c.durationMs)}` : ''}`, color: 'cyan', bold: true },
-    ...wrap(`args ${JSON.stringify(c.args, null, 1).replace(/\n\s*/g, ' ')}`, cells).map((text) => ({ text, color: 'gray' })),
+    ...wrap(`args ${JSON.stringify(c.args)}`, cells).map((text) => ({ text, color: 'gray' })),
     ...(c.status === 'done' ? wrap(c.text ?? '', cells).map((text) => ({ text })) : wrap(state, cells).map((text) => ({ text, color: c.status === 'failed' ? TAG_COLORS.error : 'gray' }))),
   ];
 }

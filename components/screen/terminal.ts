@@ -1,10 +1,13 @@
 import { EventEmitter } from 'node:events';
 import { appendFileSync } from 'node:fs';
+import { colorEnabled, stripColor } from '../theme/palette.js';
 import { frameUpdate } from './frame-diff.js';
 
 /** Alternate screen, hidden cursor, no autowrap: a row that is too wide is cut, never wrapped. */
 const ENTER = '\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[H\x1b[2J';
 const LEAVE = '\x1b[?7h\x1b[?25h\x1b[?1049l';
+const RESIZE_SETTLE_MS = 40;
+const STALE_WAIT_MS = 1000;
 
 /**
  * The terminal as ink sees it: ink renders in debug mode (each write is one whole frame, no cursor
@@ -21,6 +24,10 @@ export class TerminalScreen extends EventEmitter {
   /** Set by CORAL_SCREEN_LOG: one JSON line per drawn frame, for the terminal tests. */
   private readonly logFile = process.env.CORAL_SCREEN_LOG || null;
   private frames = 0;
+  /** NO_COLOR: frames lose their colours here, once, whatever ink's colour detection decided. */
+  private readonly plain = !colorEnabled();
+  private resizedAt = 0;
+  private staleTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly out: NodeJS.WriteStream = process.stdout) {
     super();
@@ -67,26 +74,44 @@ export class TerminalScreen extends EventEmitter {
   }
 
   private onResize(): void {
-    // The terminal may have moved or dropped rows: the next frame is drawn whole.
+    // The terminal may have moved or dropped rows: the next frame is drawn whole. ink draws once
+    // with the old layout before the console re-renders for the new size: frames wait a moment.
     this.drawn = null;
+    this.resizedAt = Date.now();
     this.emit('resize');
   }
 
   private schedule(): void {
     if (this.scheduled) return;
     this.scheduled = true;
-    setImmediate(() => {
+    const run = () => {
       this.scheduled = false;
       this.flush();
-    });
+    };
+    if (Date.now() - this.resizedAt < RESIZE_SETTLE_MS) setTimeout(run, RESIZE_SETTLE_MS);
+    else setImmediate(run);
   }
 
   private flush(): void {
     if (this.pending === null || !this.active) return;
-    const frame = this.pending;
+    const frame = this.plain ? stripColor(this.pending) : this.pending;
     this.pending = null;
     const size = { cols: this.columns, rows: this.rows };
     const u = frameUpdate(this.drawn, frame, size);
+    // Right after a resize, a frame wider or taller than the terminal was laid out for the old
+    // size: the re-render for the new one is on its way. (Drawn anyway once the wait is over.)
+    const stale = u.overflow.length > 0 || u.height > size.rows;
+    const waited = Date.now() - this.resizedAt;
+    if (stale && waited < STALE_WAIT_MS) {
+      this.pending = this.last;
+      this.staleTimer ??= setTimeout(() => {
+        this.staleTimer = null;
+        this.flush();
+      }, STALE_WAIT_MS - waited);
+      return;
+    }
+    if (this.staleTimer) clearTimeout(this.staleTimer);
+    this.staleTimer = null;
     this.drawn = u.lines;
     if (!u.out) return;
     this.out.write(u.out);

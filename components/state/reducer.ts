@@ -13,11 +13,13 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
     focus: 'chat',
     lastPane: 'detail',
     draft: '',
+    draftCursor: 0,
+    historyAt: null,
     quitArmed: false,
     scroll: { chat: 0, tool: 0, detail: 0, help: 0 },
     tab: 'traces',
     overlay: 'none',
-    command: { text: '', suggestions: [] },
+    command: { text: '', cursor: 0, suggestions: [] },
     chat: [],
     live: '',
     busy: false,
@@ -51,8 +53,7 @@ export function noTracesText(args: Record<string, unknown>): string {
  * Every result lands somewhere visible: structured results feed the detail tabs (traces, metrics,
  * Honeycomb columns); an empty or failed result replaces what the tab showed with what happened.
  */
-function absorbResult(s: ConsoleState, call: ToolCallEntry | undefined, ok: boolean, text: string, structured: Record<string, unknown> | undefined): ConsoleState {
-  const tool = call?.tool ?? '';
+function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undefined, ok: boolean, text: string, structured: Record<string, unknown> | undefined): ConsoleState {
   const args = call?.args ?? {};
   if (!ok) {
     const withStatus = { ...s, status: { ...s.status, message: `✗ ${short(tool)}: ${firstLine(text)}`, messageError: true } };
@@ -96,7 +97,7 @@ function agent(s: ConsoleState, ev: AgentEvent): ConsoleState {
       // The hub reports a call stopped by Ctrl-C as failed with the text "cancelled".
       const status = ev.ok ? ('done' as const) : /^cancel/i.test(ev.text) ? ('cancelled' as const) : ('failed' as const);
       const toolCalls = s.toolCalls.map((c) => (c.id === ev.id ? { ...c, status, durationMs: ev.durationMs, text: ev.text, structured: ev.structured } : c));
-      return absorbResult({ ...s, toolCalls }, toolCalls.find((c) => c.id === ev.id), ev.ok, ev.text, ev.structured);
+      return absorbResult({ ...s, toolCalls }, ev.tool, toolCalls.find((c) => c.id === ev.id), ev.ok, ev.text, ev.structured);
     }
     case 'message_end':
       return { ...s, live: '', chat: [...s.chat, { role: 'assistant', text: ev.text.trim(), citations: s.turnCalls }] };
@@ -140,9 +141,9 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'tab':
       return { ...focusOn(s, 'detail'), tab: a.tab };
     case 'overlay':
-      return { ...s, overlay: a.overlay, command: a.overlay === 'command' ? { text: ':', suggestions: [] } : s.command, scroll: a.overlay === 'help' ? { ...s.scroll, help: 0 } : s.scroll };
+      return { ...s, overlay: a.overlay, command: a.overlay === 'command' ? { text: ':', cursor: 1, suggestions: [] } : s.command, scroll: a.overlay === 'help' ? { ...s.scroll, help: 0 } : s.scroll };
     case 'draft':
-      return { ...s, draft: a.text };
+      return { ...s, draft: a.text, draftCursor: a.cursor ?? a.text.length, historyAt: a.historyAt === undefined ? s.historyAt : a.historyAt };
     case 'quit_arm':
       return { ...s, quitArmed: a.armed, status: { ...s.status, message: a.armed ? 'Press Ctrl-C again to quit' : s.quitArmed ? null : s.status.message, messageError: false } };
     case 'scroll':
@@ -152,7 +153,7 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'batch':
       return a.actions.reduce(reducer, s);
     case 'command_text':
-      return { ...s, command: { text: a.text, suggestions: a.suggestions } };
+      return { ...s, command: { text: a.text, cursor: a.cursor ?? a.text.length, suggestions: a.suggestions } };
     case 'notice':
       return { ...s, chat: [...s.chat, { role: a.error ? 'error' : 'notice', text: a.text }] };
     case 'status':

@@ -55,13 +55,16 @@ export interface ConsoleState {
   lastPane: Exclude<Pane, 'chat'>;
   /** The question being typed: kept in state so it survives overlays and focus changes. */
   draft: string;
+  draftCursor: number;
+  /** Where ↑/↓ are in the question history (null: the draft). */
+  historyAt: number | null;
   /** Ctrl-C was pressed while idle: a second one quits. */
   quitArmed: boolean;
   /** Lines scrolled: chat from the bottom (0 follows new lines), the others from the top. */
   scroll: Record<Scrollable, number>;
   tab: Tab;
   overlay: 'none' | 'help' | 'command';
-  command: { text: string; suggestions: string[] };
+  command: { text: string; cursor: number; suggestions: string[] };
   chat: ChatEntry[];
   /** The answer being streamed: only this tail re-renders while text arrives. */
   live: string;
@@ -85,7 +88,7 @@ export type ConsoleAction =
   | { type: 'focus_cycle'; delta: 1 | -1 }
   | { type: 'tab'; tab: Tab }
   | { type: 'overlay'; overlay: ConsoleState['overlay'] }
-  | { type: 'command_text'; text: string; suggestions: string[] }
+  | { type: 'command_text'; text: string; cursor?: number; suggestions: string[] }
   | { type: 'notice'; text: string; error?: boolean }
   | { type: 'status'; patch: Partial<ConsoleState['status']> }
   | { type: 'tools_move'; delta: number }
@@ -101,7 +104,7 @@ export type ConsoleAction =
   | { type: 'columns_view' }
   | { type: 'columns_filter'; text: string; done?: boolean }
   | { type: 'history_push'; text: string }
-  | { type: 'draft'; text: string }
+  | { type: 'draft'; text: string; cursor?: number; historyAt?: number | null }
   | { type: 'quit_arm'; armed: boolean }
   | { type: 'scroll'; target: Scrollable; delta: number }
   | { type: 'scroll_set'; target: Scrollable; to: number }

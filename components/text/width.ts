@@ -5,9 +5,14 @@ import stringWidth from 'string-width';
  * combining marks none. Every cut and pad in the console goes through here, never `.length`.
  */
 const segmenter = new Intl.Segmenter();
-const ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Characters one cell wide each, one UTF-16 unit each: printable ASCII, Latin-1, punctuation
+ * (… ·), arrows, box drawing and geometric shapes (▾ ▸ ├─), less the two emoji among them.
+ * Most console text is made of these; it skips the grapheme segmenter (the keypress budget).
+ */
+const ASCII = /^[\x20-\x7e\u00a0-\u00ac\u00ae-\u00ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25fc\u25ff]*$/;
 
-export const width = (text: string): number => stringWidth(text);
+export const width = (text: string): number => (ASCII.test(text) ? text.length : stringWidth(text));
 
 export function graphemes(text: string): string[] {
   if (ASCII.test(text)) return text.split('');

@@ -5,7 +5,7 @@ import type { TraceJson, TraceNodeJson } from '../state/types.js';
 import { fit, ms, padEnd, padStart, width as cells, wrap } from '../panes/format.js';
 import { type Line, ScrollLines } from '../panes/ScrollLines.js';
 import { colorEnabled, serviceColor, TAG_COLORS } from '../theme/palette.js';
-import { duration, flagText, nameParts, rowColumns } from './row-layout.js';
+import { compactPrefix, duration, flagText, nameParts, rowColumns, tagsWidth } from './row-layout.js';
 import { type TreeRow, barCells, visibleRows, windowStart } from './rows.js';
 
 const TAG = { ebpf: '[eBPF]', otlp: '[OTLP]' } as const;
@@ -38,7 +38,7 @@ function countErrors(nodes: TraceNodeJson[]): number {
 function Row({ row, trace, selected, cols, tagsW }: { row: TreeRow; trace: TraceJson; selected: boolean; cols: ReturnType<typeof rowColumns>; tagsW: number }) {
   const n = row.node;
   const fold = row.hasChildren ? (row.folded ? '▸' : '▾') : ' ';
-  const name = nameParts(`${fold}${row.prefix} `, n.service, n.name, cols.name);
+  const name = nameParts(`${fold}${cols.name < 48 ? compactPrefix(row.prefix) : row.prefix} `, n.service, n.name, cols.name);
   const f = flagText(n);
   const tagCells = cells(TAG[n.source]) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan);
   const bar = cols.bar ? barCells(n.offsetMs, n.durationMs, trace.durationMs, cols.bar) : null;
@@ -106,11 +106,8 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const start = windowStart(rows.length, t.cursor, treeHeight, prevStart.current);
   prevStart.current = start;
   const shown = rows.slice(start, start + treeHeight);
-  // The tag column is as wide as the widest tag and markers on screen.
-  const tagsW = Math.max(6, ...shown.map((r) => {
-    const f = flagText(r.node);
-    return 6 + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan);
-  }));
+  // The tag column is as wide as the trace's widest tag and markers.
+  const tagsW = tagsWidth(trace.roots);
   const cols = rowColumns(width, tagsW);
   const header = `Trace ${trace.traceId.slice(0, 16)} · ${ms(trace.durationMs)} · ${trace.spanCount} spans · ${trace.services.length} services · depth ${trace.depth}${trace.incomplete ? ' · INCOMPLETE' : ''}`;
   return (

@@ -37,3 +37,26 @@ export function nameParts(head: string, service: string, name: string, cells: nu
 }
 
 export const duration = (text: string) => padStart(cut(text, DURATION_CELLS), DURATION_CELLS);
+
+/** The tree drawn two cells per level instead of three, for narrow panes. */
+export function compactPrefix(prefix: string): string {
+  return prefix.replace(/(├─ |└─ |│  |   )/g, (g) => `${g[0]} `);
+}
+
+const tagWidths = new WeakMap<object, number>();
+
+/** The tag column's width for a whole trace (computed once per trace), so columns hold still while scrolling. */
+export function tagsWidth(roots: readonly { error: boolean; slow: boolean; merged: unknown; orphan: boolean; children: unknown[] }[]): number {
+  const known = tagWidths.get(roots);
+  if (known !== undefined) return known;
+  let w = 6;
+  const stack = [...roots];
+  while (stack.length) {
+    const n = stack.pop() as (typeof roots)[number];
+    const f = flagText(n);
+    w = Math.max(w, 6 + width(f.error) + width(f.slow) + width(f.merged) + width(f.orphan));
+    for (const c of n.children) stack.push(c as (typeof roots)[number]);
+  }
+  tagWidths.set(roots, w);
+  return w;
+}

@@ -30,7 +30,15 @@ export interface EngineOptions extends ColonyChoice {
 }
 
 export const DEFAULT_SCENARIO = 'payment-failure';
+const MODEL_EXAMPLES = ':model ollama:llama3.2, :model openai:gpt-4o-mini, :model anthropic:claude-sonnet-4-5, :model replay:payment-failure, :model triage:automatic';
 const GENERIC_QUESTION = 'What is wrong right now, and where should I look first?';
+
+/** A model that cannot be reached says only "Connection error.": name where it was looked for (pure). */
+export function explainModelError(message: string, model: string, env: NodeJS.ProcessEnv = process.env): string {
+  if (!/connection error|ECONNREFUSED|fetch failed|ENOTFOUND/i.test(message)) return message;
+  const where = model.startsWith('ollama:') ? ` at ${env.OLLAMA_BASE_URL ?? 'http://localhost:11434'} (is \`ollama serve\` running, and the model pulled?)` : ' (check the network, the API key, and the *_BASE_URL variable if you set one)';
+  return `${message} Could not reach ${model}${where}. :model switches to another model.`;
+}
 
 export class ConsoleEngine {
   private listeners = new Set<(e: EngineEvent) => void>();
@@ -93,10 +101,17 @@ export class ConsoleEngine {
     const { listScenarios } = await import('../demo/files.js');
     this.scenarios = listScenarios().map((s) => s.name);
     this.emit({ type: 'status', patch: { ...this.describeColony(), model: this.modelLabel(), loading: choice.demo ? 0 : null } });
-    this.session = await openAgentSession(choice, {
-      mcpServers: settings.mcpServers,
-      onProgress: (f) => this.emit({ type: 'status', patch: { loading: f } }),
-    });
+    try {
+      this.session = await openAgentSession(choice, {
+        mcpServers: settings.mcpServers,
+        onProgress: (f) => this.emit({ type: 'status', patch: { loading: f } }),
+      });
+    } catch (err) {
+      if (!choice.colony) throw err;
+      // "fetch failed" alone says nothing: name the URL and what to check.
+      this.emit({ type: 'status', patch: { message: `✗ colony unreachable: ${choice.colony}` } });
+      throw new Error(`Cannot reach the colony at ${choice.colony} (${(err as Error).message}). Check that it is running (coral colony serve prints its URL), the host and port, and --token if it needs one; or start without --colony for the demo.`);
+    }
     for (const w of this.session.hub.warnings) this.emit({ type: 'notice', text: w });
     this.session.ready.then(
       () => this.emit({ type: 'status', patch: { loading: null } }),
@@ -137,6 +152,7 @@ export class ConsoleEngine {
       for await (const ev of runTurn({ provider: this.provider, hub: this.session.hub, system: this.session.system, messages: this.messages, question: q, maxToolRounds: settings.maxToolRounds, signal: this.abort.signal })) {
         if (ev.type === 'tool_call_started') turnCalls.push(this.startCall(ev.id));
         if (ev.type === 'message_end') this.emit({ type: 'agent', event: { ...ev, text: renumberCitations(ev.text, turnCalls) } });
+        else if (ev.type === 'error') this.emit({ type: 'agent', event: { ...ev, message: explainModelError(ev.message, this.provider?.name ?? 'the model') } });
         else this.emit({ type: 'agent', event: ev, seq: this.seqOf.get((ev as { id?: string }).id ?? '') });
       }
     } catch (err) {
@@ -191,7 +207,7 @@ export class ConsoleEngine {
         this.emit({ type: 'status', patch: { model: this.modelLabel() } });
         return this.emit({ type: 'notice', text: `Model: ${this.modelLabel()}` });
       } catch (err) {
-        return this.emit({ type: 'notice', text: (err as Error).message, error: true });
+        return this.emit({ type: 'notice', text: `${(err as Error).message} Examples: ${MODEL_EXAMPLES}.`, error: true });
       }
     }
     if (cmd.kind === 'load') return void this.load(cmd.scenario);

@@ -21,7 +21,7 @@ interface Recorded extends ConsoleActions {
 }
 const recorder = (): Recorded => {
   const calls: string[] = [];
-  return { calls, submit: (q) => calls.push(`submit ${q}`), cancel: () => calls.push('cancel'), runCommand: (l) => calls.push(`run ${l}`), complete: () => [], quit: () => calls.push('quit') };
+  return { calls, submit: (q) => calls.push(`submit ${q}`), cancel: () => calls.push('cancel'), runCommand: (l) => calls.push(`run ${l}`), complete: () => [], quit: () => calls.push('quit'), redraw: () => calls.push('redraw') };
 };
 
 function press(s: ConsoleState, key: string, actions: ConsoleActions = recorder(), page = 10): ConsoleState {

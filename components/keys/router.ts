@@ -1,0 +1,82 @@
+import { historyEntry } from '../panes/history.js';
+import { applyKey, type EditKey } from '../input/line-edit.js';
+import { reducer } from '../state/reducer.js';
+import type { ConsoleAction, ConsoleState } from '../state/types.js';
+import { type ConsoleActions, handledByInput, keyName, resolveKey } from './registry.js';
+
+/**
+ * Every key goes through here, once, whatever has focus: the text fields (chat, command line,
+ * column filter) are edited in the state, not by input hooks of their own that come and go with
+ * focus, so a key typed right after `:` or Esc is never lost (T6) and two keys read together
+ * build on each other (T4). `at` is the state after every key before this one.
+ */
+export type InkKey = EditKey & { shift?: boolean; tab?: boolean; escape?: boolean; return?: boolean };
+
+export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { dispatch(a: ConsoleAction): ConsoleState; actions: ConsoleActions }): void {
+  const name = keyName(input, key);
+  let s = at;
+  if (s.quitArmed && name !== 'ctrl+c' && name !== 'ctrl+l') s = c.dispatch({ type: 'quit_arm', armed: false });
+  const page = Math.max(1, s.rows - 8);
+
+  if (s.overlay === 'command') {
+    if (name === 'escape') return void c.dispatch({ type: 'overlay', overlay: 'none' });
+    if (name === 'tab') {
+      const first = s.command.suggestions[0];
+      if (first) c.dispatch({ type: 'command_text', text: `${first} `, suggestions: c.actions.complete(`${first} `) });
+      return;
+    }
+    const r = applyKey({ value: s.command.text, cursor: s.command.cursor }, input, key);
+    if (!r) return;
+    // Backspace over the `:` closes the line, as in vim.
+    if (r.edit.value === '') return void c.dispatch({ type: 'overlay', overlay: 'none' });
+    c.dispatch({ type: 'command_text', text: r.edit.value, cursor: r.edit.cursor, suggestions: c.actions.complete(r.edit.value) });
+    if (r.submit) {
+      c.dispatch({ type: 'overlay', overlay: 'none' });
+      c.actions.runCommand(r.edit.value);
+    }
+    return;
+  }
+
+  if (s.columns.filtering && s.focus === 'detail' && s.tab === 'columns' && s.overlay === 'none') {
+    if (name === 'escape') return void c.dispatch({ type: 'columns_filter', text: s.columns.filter, done: true });
+    const r = applyKey({ value: s.columns.filter, cursor: s.columns.filter.length }, input, key);
+    if (r) c.dispatch({ type: 'columns_filter', text: r.edit.value, done: r.submit });
+    return;
+  }
+
+  // Esc and a key read together arrive as Meta+key (a busy console reads late): both act, in order.
+  if (key.meta && !key.ctrl && !key.escape && input.length === 1) s = c.dispatch({ type: 'back' });
+
+  const chat = s.focus === 'chat' && s.overlay === 'none';
+  if (chat && (key.upArrow || key.downArrow)) {
+    const h = historyEntry(s.history, s.historyAt, key.upArrow ? -1 : 1);
+    return void c.dispatch({ type: 'draft', text: h.text, historyAt: h.at });
+  }
+  const binding = resolveKey(s, name);
+  // Home/End move the cursor of a draft; on an empty input they scroll the conversation.
+  const editsDraft = chat && s.draft !== '' && (name === 'home' || name === 'end');
+  if (binding && !handledByInput(binding) && !editsDraft) return binding.run({ state: s, dispatch: c.dispatch, actions: c.actions, page }, name);
+  if (!chat) return;
+
+  const r = applyKey({ value: s.draft, cursor: s.draftCursor }, input, key);
+  if (!r) return;
+  if (s.draft === '' && (r.edit.value === '?' || r.edit.value === ':')) return void c.dispatch({ type: 'overlay', overlay: r.edit.value === '?' ? 'help' : 'command' });
+  if (!r.submit) return void c.dispatch({ type: 'draft', text: r.edit.value, cursor: r.edit.cursor });
+  if (s.busy) {
+    c.dispatch({ type: 'draft', text: r.edit.value, cursor: r.edit.cursor });
+    return void c.dispatch({ type: 'status', patch: { message: 'Still answering: wait, or Ctrl-C to cancel (your question is kept)' } });
+  }
+  const text = r.edit.value.trim();
+  c.dispatch({ type: 'draft', text: '', historyAt: null });
+  if (text) c.dispatch({ type: 'history_push', text });
+  c.actions.submit(text);
+}
+
+/** Applies an action to the routing state at once, and to React's state. */
+export function dispatcher(ref: { current: ConsoleState }, dispatch: (a: ConsoleAction) => void): (a: ConsoleAction) => ConsoleState {
+  return (a) => {
+    ref.current = reducer(ref.current, a);
+    dispatch(a);
+    return ref.current;
+  };
+}

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TmuxTerminal, sleep } from './support/tmux-terminal.js';
+
+/**
+ * The console in a real terminal at three sizes: a scripted session (start, help, command line,
+ * trace browsing with folds and jumps, an opened tool call, a resize while the answer streams,
+ * a terminal too small, quitting). After each step the screen must equal a forced full redraw,
+ * fit the terminal, and show the status bar once, on the last row.
+ */
+const home = mkdtempSync(join(tmpdir(), 'coral-term-'));
+const terminals: TmuxTerminal[] = [];
+afterAll(() => {
+  for (const t of terminals) t.kill();
+  rmSync(home, { recursive: true, force: true });
+});
+
+async function session(cols: number, rows: number): Promise<string[]> {
+  const t = new TmuxTerminal(`${cols}x${rows}`, cols, rows, home);
+  terminals.push(t);
+  const problems: string[] = [];
+  const check = async (step: string) => {
+    const r = await t.checkFrame(step);
+    problems.push(...r.problems);
+    return r.screen.join('\n');
+  };
+  t.start();
+  // Typed before the console is up: kept for the chat input.
+  await sleep(150);
+  await t.type('why');
+  await t.waitFor((s) => s.includes('[OTLP]') && /Trace [0-9a-f]{16}/.test(s), 'the first trace');
+  expect(await check('start')).toMatch(/› why/);
+
+  // ? and : act on an empty input only; the draft survives the overlays.
+  await t.press('?');
+  expect(await check('? typed into a draft')).toMatch(/› why\?/);
+  await t.press('C-u', '?');
+  expect(await check('help')).toContain('Everywhere');
+  await t.keys('PageDown');
+  const help = await check('help scrolled');
+  // The help fits from about 60 rows on; below, it scrolls and says where it is.
+  if (rows < 60) expect(help).toMatch(/lines \d+-\d+ of \d+/);
+  await t.press('Escape');
+  await t.press(':');
+  expect(await check('command line')).toContain('Tab completes');
+  await t.type('traces --max 3');
+  await t.keys('Enter');
+  await t.waitFor((s) => /✓ query_traces max_trace/.test(s), 'the :traces call to finish');
+  await check('command ran');
+
+  // Esc leaves the input for the detail pane; browse, fold, jump, open details.
+  await t.press('Escape', 'j', 'j');
+  await check('moved');
+  await t.press('Enter');
+  await check('folded');
+  await t.press('n', 'G');
+  await check('jumped');
+  await t.press('g', 'd');
+  expect(await check('span details')).toContain('attributes:');
+  await t.keys('PageDown');
+  await check('span details scrolled');
+  await t.press('d', 'Escape');
+  expect(await check('trace list')).toContain('3 traces');
+
+  // The tool calls pane: open the last call, scroll its result.
+  await t.press('BTab', 'Enter');
+  expect(await check('tool call opened')).toContain('colony/coral_query_traces');
+  await t.keys('PageDown');
+  await check('tool call scrolled');
+
+  // The recorded investigation streams while the terminal is resized.
+  await t.press('Tab', 'Tab');
+  await t.keys('Enter');
+  await t.waitFor((s) => s.includes('› Why are checkouts failing?'), 'the recorded question');
+  t.resize(cols - 7, rows - 3);
+  await sleep(250);
+  t.resize(cols, rows);
+  await t.waitFor((s) => /› ask about/.test(s), 'the answer to end', 90_000);
+  await check('resized while streaming');
+
+  t.resize(50, 15);
+  await t.waitFor((s) => s.includes('terminal too small (needs 60x20, have 50x15)'), 'the too-small notice');
+  t.resize(cols, rows);
+  await check('back from too small');
+
+  // Ctrl-C when idle asks first.
+  await t.press('C-c');
+  await t.waitFor((s) => s.includes('Press Ctrl-C again to quit'), 'the quit question');
+  expect(await check('ctrl-c once')).toContain('Press Ctrl-C again to quit');
+  await t.keys('C-c');
+  const after = await t.waitFor((s) => s.includes('CORAL-EXITED-0'), 'the console to exit');
+  expect(after).not.toContain('[OTLP]');
+  return problems;
+}
+
+describe('the console in a real terminal (tmux)', () => {
+  for (const [cols, rows] of [[80, 24], [120, 40], [200, 60]] as const) {
+    it.concurrent(`draws every frame as a full redraw would at ${cols}x${rows}`, async () => {
+      const problems = await session(cols, rows);
+      expect(problems.join('\n\n')).toBe('');
+    }, 240_000);
+  }
+});
