@@ -227,12 +227,18 @@ export function describeMcpServer(v: McpServerConfig): string {
   return `http: ${maskUrl(v.url)}${v.token ? ` (token ${maskReference(v.token)})` : ''}`;
 }
 
+/** A secret reference as `config show` prints it: masked, with whether it can be resolved; never the value. */
+export function describeReference(ref: string, env: NodeJS.ProcessEnv = process.env): string {
+  const state = ref.startsWith('keyring://') ? 'in the system keyring' : ref.startsWith('env://') && env[ref.slice(6)] ? 'set' : 'NOT SET';
+  return `${maskReference(ref)} (${state})`;
+}
+
 /** The settings with secrets masked, for `coral config show`. */
 export function describeSettings(s: AskSettings): Record<string, unknown> {
   return {
     model: s.model ?? '(none: recorded investigation on demos, else automatic triage)',
     fallback_models: s.fallbackModels,
-    api_keys: Object.fromEntries(Object.entries(s.apiKeys).map(([k, v]) => [k, v ? `${maskReference(v)} (${v.startsWith('env://') && process.env[v.slice(6)] ? 'set' : 'NOT SET'})` : v])),
+    api_keys: Object.fromEntries(Object.entries(s.apiKeys).map(([k, v]) => [k, v ? describeReference(v) : v])),
     max_tool_rounds: s.maxToolRounds,
     conversation: { max_turns: s.maxTurns, context_window: s.contextWindow, auto_prune: s.autoPrune },
     mcp_servers: Object.fromEntries(Object.entries(s.mcpServers).map(([k, v]) => [k, describeMcpServer(v)])),

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import {
   type ConfigFile,
+  describeReference,
   describeSettings,
   globalConfigPath,
   projectConfigPath,
@@ -19,7 +20,7 @@ import { findCommand, referencedVariables } from './config-checks.js';
 /** A secret reference with whether its variable is set; never the value. */
 function refState(ref: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
   if (!ref) return ref;
-  return `${maskReference(ref)} (${ref.startsWith('env://') && env[ref.slice(6)] ? 'set' : 'NOT SET'})`;
+  return describeReference(ref, env);
 }
 
 /** Per-colony overrides as written, every reference or secret-named value masked. */
