@@ -92,7 +92,7 @@ describe('one colony per machine: the README flow on the default colony', () => 
     rmSync(elsewhere, { recursive: true, force: true });
     expect(viaEnv.stderr).toMatch(/using the default colony .* \(CORAL_COLONY\)/);
     expect((JSON.parse(viaEnv.stdout) as { services: { serviceName: string }[] }).services[0].serviceName).toBe('payment');
-  });
+  }, 120_000);
 
   it('coral mcp bridges stdio to it: tools, resources and prompts for a desktop client', async () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: ['dist/coral.js', 'mcp'], env: { ...(process.env as Record<string, string>), CORAL_HOME: home }, stderr: 'pipe' });
@@ -112,7 +112,7 @@ describe('one colony per machine: the README flow on the default colony', () => 
       await client.close();
     }
     expect(stderr).toMatch(/bridging stdio to the colony at/);
-  });
+  }, 60_000);
 
   it('coral ask answers from it', async () => {
     const ask = await coral(['ask', 'what is failing?', '--model', 'triage:automatic', '--json']);
@@ -140,7 +140,7 @@ describe('one colony per machine: the README flow on the default colony', () => 
     expect(status.code).toBe(0);
     expect(status.stderr).not.toMatch(/running colony/);
     expect(status.stdout).toMatch(new RegExp(`^colony ${db}\\n`));
-  });
+  }, 120_000);
 });
 
 describe('a colony with a token', () => {
@@ -161,5 +161,5 @@ describe('a colony with a token', () => {
       await stop(child);
     }
     expect(existsSync(`${tokenDb}.token`)).toBe(false);
-  });
+  }, 120_000);
 });

@@ -16,6 +16,9 @@ export interface OtlpSender {
 }
 
 const MAX_ATTEMPTS = 5;
+const RETRYABLE = new Set<number>([status.CANCELLED, status.DEADLINE_EXCEEDED, status.ABORTED, status.OUT_OF_RANGE, status.UNAVAILABLE, status.DATA_LOSS]);
+/** Per attempt; a busy colony may take seconds to commit a large batch. */
+const GRPC_DEADLINE_MS = 30_000;
 const GRPC_SERVICES: Record<Signal, string> = {
   traces: '/opentelemetry.proto.collector.trace.v1.TraceService/Export',
   metrics: '/opentelemetry.proto.collector.metrics.v1.MetricsService/Export',
@@ -117,7 +120,7 @@ function grpcSender(endpoint: string, headers: Record<string, string>): OtlpSend
   for (const [k, v] of Object.entries(headers)) metadata.set(k, v);
   const call = (signal: Signal, body: Buffer) =>
     new Promise<{ error: ServiceError | null; response?: Buffer }>((resolve) => {
-      client.makeUnaryRequest(GRPC_SERVICES[signal], (b: Buffer) => b, (b: Buffer) => b, body, metadata, { deadline: Date.now() + 10_000 }, (error, response) => resolve({ error, response }));
+      client.makeUnaryRequest(GRPC_SERVICES[signal], (b: Buffer) => b, (b: Buffer) => b, body, metadata, { deadline: Date.now() + GRPC_DEADLINE_MS }, (error, response) => resolve({ error, response }));
     });
   return {
     describe: `${address} (OTLP/gRPC)`,
@@ -126,7 +129,8 @@ function grpcSender(endpoint: string, headers: Record<string, string>): OtlpSend
       for (let attempt = 1; ; attempt++) {
         const { error, response } = await call(signal, payload);
         if (!error) return protoPartial(response ?? Buffer.alloc(0));
-        const retryable = error.code === status.UNAVAILABLE || (error.code === status.RESOURCE_EXHAUSTED && error.metadata?.get('grpc-status-details-bin').length > 0);
+        // The OTLP/gRPC specification's retryable codes; RESOURCE_EXHAUSTED only when the server says when.
+        const retryable = RETRYABLE.has(error.code) || (error.code === status.RESOURCE_EXHAUSTED && error.metadata?.get('grpc-status-details-bin').length > 0);
         if (error.code === status.UNAVAILABLE && attempt >= MAX_ATTEMPTS && /connect|No connection|ECONNREFUSED/i.test(error.details)) throw unreachable(address, new Error(error.details), 'grpc');
         if (retryable && attempt < MAX_ATTEMPTS) {
           await sleep(250 * attempt);
