@@ -105,6 +105,8 @@ export class ConsoleEngine {
       this.session = await openAgentSession(choice, {
         mcpServers: settings.mcpServers,
         onProgress: (f) => this.emit({ type: 'status', patch: { loading: f } }),
+        // Stderr would land under the full-screen UI: say it in the chat.
+        onNotice: (line) => this.emit({ type: 'notice', text: line }),
       });
     } catch (err) {
       if (!choice.colony) throw err;
