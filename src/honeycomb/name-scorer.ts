@@ -1,8 +1,9 @@
 /**
  * Scores every distinct name of a NameTable against one query, with exactly the numbers matchScore
  * gives (similarity.ts), but fast. A name is scored once however many datasets hold it; substring
- * substring tests run only where a name holds all of the query's characters and pairs; the difflib ratio runs only where no upper bound already puts the
- * name under MIN_SCORE; and it runs to the end only for names that can reach the page asked for.
+ * tests run only where a name holds all of the query's characters and character pairs; the difflib
+ * ratio runs only where no upper bound already puts the name under MIN_SCORE, and runs to the end
+ * only for names that can reach the page asked for.
  *
  * The bounds: real_quick_ratio (lengths alone), then the longest common subsequence (Ratcliff/
  * Obershelp's matching blocks form a common subsequence, so their total never exceeds it), computed
