@@ -62,7 +62,7 @@ describe('coral CLI (the built bundle)', () => {
     const blocker = createServer();
     await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
     const { port } = blocker.address() as { port: number };
-    const res = await coral('colony', 'serve', '--db', ':memory:', '--otlp-port', String(port));
+    const res = await coral('colony', 'serve', '--db', ':memory:', '--otlp-port', String(port), '--otlp-grpc-port', '0');
     blocker.close();
     expect(res.code).toBe(1);
     expect(res.stderr).toMatch(new RegExp(`Port ${port} on 127\\.0\\.0\\.1 is already in use.*\\n.*--otlp-port`));
@@ -96,7 +96,7 @@ describe('coral query and coral mcp (the built bundle)', () => {
   });
 
   it('end to end: colony serve, demo replay over OTLP, then query the running colony over MCP', async () => {
-    const serve = spawn(process.execPath, ['dist/coral.js', 'colony', 'serve', '--db', ':memory:', '--otlp-port', '0'], { env: { ...process.env, CORAL_HOME: home } });
+    const serve = spawn(process.execPath, ['dist/coral.js', 'colony', 'serve', '--db', ':memory:', '--otlp-port', '0', '--otlp-grpc-port', '0'], { env: { ...process.env, CORAL_HOME: home } });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let err = '';

@@ -109,7 +109,7 @@ describe('coral colony serve states how OTLP is authenticated', () => {
     for (const s of serve) s.kill('SIGINT');
   });
   async function start(args: string[]): Promise<{ url: string; log: string }> {
-    const p = spawn(process.execPath, [resolve('dist/coral.js'), 'colony', 'serve', '--db', ':memory:', '--otlp-port', '0', ...args]);
+    const p = spawn(process.execPath, [resolve('dist/coral.js'), 'colony', 'serve', '--db', ':memory:', '--otlp-port', '0', '--otlp-grpc-port', '0', ...args]);
     serve.push(p);
     return new Promise((done, fail) => {
       let log = '';
