@@ -4,12 +4,11 @@ import { gunzip, inflate } from 'node:zlib';
 import { CoralError } from '../../core/errors.js';
 import type { IngestBatch } from '../store/rows.js';
 import { StoreBusyError } from '../store/writer.js';
-import { decodeLogsJson, decodeMetricsJson, decodeTracesJson } from './decode-json.js';
-import { decodeLogsProto, decodeMetricsProto, decodeTracesProto } from './decode-proto.js';
 import { type AccessPolicy, checkAccess } from './auth.js';
 import { BUDGET_RETRY_AFTER_S, BudgetHold, InflightBudget } from './limits.js';
 import { OtlpDecodeError, type Signal } from './model.js';
-import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces, rejectionMessage } from './normalize.js';
+import { decodeExport } from './ingest.js';
+import { type Normalized, rejectionMessage } from './normalize.js';
 import {
   type Encoding,
   RPC_INTERNAL,
@@ -65,11 +64,6 @@ export interface RunningReceiver {
   close(): Promise<void>;
 }
 
-const SIGNALS: Record<Signal, { json: (b: Buffer) => unknown; proto: (b: Buffer) => unknown; normalize: (req: never) => Normalized }> = {
-  traces: { json: decodeTracesJson, proto: decodeTracesProto, normalize: normalizeTraces },
-  metrics: { json: decodeMetricsJson, proto: decodeMetricsProto, normalize: normalizeMetrics },
-  logs: { json: decodeLogsJson, proto: decodeLogsProto, normalize: normalizeLogs },
-};
 
 const PATHS: Record<string, Signal> = { '/v1/traces': 'traces', '/v1/metrics': 'metrics', '/v1/logs': 'logs' };
 
@@ -187,15 +181,13 @@ export async function handleExport(
     }
     const raw = await readBody(req, opts.maxBodyBytes, hold, opts.budget);
     const body = await decompress(req, raw, opts.maxBodyBytes, hold, opts.budget);
-    const codec = SIGNALS[signal];
-    let decoded: unknown;
+    let n: Normalized;
     try {
-      decoded = encoding === 'json' ? codec.json(body) : codec.proto(body);
+      n = decodeExport(signal, encoding, body);
     } catch (err) {
       if (err instanceof OtlpDecodeError) throw new HttpError(400, RPC_INVALID_ARGUMENT, `cannot decode ${signal} ${encoding}: ${err.message}`);
       throw err;
     }
-    const n = codec.normalize(decoded as never);
     try {
       await opts.sink.write(n.batch);
     } catch (err) {
