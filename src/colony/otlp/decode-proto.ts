@@ -19,7 +19,7 @@ import {
   MAX_ANY_VALUE_DEPTH,
   OtlpDecodeError,
 } from './model.js';
-import { WIRE_FIXED64_REPEATED, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, type MessageSpec, WireReader, messageSpec } from './wire.js';
+import { WIRE_FIXED64_REPEATED, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireReader, messageSpec } from './wire.js';
 
 // Field numbers from opentelemetry-proto (common, resource, trace, metrics, logs v1).
 const L = WIRE_LEN;

@@ -11,11 +11,22 @@ export interface IngestSink {
   write(batch: IngestBatch): Promise<void>;
 }
 
-const SIGNALS: Record<Signal, { json: (b: Buffer) => unknown; proto: (b: Buffer) => unknown; normalize: (req: never) => Normalized }> = {
+const CODECS: Record<Signal, { json: (b: Buffer) => unknown; proto: (b: Buffer) => unknown; normalize: (req: never) => Normalized }> = {
   traces: { json: decodeTracesJson, proto: decodeTracesProto, normalize: normalizeTraces },
   metrics: { json: decodeMetricsJson, proto: decodeMetricsProto, normalize: normalizeMetrics },
   logs: { json: decodeLogsJson, proto: decodeLogsProto, normalize: normalizeLogs },
 };
+
+/**
+ * One export body to rows, pure and transport-neutral (OTLP/HTTP and OTLP/gRPC carry the same
+ * bytes): throws OtlpDecodeError when the body cannot be decoded at all (a 400 / INVALID_ARGUMENT,
+ * nothing stored); otherwise every item is stored or rejected alone, with `rejected` and the
+ * reasons (naming the field) for partial_success.
+ */
+export function decodeExport(signal: Signal, encoding: Encoding, body: Buffer): Normalized {
+  const codec = CODECS[signal];
+  return codec.normalize((encoding === 'json' ? codec.json(body) : codec.proto(body)) as never);
+}
 
 /**
  * Why an export was refused, independent of the transport: `invalid` is final (HTTP 400,
@@ -34,20 +45,19 @@ export class IngestError extends Error {
 
 /** Decode -> normalise -> store: the one path every OTLP transport (HTTP, gRPC) takes. */
 export async function ingestExport(sink: IngestSink, signal: Signal, encoding: Encoding, body: Buffer): Promise<Normalized> {
-  const codec = SIGNALS[signal];
-  let decoded: unknown;
+  let n: Normalized;
   try {
-    decoded = encoding === 'json' ? codec.json(body) : codec.proto(body);
+    n = decodeExport(signal, encoding, body);
   } catch (err) {
     if (err instanceof OtlpDecodeError) throw new IngestError('invalid', `cannot decode ${signal} ${encoding}: ${err.message}`);
     throw err;
   }
-  const n = codec.normalize(decoded as never);
   try {
     await sink.write(n.batch);
   } catch (err) {
     if (err instanceof StoreBusyError) throw new IngestError('busy', err.message);
-    // The store's own error text is for the colony's log (err.cause), never for a sender.
+    // Items the store cannot hold were rejected one by one before this point; what fails here is
+    // the store itself, so the sender retries later. Its own error text is for the colony's log.
     throw new IngestError('unavailable', 'the store could not take this batch; retry later (details are in the colony log)', { cause: err });
   }
   return n;
