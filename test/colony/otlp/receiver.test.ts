@@ -168,7 +168,7 @@ describe('idempotency and concurrency', () => {
     });
     await Promise.all(clients);
     expect(await storedSince()).toBe(20 * 200 * 5);
-  });
+  }, 120_000);
 });
 
 describe('source classification', () => {
