@@ -7,8 +7,8 @@ export default defineConfig({
     exclude: [...configDefaults.exclude, '.stryker-tmp/**'],
     reporters: ['default', './test/support/summary-reporter.ts'],
     globalSetup: ['./test/support/build-once.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     // DuckDB and HTTP servers per file: two cores, so keep parallelism modest.
     maxWorkers: 2,
   },
