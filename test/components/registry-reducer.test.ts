@@ -315,3 +315,33 @@ describe('other state changes', () => {
     expect([s.chat, s.toolCalls, s.toolCursor, s.expandedTool, s.trace.traces, s.trace.open, s.metrics, s.history]).toEqual([[], [], 0, null, [], null, null, ['q']]);
   });
 });
+
+describe('the key map itself', () => {
+  it('binds the keys the help overlay and README document, each in its scope, hinted where the status bar shows it', () => {
+    expect(BINDINGS.map((b) => [b.id, b.scope, b.keys.join(' '), b.hint === true])).toEqual([
+      ['focus.next', 'global', 'tab', true], ['focus.prev', 'global', 'shift+tab', false], ['turn.cancel', 'global', 'ctrl+c', false],
+      ['back', 'global', 'escape', false], ['help', 'global', '?', true], ['command', 'global', ':', true],
+      ['tab.traces', 'global', '1', false], ['tab.columns', 'global', '2', false], ['tab.metrics', 'global', '3', false], ['quit', 'global', 'q', true],
+      ['chat.send', 'chat', 'return', true], ['chat.history', 'chat', 'up down', false],
+      ['tools.move', 'tools', 'j k down up', true], ['tools.expand', 'tools', 'return space', true],
+      ['trace.move', 'traces', 'j k down up', true], ['trace.page', 'traces', 'pagedown pageup', false], ['trace.top', 'traces', 'g', false],
+      ['trace.bottom', 'traces', 'G', false], ['trace.fold', 'traces', 'return space', true], ['trace.collapse', 'traces', '[', false],
+      ['trace.expand', 'traces', ']', false], ['trace.next', 'traces', 'n', true], ['trace.prev', 'traces', 'N', false], ['trace.detail', 'traces', 'd', true],
+      ['columns.move', 'columns', 'j k down up', false], ['columns.filter', 'columns', '/', true], ['columns.view', 'columns', 'e', true],
+    ]);
+  });
+
+  it('hints the trace keys in the trace tab', () => {
+    expect(hintsFor(fresh({ focus: 'detail', tab: 'traces' })).map((h) => h.keys)).toEqual(['j/k/↓/↑', 'Enter/Space', 'n', 'd', 'Tab', '?', ':', 'q']);
+  });
+
+  it('moves with the arrow keys as with j and k, in every pane that moves', () => {
+    const t = withTraces([TREE]);
+    expect(pressAll(t, ['down', 'down', 'up']).trace.cursor).toBe(1);
+    const c = fresh({ focus: 'detail', tab: 'columns' });
+    expect(pressAll(c, ['down', 'down', 'up']).columns.cursor).toBe(1);
+    let s = fresh();
+    for (const id of ['a', 'b']) s = reducer(s, { type: 'agent', event: { type: 'tool_call_started', id, server: 'colony', tool: 'x', args: {} } });
+    expect(pressAll({ ...s, focus: 'tools' }, ['up', 'up', 'down']).toolCursor).toBe(1);
+  });
+});

@@ -97,3 +97,24 @@ describe('analysis', () => {
     expect(analysis([])).toBe('');
   });
 });
+
+describe('compareSources and analysis, boundaries', () => {
+  const op = { httpMethod: 'GET', httpRoute: '/x' };
+  it('finds the eBPF section by its source, whatever the order of sections', () => {
+    const s = [section({ rows: [row({ ...op, requests: 100 })] }), section({ source: 'ebpf', rows: [row({ ...op, source: 'ebpf', requests: 300 })] })];
+    expect(compareSources(s)).toEqual(['Route: /x (GET): eBPF counted 300 requests, OTLP 100; the SDK is probably sampling (eBPF sees every request).']);
+  });
+
+  it('needs more than a 10% gap in requests and at least 0.3 ms in the median', () => {
+    const pair = (e: Partial<RedRow>, o: Partial<RedRow>) => [section({ source: 'ebpf', rows: [row({ ...op, source: 'ebpf', ...e })] }), section({ rows: [row({ ...op, ...o })] })];
+    // exactly 10% of the larger count: not a gap worth a note.
+    expect(compareSources(pair({ requests: 100 }, { requests: 90 }))).toEqual([]);
+    // exactly 0.3 ms (0.5 - 0.2 is 0.3 in binary too) and more than 10%: a note.
+    expect(compareSources(pair({ p50Ms: 0.5 }, { p50Ms: 0.2 }))).toHaveLength(1);
+  });
+
+  it('picks the slowest P99 wherever it is listed', () => {
+    const s = [section({ rows: [row({ ...op, p99Ms: 10 }), row({ httpMethod: 'GET', httpRoute: '/mid', p99Ms: 50 }), row({ httpMethod: 'GET', httpRoute: '/slow', p99Ms: 70 }), row({ httpMethod: 'GET', httpRoute: '/low', p99Ms: 20 })] })];
+    expect(analysis(s)).toBe('Analysis: no operation has a notable error rate; slowest P99 is 70ms on /slow (GET) [OTLP].');
+  });
+});
