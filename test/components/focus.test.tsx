@@ -76,4 +76,17 @@ describe('focus rules', () => {
     expect(frame()).not.toContain('✗ query_metrics');
     expect(frame()).toContain('Cancelled. Ask again');
   });
+
+  it('acts on each key of a chunk read at once (a busy console reads late)', async () => {
+    const { keys, frame, app } = start({ traces: [SMALL] });
+    await keys();
+    app.stdin.write('\t\t?');
+    await keys();
+    expect(frame()).toContain('Everywhere');
+    expect(frame()).not.toContain('› ?');
+    await keys(KEY.esc);
+    app.stdin.write('jjd');
+    await keys();
+    expect(frame()).toContain('span a1 parent');
+  });
 });
