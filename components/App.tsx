@@ -2,7 +2,7 @@ import { Box, Text, useApp, useInput, useStdin, useStdout } from 'ink';
 import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { EngineEvent } from '../src/console/engine.js';
 import type { ConsoleActions } from './keys/registry.js';
-import { dispatcher, routeKey } from './keys/router.js';
+import { dispatcher, routeInput } from './keys/router.js';
 import { fit } from './panes/format.js';
 import { ChatPane } from './panes/ChatPane.js';
 import { CommandLine } from './panes/CommandLine.js';
@@ -94,7 +94,7 @@ export function App({ initial, engine, redraw }: { initial: ConsoleState; engine
   const latest = useRef(state);
   latest.current = state;
   const route = useMemo(() => dispatcher(latest, dispatch), []);
-  useInput((input, key) => routeKey(latest.current, input, key, { dispatch: route, actions }), { isActive: interactive });
+  useInput((input, key) => routeInput(() => latest.current, input, key, { dispatch: route, actions }), { isActive: interactive });
 
   if (state.cols < MIN.cols || state.rows < MIN.rows) {
     return <Text wrap="truncate">{fit(`terminal too small (needs ${MIN.cols}x${MIN.rows}, have ${state.cols}x${state.rows})`, state.cols)}</Text>;

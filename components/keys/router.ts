@@ -72,6 +72,22 @@ export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { disp
   c.actions.submit(text);
 }
 
+const editing = (s: ConsoleState) => s.overlay === 'command' || (s.overlay === 'none' && (s.focus === 'chat' || (s.columns.filtering && s.focus === 'detail' && s.tab === 'columns')));
+const keyOf = (ch: string): InkKey => (ch === '\t' ? { tab: true } : ch === '\r' || ch === '\n' ? { return: true } : ch === '\x7f' || ch === '\b' ? { delete: true } : {});
+
+/**
+ * Keys read together arrive as one input ("\t\t?", "jj" on a busy machine): outside a text field,
+ * and wherever Tab or Backspace is among them, each key acts on its own, in order. Text typed or
+ * pasted into a field stays one edit (a paste's newline submits it: T5).
+ */
+export function routeInput(state: () => ConsoleState, input: string, key: InkKey, c: { dispatch(a: ConsoleAction): ConsoleState; actions: ConsoleActions }): void {
+  if (input.length > 1 && !key.ctrl && !key.meta && (/[\t\x7f\b]/.test(input) || !editing(state()))) {
+    for (const ch of Array.from(input)) routeKey(state(), ch, keyOf(ch), c);
+    return;
+  }
+  routeKey(state(), input, key, c);
+}
+
 /** Applies an action to the routing state at once, and to React's state. */
 export function dispatcher(ref: { current: ConsoleState }, dispatch: (a: ConsoleAction) => void): (a: ConsoleAction) => ConsoleState {
   return (a) => {

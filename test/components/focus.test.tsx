@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEY, SMALL, mount, tick } from './fixtures.js';
+import { KEY, SMALL, mount } from './fixtures.js';
 
 let cleanup: (() => void) | null = null;
 afterEach(() => cleanup?.());
@@ -66,14 +66,27 @@ describe('focus rules', () => {
     const { keys, frame, engine } = start();
     engine.emit({ type: 'agent', event: { type: 'user_message', text: 'q' } });
     engine.emit({ type: 'agent', event: { type: 'tool_call_started', id: '1', server: 'colony', tool: 'coral_query_metrics', args: { service: 'payment' } } });
-    await tick();
+    await keys();
     await keys(KEY.ctrlC);
     expect(engine.cancelled).toBe(1);
     engine.emit({ type: 'agent', event: { type: 'tool_call_finished', id: '1', tool: 'coral_query_metrics', ok: false, durationMs: 3, text: 'cancelled' } });
     engine.emit({ type: 'agent', event: { type: 'turn_end', reason: 'cancelled', model: 'm' } });
-    await tick();
+    await keys();
     expect(frame()).toMatch(/⊘ query_metrics .*cancelled/);
     expect(frame()).not.toContain('✗ query_metrics');
     expect(frame()).toContain('Cancelled. Ask again');
+  });
+
+  it('acts on each key of a chunk read at once (a busy console reads late)', async () => {
+    const { keys, frame, app } = start({ traces: [SMALL] });
+    await keys();
+    app.stdin.write('\t\t?');
+    await keys();
+    expect(frame()).toContain('Everywhere');
+    expect(frame()).not.toContain('› ?');
+    await keys(KEY.esc);
+    app.stdin.write('jjd');
+    await keys();
+    expect(frame()).toContain('span a1 parent');
   });
 });

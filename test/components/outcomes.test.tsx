@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { SMALL, mount, tick } from './fixtures.js';
+import { SMALL, mount } from './fixtures.js';
 
 let cleanup: (() => void) | null = null;
 afterEach(() => cleanup?.());
@@ -11,19 +11,19 @@ const start = (o: Parameters<typeof mount>[0] = {}) => {
 
 describe('every result has a visible outcome', () => {
   it('replaces the old trace with what an empty query found', async () => {
-    const { frame, engine } = start({ traces: [SMALL] });
+    const { frame, engine, keys } = start({ traces: [SMALL] });
     engine.emit({ type: 'agent', event: { type: 'tool_call_started', id: 'c1', server: 'colony', tool: 'coral_query_traces', args: { service: 'nosuchservice', time_range: '30m' } } });
     engine.emit({ type: 'agent', event: { type: 'tool_call_finished', id: 'c1', tool: 'coral_query_traces', ok: true, durationMs: 3, text: 'No traces found', structured: { traces: [] } } });
-    await tick();
+    await keys();
     expect(frame()).toContain('No traces for nosuchservice in the last 30m (try a wider --since)');
     expect(frame()).not.toContain('PlaceOrder');
   });
 
   it('shows a failed call in its view and in the status line', async () => {
-    const { frame, engine } = start({ traces: [SMALL] });
+    const { frame, engine, keys } = start({ traces: [SMALL] });
     engine.emit({ type: 'agent', event: { type: 'tool_call_started', id: 'c1', server: 'colony', tool: 'coral_query_traces', args: { max_traces: 0 } } });
     engine.emit({ type: 'agent', event: { type: 'tool_call_finished', id: 'c1', tool: 'coral_query_traces', ok: false, durationMs: 3, text: 'Invalid arguments: max_traces: must be >= 1' } });
-    await tick();
+    await keys();
     const f = frame();
     expect(f).toContain('✗ query_traces failed: Invalid arguments: max_traces: must be >= 1');
     // The status line too (its first cells).
@@ -31,10 +31,10 @@ describe('every result has a visible outcome', () => {
   });
 
   it('says when a metrics query found nothing instead of drawing an empty table', async () => {
-    const { frame, engine } = start();
+    const { frame, engine, keys } = start();
     engine.emit({ type: 'agent', event: { type: 'tool_call_started', id: 'm1', server: 'colony', tool: 'coral_query_metrics', args: { service: 'nosuchservice' } } });
     engine.emit({ type: 'agent', event: { type: 'tool_call_finished', id: 'm1', tool: 'coral_query_metrics', ok: true, durationMs: 3, text: '', structured: { service: 'nosuchservice', timeRange: '1h', sections: [], analysis: '', notes: [] } } });
-    await tick();
+    await keys();
     expect(frame()).toContain('No metrics for nosuchservice in the last 1h');
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { KEY, SMALL, mount, node, tick, trace } from './fixtures.js';
+import { KEY, SMALL, mount, node, trace } from './fixtures.js';
 
 let cleanup: (() => void) | null = null;
 afterEach(() => cleanup?.());
@@ -13,7 +13,7 @@ describe('scrolling', () => {
   it('scrolls the chat history with PgUp/PgDn and Home/End, with a position line', async () => {
     const { keys, frame, engine } = start({ cols: 100, rows: 30 });
     for (let i = 1; i <= 60; i++) engine.emit({ type: 'notice', text: `note ${i}` });
-    await tick();
+    await keys();
     expect(frame()).toContain('note 60');
     expect(frame()).not.toContain('note 1 ');
     expect(frame()).toMatch(/lines \d+-120 of 120/);
@@ -31,7 +31,7 @@ describe('scrolling', () => {
     const text = Array.from({ length: 40 }, (_, i) => `result line ${i + 1}`).join('\n');
     engine.emit({ type: 'agent', event: { type: 'tool_call_started', id: '1', server: 'colony', tool: 'coral_query_summary', args: { time_range: '30m' } } });
     engine.emit({ type: 'agent', event: { type: 'tool_call_finished', id: '1', tool: 'coral_query_summary', ok: true, durationMs: 4, text } });
-    await tick();
+    await keys();
     await keys(KEY.tab, KEY.enter);
     expect(frame()).toContain('colony/coral_query_summary');
     expect(frame()).toContain('args {"time_range":"30m"}');
