@@ -30,7 +30,7 @@ export interface EngineLike {
 function fromEngine(e: EngineEvent): ConsoleAction {
   switch (e.type) {
     case 'agent':
-      return { type: 'agent', event: e.event };
+      return { type: 'agent', event: e.event, seq: e.seq };
     case 'status':
       return { type: 'status', patch: e.patch };
     case 'notice':

@@ -30,7 +30,7 @@ export function chatLines(chat: ChatEntry[], live: string, cells: number): Line[
   const lines: Line[] = [];
   for (const e of chat) {
     for (const l of wrap(`${PREFIX[e.role]}${e.text}`, cells)) lines.push({ text: l, color: COLORS[e.role], bold: e.role === 'user' });
-    if (e.citations?.length) lines.push({ text: `  sources: ${e.citations.map((_, i) => `[${i + 1}]`).join(' ')} (tool calls pane)`, color: 'gray' });
+    if (e.citations?.length) lines.push({ text: `  sources: ${e.citations.map((n) => `[${n}]`).join(' ')} (tool calls pane)`, color: 'gray' });
     lines.push({ text: '' });
   }
   if (live) for (const l of wrap(live, cells)) lines.push({ text: l });

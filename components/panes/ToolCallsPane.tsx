@@ -17,7 +17,7 @@ const GLYPH: Record<ToolCallEntry['status'], { g: string; color: string }> = {
 export function callLines(c: ToolCallEntry, cells: number): Line[] {
   const state = c.status === 'running' ? '(running)' : c.status === 'cancelled' ? '(cancelled)' : c.status === 'failed' ? `(failed: ${c.text ?? ''})` : '';
   return [
-    { text: `${c.server}/${c.tool}${c.durationMs !== undefined ? ` · ${ms(c.durationMs)}` : ''}`, color: 'cyan', bold: true },
+    { text: `${c.seq !== undefined ? `[${c.seq}] ` : ''}${c.server}/${c.tool}${c.durationMs !== undefined ? ` · ${ms(c.durationMs)}` : ''}`, color: 'cyan', bold: true },
     ...wrap(`args ${JSON.stringify(c.args)}`, cells).map((text) => ({ text, color: 'gray' })),
     ...(c.status === 'done' ? wrap(c.text ?? '', cells).map((text) => ({ text })) : wrap(state, cells).map((text) => ({ text, color: c.status === 'failed' ? TAG_COLORS.error : 'gray' }))),
   ];
@@ -37,7 +37,7 @@ export function ToolCallsPane({ width, height, focused, now }: { width: number; 
       {s.toolCalls.length === 0 && <Text color="gray">{fit('No tool calls yet.', inner)}</Text>}
       {visible.map((c, i) => {
         const g = GLYPH[c.status];
-        const label = `${c.tool.replace(/^coral_|^honeycomb_/, '')} `;
+        const label = `${c.seq !== undefined ? `[${c.seq}] ` : ''}${c.tool.replace(/^coral_|^honeycomb_/, '')} `;
         const time = c.status === 'cancelled' ? 'cancelled' : ms(c.durationMs ?? Math.max(0, now - c.startedAt));
         const argsCells = Math.max(0, inner - 2 - cells(label) - cells(time) - 1);
         return (

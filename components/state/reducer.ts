@@ -75,7 +75,7 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
   return s;
 }
 
-function agent(s: ConsoleState, ev: AgentEvent): ConsoleState {
+function agent(s: ConsoleState, ev: AgentEvent, seq?: number): ConsoleState {
   switch (ev.type) {
     case 'user_message':
       // A new question brings the chat back to its newest lines.
@@ -89,7 +89,7 @@ function agent(s: ConsoleState, ev: AgentEvent): ConsoleState {
         chat: s.live.trim() ? [...s.chat, { role: 'assistant', text: s.live.trim() }] : s.chat,
         live: '',
         turnCalls: [...s.turnCalls, ev.id],
-        toolCalls: [...s.toolCalls, { id: ev.id, tool: ev.tool, server: ev.server, args: ev.args, status: 'running', startedAt: Date.now() }],
+        toolCalls: [...s.toolCalls, { id: ev.id, tool: ev.tool, server: ev.server, args: ev.args, status: 'running', seq, startedAt: Date.now() }],
         toolCursor: s.toolCalls.length,
         status: { ...s.status, message: null, messageError: false },
       };
@@ -100,7 +100,7 @@ function agent(s: ConsoleState, ev: AgentEvent): ConsoleState {
       return absorbResult({ ...s, toolCalls }, ev.tool, toolCalls.find((c) => c.id === ev.id), ev.ok, ev.text, ev.structured);
     }
     case 'message_end':
-      return { ...s, live: '', chat: [...s.chat, { role: 'assistant', text: ev.text.trim(), citations: s.turnCalls }] };
+      return { ...s, live: '', chat: [...s.chat, { role: 'assistant', text: ev.text.trim(), citations: s.turnCalls.map((id, i) => s.toolCalls.find((c) => c.id === id)?.seq ?? i + 1) }] };
     case 'usage':
       return { ...s, status: { ...s.status, tokensIn: s.status.tokensIn + ev.inputTokens, tokensOut: s.status.tokensOut + ev.outputTokens } };
     case 'warning':
@@ -131,7 +131,7 @@ const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v
 export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
   switch (a.type) {
     case 'agent':
-      return agent(s, a.event);
+      return agent(s, a.event, a.seq);
     case 'resize':
       return { ...s, cols: a.cols, rows: a.rows };
     case 'focus':

@@ -11,8 +11,8 @@ export const TABS: readonly Tab[] = ['traces', 'columns', 'metrics'];
 export interface ChatEntry {
   role: 'user' | 'assistant' | 'notice' | 'error';
   text: string;
-  /** The tool calls of the turn this answer closes, in call order: what [n] refers to. */
-  citations?: string[];
+  /** The session numbers of the tool calls this answer's turn made, in call order: what its [n] cite. */
+  citations?: number[];
 }
 
 export interface ToolCallEntry {
@@ -21,6 +21,8 @@ export interface ToolCallEntry {
   server: string;
   args: Record<string, unknown>;
   status: 'running' | 'done' | 'failed' | 'cancelled';
+  /** Its number in the session: what answers cite as [n]. */
+  seq?: number;
   startedAt: number;
   durationMs?: number;
   text?: string;
@@ -82,7 +84,8 @@ export interface ConsoleState {
 }
 
 export type ConsoleAction =
-  | { type: 'agent'; event: AgentEvent }
+  /** `seq`: a tool call's number in the session (the engine numbers calls in the order they start). */
+  | { type: 'agent'; event: AgentEvent; seq?: number }
   | { type: 'resize'; cols: number; rows: number }
   | { type: 'focus'; pane: Pane }
   | { type: 'focus_cycle'; delta: 1 | -1 }

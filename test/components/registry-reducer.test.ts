@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type ConsoleActions, BINDINGS, hintsFor, keyName, label, resolveKey, scopeOf } from '../../components/keys/registry.js';
 import { initialState, reducer } from '../../components/state/reducer.js';
+import { chatLines } from '../../components/panes/ChatPane.js';
+import { callLines } from '../../components/panes/ToolCallsPane.js';
 import type { ConsoleAction, ConsoleState, TraceJson, TraceNodeJson } from '../../components/state/types.js';
 
 function node(id: string, children: TraceNodeJson[] = [], extra: Partial<TraceNodeJson> = {}): TraceNodeJson {
@@ -62,9 +64,10 @@ describe('labels and hints', () => {
     expect(['return', 'escape', 'tab', 'shift+tab', 'ctrl+c', 'space', 'up', 'down', 'pageup', 'pagedown', 'j'].map(label)).toEqual(['Enter', 'Esc', 'Tab', 'Shift-Tab', 'Ctrl-C', 'Space', '↑', '↓', 'PgUp', 'PgDn', 'j']);
   });
 
-  it('hints the focused pane first, then the global keys; in the chat no typing keys', () => {
+  it('hints the focused pane first, then the global keys; in the chat only keys that work while typing', () => {
+    // ? and : work on an empty input, so the chat hints them; q would be typed, so it is not hinted there.
     const chat = hintsFor(fresh());
-    expect(chat.map((h) => h.keys)).toEqual(['Enter', 'Tab']);
+    expect(chat.map((h) => h.keys)).toEqual(['Enter', 'Tab', '?', ':']);
     const tools = hintsFor(fresh({ focus: 'tools' }));
     expect(tools.map((h) => h.keys)).toEqual(['j/k/↓/↑', 'Enter/Space', 'Tab', '?', ':', 'q']);
     expect(tools[1].description).toBe('show arguments and result');
@@ -99,11 +102,14 @@ describe('resolveKey', () => {
 });
 
 describe('global keys', () => {
-  it('Ctrl-C cancels a running turn and quits when idle; q quits', () => {
+  it('Ctrl-C cancels a running turn, and quits when idle only when pressed twice; q quits', () => {
     const busy = recorder();
     press(fresh({ busy: true }), 'ctrl+c', busy);
     const idle = recorder();
-    press(fresh(), 'ctrl+c', idle);
+    const armed = press(fresh(), 'ctrl+c', idle);
+    expect(idle.calls).toEqual([]);
+    expect([armed.quitArmed, armed.status.message]).toEqual([true, 'Press Ctrl-C again to quit']);
+    press(armed, 'ctrl+c', idle);
     press(fresh({ focus: 'tools' }), 'q', idle);
     expect([busy.calls, idle.calls]).toEqual([['cancel'], ['quit', 'quit']]);
   });
@@ -233,6 +239,19 @@ describe('the columns tab', () => {
 });
 
 describe('agent events in the state', () => {
+  it('keeps each call\'s session number, and an answer cites those numbers', () => {
+    let s = fresh();
+    const ev = (event: Extract<ConsoleAction, { type: 'agent' }>['event'], seq?: number) => (s = reducer(s, { type: 'agent', event, seq }));
+    ev({ type: 'user_message', text: 'why?' });
+    ev({ type: 'tool_call_started', id: 'r-1', server: 'colony', tool: 'coral_query_summary', args: {} }, 7);
+    ev({ type: 'tool_call_started', id: 'r-2', server: 'colony', tool: 'coral_query_metrics', args: {} }, 8);
+    expect(s.toolCalls.map((c) => c.seq)).toEqual([7, 8]);
+    ev({ type: 'message_end', text: 'Finding [7][8].' });
+    expect(s.chat.at(-1)).toMatchObject({ citations: [7, 8] });
+    expect(chatLines(s.chat, '', 60).map((l) => l.text)).toContain('  sources: [7] [8] (tool calls pane)');
+    expect(callLines(s.toolCalls[1], 60)[0].text).toBe('[8] colony/coral_query_metrics');
+  });
+
   it('streams text, settles it when tools start, and cites the turn\'s calls in call order', () => {
     let s = fresh();
     const ev = (event: Extract<ConsoleAction, { type: 'agent' }>['event']) => (s = reducer(s, { type: 'agent', event }));
@@ -252,7 +271,8 @@ describe('agent events in the state', () => {
     ev({ type: 'usage', inputTokens: 5, outputTokens: 1 });
     expect([s.status.tokensIn, s.status.tokensOut]).toEqual([15, 3]);
     ev({ type: 'message_end', text: ' Finding [1]. ' });
-    expect(s.chat.at(-1)).toEqual({ role: 'assistant', text: 'Finding [1].', citations: ['c1', 'c2'] });
+    // Without session numbers (no engine), an answer cites its turn's calls as 1..n.
+    expect(s.chat.at(-1)).toEqual({ role: 'assistant', text: 'Finding [1].', citations: [1, 2] });
     ev({ type: 'warning', message: 'w' });
     ev({ type: 'error', message: 'e' });
     expect(s.chat.slice(-2)).toEqual([{ role: 'notice', text: 'w' }, { role: 'error', text: 'e' }]);
@@ -270,13 +290,14 @@ describe('agent events in the state', () => {
     expect([s.live, s.busy]).toEqual(['', false]);
   });
 
-  it('routes structured results to their tab, and leaves failed or empty ones out', () => {
+  it('routes structured results to their tab; an empty or failed one says so there, without its traces', () => {
     const t = reducer(fresh({ tab: 'columns' }), finished('coral_get_trace_by_id', { traces: [TREE] }));
     expect([t.tab, t.trace.open, t.trace.traces.length]).toEqual(['traces', 0, 1]);
-    expect(reducer(fresh({ tab: 'columns' }), finished('coral_query_traces', { traces: [] })).tab).toBe('columns');
+    const empty = reducer(fresh({ tab: 'columns' }), finished('coral_query_traces', { traces: [] }));
+    expect([empty.tab, empty.trace.traces]).toEqual(['traces', []]);
     expect(reducer(fresh({ tab: 'columns' }), finished('coral_query_traces', { traces: [TREE] }, false)).trace.traces).toEqual([]);
     const m = reducer(fresh(), finished('coral_query_ebpf_http_metrics', { rows: [] }));
-    expect([m.tab, m.metrics]).toEqual(['metrics', { rows: [] }]);
+    expect([m.tab, m.metrics]).toEqual(['metrics', { rows: [], args: {} }]);
     const search = reducer(fresh({ columns: { ...fresh().columns, cursor: 4, view: 'env' } }), finished('honeycomb_search_columns', { results: [] }));
     expect([search.tab, search.columns.search, search.columns.view, search.columns.cursor]).toEqual(['columns', { results: [] }, 'search', 0]);
     const env = reducer(fresh(), finished('honeycomb_get_environment_summary', { datasets: [] }));
@@ -296,7 +317,7 @@ describe('other state changes', () => {
     s = reducer(s, { type: 'notice', text: 'bad', error: true });
     s = reducer(s, { type: 'command_text', text: ':tr', suggestions: [':traces'] });
     s = reducer(s, { type: 'focus', pane: 'tools' });
-    expect([s.cols, s.rows, s.status.loading, s.status.colony, s.chat, s.command, s.focus]).toEqual([80, 20, 40, 'c', [{ role: 'notice', text: 'n' }, { role: 'error', text: 'bad' }], { text: ':tr', suggestions: [':traces'] }, 'tools']);
+    expect([s.cols, s.rows, s.status.loading, s.status.colony, s.chat, s.command, s.focus]).toEqual([80, 20, 40, 'c', [{ role: 'notice', text: 'n' }, { role: 'error', text: 'bad' }], { text: ':tr', cursor: 3, suggestions: [':traces'] }, 'tools']);
   });
 
   it('keeps the last 100 distinct questions, a repeated one moving to the end', () => {
@@ -321,13 +342,16 @@ describe('the key map itself', () => {
     expect(BINDINGS.map((b) => [b.id, b.scope, b.keys.join(' '), b.hint === true])).toEqual([
       ['focus.next', 'global', 'tab', true], ['focus.prev', 'global', 'shift+tab', false], ['turn.cancel', 'global', 'ctrl+c', false],
       ['back', 'global', 'escape', false], ['help', 'global', '?', true], ['command', 'global', ':', true],
-      ['tab.traces', 'global', '1', false], ['tab.columns', 'global', '2', false], ['tab.metrics', 'global', '3', false], ['quit', 'global', 'q', true],
+      ['tab.traces', 'global', '1', false], ['tab.columns', 'global', '2', false], ['tab.metrics', 'global', '3', false],
+      ['redraw', 'global', 'ctrl+l', false], ['quit', 'global', 'q', true],
       ['chat.send', 'chat', 'return', true], ['chat.history', 'chat', 'up down', false],
-      ['tools.move', 'tools', 'j k down up', true], ['tools.expand', 'tools', 'return space', true],
+      ['chat.page', 'chat', 'pageup pagedown', false], ['chat.ends', 'chat', 'home end', false],
+      ['tools.move', 'tools', 'j k down up', true], ['tools.expand', 'tools', 'return space', true], ['tools.page', 'tools', 'pagedown pageup', false],
       ['trace.move', 'traces', 'j k down up', true], ['trace.page', 'traces', 'pagedown pageup', false], ['trace.top', 'traces', 'g', false],
       ['trace.bottom', 'traces', 'G', false], ['trace.fold', 'traces', 'return space', true], ['trace.collapse', 'traces', '[', false],
       ['trace.expand', 'traces', ']', false], ['trace.next', 'traces', 'n', true], ['trace.prev', 'traces', 'N', false], ['trace.detail', 'traces', 'd', true],
       ['columns.move', 'columns', 'j k down up', false], ['columns.filter', 'columns', '/', true], ['columns.view', 'columns', 'e', true],
+      ['help.scroll', 'help', 'j k down up', true], ['help.page', 'help', 'pagedown pageup', false], ['help.ends', 'help', 'g G', false],
     ]);
   });
 
