@@ -33,7 +33,7 @@ describe('coral ask (the built bundle)', () => {
     expect(out.answer).toMatch(/Root cause: the payment service/);
     expect(out.tool_calls.map((c) => c.tool)).toEqual(['coral_query_summary', 'coral_query_metrics', 'coral_query_traces', 'coral_query_telemetry_logs']);
     expect(out.tool_calls.every((c) => c.ok && c.server === 'colony')).toBe(true);
-  });
+  }, 90_000);
 
   it('--stream prints every event as a JSON line, and --continue follows up in the same conversation', async () => {
     const r = await coral(['ask', 'what is wrong?', '--demo', 'healthy', '--model', 'triage:automatic', '--stream']);
@@ -43,7 +43,7 @@ describe('coral ask (the built bundle)', () => {
     const first = askJsonSchema.parse(JSON.parse((await coral(['ask', 'and now?', '--demo', 'healthy', '--model', 'triage:automatic', '--json'])).stdout));
     const next = askJsonSchema.parse(JSON.parse((await coral(['ask', 'anything else?', '--demo', 'healthy', '--model', 'triage:automatic', '--json', '--continue'])).stdout));
     expect(next.conversation_id).toBe(first.conversation_id);
-  });
+  }, 90_000);
 
   it('asks before sending telemetry to a cloud model, and --yes consents for scripts', async () => {
     const refused = await coral(['ask', 'q', '--demo', 'healthy', '--model', 'google:gemini-test'], { GEMINI_API_KEY: 'k' });
@@ -61,7 +61,7 @@ describe('coral ask (the built bundle)', () => {
     } finally {
       await gemini.close();
     }
-  });
+  }, 90_000);
 
   it('says what is missing: no key, an empty question, a bad model', async () => {
     expect((await coral(['ask', 'q', '--demo', 'healthy', '--model', 'openai:gpt-4o-mini'])).stderr).toMatch(/No API key for openai\.\n\s+Set ai\.ask\.api_keys\.openai: env:\/\/OPENAI_API_KEY/);
