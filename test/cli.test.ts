@@ -80,7 +80,7 @@ describe('coral query and coral mcp (the built bundle)', () => {
     const traces = await coral('query', 'traces', 'checkout', '--demo', 'payment-failure', '--min-duration', '30ms', '--max', '1');
     expect(traces.stdout).toMatch(/^Showing 1 of \d+ matching traces \(slowest first\)\.\nTrace: [0-9a-f]{32}/);
     expect(traces.stdout).toMatch(/└─ \[OTLP\] frontend-proxy: ingress/);
-  });
+  }, 90_000);
 
   it('refuses bad query options with what is accepted', async () => {
     expect((await coral('query', 'metrics', 'payment', '--demo', 'healthy', '-o', 'yaml')).stderr).toMatch(/--output "yaml" is not available here\.\n\s+This command prints as table, text, json/);

@@ -1,7 +1,7 @@
 import type { Source } from '../store/rows.js';
 import type { HistogramOperationRow, SpanBucketRow } from '../store/queries/operations.js';
 import { type BucketCounts, mergeHistograms, total } from './histogram.js';
-import { type LatencyVerdict, Z_SIGNIFICANT, fromLogBuckets, latencyChange, proportionZ } from './stats.js';
+import { type LatencyVerdict, Z_ERRORS, fromLogBuckets, latencyChange, proportionZ } from './stats.js';
 
 /**
  * Change detection per operation (pure): a route, gRPC method or SQL statement that regressed stands
@@ -74,7 +74,7 @@ export function errorChange(errors: number, requests: number, prevErrors: number
   const rate = requests === 0 ? 0 : errors / requests;
   const prevRate = prevRequests === 0 ? 0 : prevErrors / prevRequests;
   const z = proportionZ(errors, requests, prevErrors, prevRequests);
-  const rising = errors >= 3 && rate - prevRate >= 0.01 && z >= Z_SIGNIFICANT;
+  const rising = errors >= 3 && rate - prevRate >= 0.01 && z >= Z_ERRORS;
   return { z, rising, chronic: !rising && errors >= 3 && rate >= 0.01 && prevRate >= 0.01 };
 }
 

@@ -7,6 +7,11 @@ import { type BucketCounts, histogramQuantile, total } from './histogram.js';
 
 /** Standard errors a change must clear before it ranks (a few dozen comparisons per summary). */
 export const Z_SIGNIFICANT = 4;
+/**
+ * Error rates: the pooled two-proportion z is conservative when the previous window had no failures
+ * at all (12 of 110 against 0 of 110 gives 3.6), so a rise in failures needs a little less.
+ */
+export const Z_ERRORS = 3.5;
 /** Fewer requests than this give no percentile worth ranking on ("too few samples"). */
 export const MIN_SAMPLES_FOR_PERCENTILE = 30;
 

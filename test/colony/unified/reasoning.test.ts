@@ -108,3 +108,10 @@ describe('saturation patterns', () => {
     expect(f.score).toBe(0);
   });
 });
+
+describe('error significance at low traffic', () => {
+  it('12 failures in 110 requests after none in 110 is a rise; 3 after none is not', () => {
+    expect(errorChange(12, 110, 0, 110).rising).toBe(true);
+    expect(errorChange(3, 110, 0, 110).rising).toBe(false);
+  });
+});
