@@ -39,13 +39,16 @@ export function ToolCallsPane({ width, height, focused, now }: { width: number; 
         const g = GLYPH[c.status];
         const label = `${c.seq !== undefined ? `[${c.seq}] ` : ''}${c.tool.replace(/^coral_|^honeycomb_/, '')} `;
         const time = c.status === 'cancelled' ? 'cancelled' : ms(c.durationMs ?? Math.max(0, now - c.startedAt));
-        const argsCells = Math.max(0, inner - 2 - cells(label) - cells(time) - 1);
+        // The time always shows; the label gives way before it, the arguments before both.
+        const timeCells = cells(time) + 1;
+        const shown = cut(label, Math.max(0, inner - 2 - timeCells));
+        const argsCells = Math.max(0, inner - 2 - cells(shown) - timeCells);
         return (
           <Text key={c.id} inverse={focused && start + i === s.toolCursor}>
             <Text color={g.color}>{g.g} </Text>
-            {cut(label, inner - 2)}
+            {shown}
             <Text color="gray">{fit(shortArgs(c.args, argsCells), argsCells)}</Text>
-            {padStart(time, Math.min(inner - 2 - cells(label) - argsCells, cells(time) + 1))}
+            {padStart(time, timeCells)}
           </Text>
         );
       })}

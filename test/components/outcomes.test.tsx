@@ -38,3 +38,18 @@ describe('every result has a visible outcome', () => {
     expect(frame()).toContain('No metrics for nosuchservice in the last 1h');
   });
 });
+
+describe('the tool-call pane', () => {
+  it('keeps each call on one row with its session number and its time, however long the tool name', async () => {
+    const { frame, engine, keys } = start({ cols: 80, rows: 24 });
+    const names = ['coral_query_telemetry_logs', 'coral_query_ebpf_http_metrics', 'honeycomb_get_environment_summary'];
+    names.forEach((tool, i) => {
+      engine.emit({ type: 'agent', event: { type: 'tool_call_started', id: `c${i}`, server: 'colony', tool, args: { service: 'payment', level: 'error', time_range: '30m' } }, seq: i + 11 });
+      engine.emit({ type: 'agent', event: { type: 'tool_call_finished', id: `c${i}`, tool, ok: true, durationMs: 115, text: 'ok' }, seq: i + 11 });
+    });
+    await keys();
+    const rows = frame().split('\n').filter((l) => /\[1[1-3]\]/.test(l));
+    expect(rows).toHaveLength(3);
+    for (const r of rows) expect(r).toMatch(/✓ \[1[1-3]\] .*115ms│/);
+  });
+});
