@@ -78,7 +78,7 @@ describe('coral query and coral mcp (the built bundle)', () => {
     const summary = JSON.parse((await coral('query', 'summary', '--demo', 'payment-failure', '-o', 'json')).stdout) as { standOut: { service: string }[] };
     expect(summary.standOut[0].service).toBe('payment');
     const traces = await coral('query', 'traces', 'checkout', '--demo', 'payment-failure', '--min-duration', '30ms', '--max', '1');
-    expect(traces.stdout).toMatch(/^Showing 1 of \d+ matching traces \(slowest first\)\.\nTrace: [0-9a-f]{32}/);
+    expect(traces.stdout).toMatch(/^Slow Traces for service 'checkout' \(last 1h, > 30ms\), failing first, then slowest:\nShowing 1 of \d+ matching traces\.\n\nTrace: [0-9a-f]{32}/);
     expect(traces.stdout).toMatch(/└─ \[OTLP\] frontend-proxy: ingress/);
   }, 90_000);
 

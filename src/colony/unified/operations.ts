@@ -70,8 +70,17 @@ export interface ErrorVerdict {
   chronic: boolean;
 }
 
+/** With nothing to compare against, the error rate a healthy service would not reach. */
+export const NO_BASELINE_ERROR_RATE = 0.05;
+
 export function errorChange(errors: number, requests: number, prevErrors: number, prevRequests: number): ErrorVerdict {
   const rate = requests === 0 ? 0 : errors / requests;
+  if (prevRequests === 0) {
+    // No previous window (a colony that just started, a new service): failing at a rate no healthy
+    // service has, on enough requests, is news; what is new cannot be chronic.
+    const z = requests === 0 ? 0 : (rate - 0.01) / Math.sqrt((0.01 * 0.99) / requests);
+    return { z, rising: errors >= 5 && rate >= NO_BASELINE_ERROR_RATE && z >= Z_ERRORS, chronic: false };
+  }
   const prevRate = prevRequests === 0 ? 0 : prevErrors / prevRequests;
   const z = proportionZ(errors, requests, prevErrors, prevRequests);
   const rising = errors >= 3 && rate - prevRate >= 0.01 && z >= Z_ERRORS;

@@ -24,6 +24,10 @@ describe('per-operation change detection', () => {
     expect(errorChange(150, 1000, 0, 1000)).toMatchObject({ rising: true, chronic: false });
     expect(errorChange(29, 1000, 24, 1000)).toMatchObject({ rising: false, chronic: true });
     expect(errorChange(2, 1000, 0, 1000)).toMatchObject({ rising: false, chronic: false });
+    // No previous window at all: a high rate on enough requests stands out; a little noise does not.
+    expect(errorChange(20, 100, 0, 0)).toMatchObject({ rising: true, chronic: false });
+    expect(errorChange(4, 40, 0, 0).rising).toBe(false);
+    expect(errorChange(30, 1000, 0, 0).rising).toBe(false);
   });
 
   it('the best source for a service is the one that saw the most requests; a sampled one only confirms', () => {
