@@ -48,7 +48,7 @@ async function session(cols: number, rows: number): Promise<string[]> {
   expect(await check('command line')).toContain('Tab completes');
   await t.type('traces --max 3');
   await t.keys('Enter');
-  await t.waitFor((s) => /✓ query_traces max_trace/.test(s), 'the :traces call to finish');
+  await t.waitFor((s) => /✓ \[\d+\] query_traces max_t/.test(s), 'the :traces call to finish');
   await check('command ran');
 
   // Esc leaves the input for the detail pane; browse, fold, jump, open details.
@@ -74,7 +74,8 @@ async function session(cols: number, rows: number): Promise<string[]> {
   // The recorded investigation streams while the terminal is resized.
   await t.press('Tab', 'Tab');
   await t.keys('Enter');
-  await t.waitFor((s) => s.includes('› Why are checkouts failing?'), 'the recorded question');
+  // The turn has started (the question itself may already have scrolled out of a small chat pane).
+  await t.waitFor((s) => s.includes('› Why are checkouts failing?') || s.includes('working (Ctrl-C'), 'the recorded question');
   t.resize(cols - 7, rows - 3);
   await sleep(250);
   t.resize(cols, rows);
