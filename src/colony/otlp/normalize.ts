@@ -166,6 +166,7 @@ export function normalizeMetrics(req: MetricsRequest): Normalized {
             unit: m.unit,
             serviceName: service,
             source,
+            scopeName: scope.name,
             startNs,
             timeNs,
             attributes: attrsJson,
@@ -230,7 +231,7 @@ export function levelOf(severityNumber: number, severityText: string): LogLevel 
   return 'info';
 }
 
-const EVENT_ALIASES: Record<string, EventKind> = {
+export const EVENT_ALIASES: Record<string, EventKind> = {
   deploy: 'deploy',
   deployment: 'deploy',
   restart: 'restart',
@@ -287,6 +288,7 @@ export function normalizeLogs(req: LogsRequest): Normalized {
           observedNs: l.observedNs,
           serviceName: service,
           source,
+          scopeName: scope.name,
           severityNumber: l.severityNumber,
           severityText: l.severityText,
           level: levelOf(l.severityNumber, l.severityText),
