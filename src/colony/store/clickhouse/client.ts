@@ -14,7 +14,6 @@ export interface ChClient {
 /** The part of the chdb package used here (its own types come with the optional install). */
 interface ChdbSession {
   queryAsync(query: string, opts?: { format?: string }): Promise<{ text(): string }>;
-  insert(params: { table: string; values: string; format: 'JSONEachRow' }): Promise<unknown>;
   close(): void;
 }
 interface ChdbModule {
@@ -64,14 +63,16 @@ async function openChdb(dir: string): Promise<ChClient> {
   let closed = false;
   return {
     async query<T>(sql: string) {
-      return parseLines<T>((await session.queryAsync(sql, { format: 'JSONEachRow' })).text());
+      // As the HTTP client is configured: 64-bit integers as strings, never rounded to a double.
+      return parseLines<T>((await session.queryAsync(`${sql} SETTINGS output_format_json_quote_64bit_integers = 1`, { format: 'JSONEachRow' })).text());
     },
     async command(sql: string) {
       await session.queryAsync(sql, { format: 'JSONEachRow' });
     },
     async insert(table: string, rows: readonly object[]) {
       if (rows.length === 0) return;
-      await session.insert({ table, values: rows.map((r) => JSON.stringify(r)).join('\n'), format: 'JSONEachRow' });
+      // Inline data, not session.insert: that one refuses quoted (and so any configured) table names.
+      await session.queryAsync(`INSERT INTO ${table} FORMAT JSONEachRow\n${rows.map((r) => JSON.stringify(r)).join('\n')}`, { format: 'JSONEachRow' });
     },
     async close() {
       if (closed || !shared) return;

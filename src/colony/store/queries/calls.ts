@@ -22,7 +22,7 @@ export interface CallSpanRow {
   peer: string | null;
 }
 
-/** Traces with a root in the window, at most `maxTraces` of them, picked by a hash of the trace id (a stable sample). */
+/** Traces with a root in the window, at most `maxTraces` of them, picked by the md5 of the trace id (a stable sample any backend can reproduce). */
 export async function callSpans(db: Database, range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
   const w = new Where().range('start_ns', range).add(`kind IN ('SERVER', 'CONSUMER', 'CLIENT', 'PRODUCER')`);
   const from = w.bind(range.fromNs);
@@ -30,7 +30,7 @@ export async function callSpans(db: Database, range: TimeRange, maxTraces: numbe
   return db.query<CallSpanRow>(
     `WITH picked AS (
        SELECT DISTINCT trace_id FROM otel_traces WHERE ${w.sql()} AND parent_span_id = ''
-       ORDER BY hash(trace_id) LIMIT ${limit}
+       ORDER BY md5(trace_id) LIMIT ${limit}
      )
      SELECT trace_id AS "traceId", span_id AS "spanId", parent_span_id AS "parentSpanId", service_name AS service, source, kind,
        ((start_ns - ${from}::BIGINT) / 1e6)::DOUBLE AS "startMs", (duration_ns / 1e6)::DOUBLE AS "durationMs",
