@@ -88,7 +88,13 @@ export async function redFromSpans(ch: ChClient, s: ChSchema, q: RedQuery): Prom
   }));
 }
 
-type ChSeriesRow = Omit<HistogramSeries, 'last_start' | 'last_time' | 'before_start' | 'before_time' | 'first_start' | 'first_time'> & {
+/** Per-series attributes, taken from any point (aliased apart: ClickHouse forbids an aggregate alias that shadows a column used elsewhere). */
+const SERIES_FIELDS = ['service_name', 'source', 'metric_name', 'unit', 'temporality', 'http_route', 'http_method', 'http_status_code', 'rpc_service', 'rpc_method',
+  'rpc_status_code', 'db_system', 'db_operation', 'db_table', 'error_type'] as const;
+
+type ChSeriesRow = Pick<HistogramSeries, 'series_key' | 'last_counts' | 'last_bounds' | 'before_counts' | 'before_bounds' | 'first_counts' | 'first_bounds' | 'window_counts'> & {
+  [K in (typeof SERIES_FIELDS)[number] as `a_${K}`]: HistogramSeries[K];
+} & {
   n_after: number;
   n_before: number;
   last_start: string;
@@ -103,10 +109,7 @@ type ChSeriesRow = Omit<HistogramSeries, 'last_start' | 'last_time' | 'before_st
 async function seriesDeltas(ch: ChClient, s: ChSchema, outer: Conditions, range: TimeRange): Promise<SeriesDelta[]> {
   const after = `time_ns > ${lit(range.fromNs)}`;
   const rows = await ch.query<ChSeriesRow>(
-    `SELECT series_key, any(service_name) AS service_name, any(source) AS source, any(metric_name) AS metric_name, any(unit) AS unit,
-       any(temporality) AS temporality, any(http_route) AS http_route, any(http_method) AS http_method, any(http_status_code) AS http_status_code,
-       any(rpc_service) AS rpc_service, any(rpc_method) AS rpc_method, any(rpc_status_code) AS rpc_status_code,
-       any(db_system) AS db_system, any(db_operation) AS db_operation, any(db_table) AS db_table, any(error_type) AS error_type,
+    `SELECT series_key, ${SERIES_FIELDS.map((f) => `any(${f}) AS a_${f}`).join(', ')},
        toInt32(countIf(${after})) AS n_after, toInt32(countIf(NOT ${after})) AS n_before,
        argMaxIf(bucket_counts, time_ns, ${after}) AS last_counts, argMaxIf(bounds, time_ns, ${after}) AS last_bounds,
        toString(argMaxIf(start_ns, time_ns, ${after})) AS last_start, toString(maxIf(time_ns, ${after})) AS last_time,
@@ -115,15 +118,17 @@ async function seriesDeltas(ch: ChClient, s: ChSchema, outer: Conditions, range:
        argMinIf(bucket_counts, time_ns, ${after}) AS first_counts, argMinIf(bounds, time_ns, ${after}) AS first_bounds,
        toString(argMinIf(start_ns, time_ns, ${after})) AS first_start, toString(minIf(time_ns, ${after})) AS first_time,
        groupArrayIf(bucket_counts, ${after} AND temporality = 'delta') AS window_counts
-     FROM ${histograms(s, `TimeUnix <= ${instant(range.toNs)}`)} WHERE ${outer.sql()}
+     FROM (SELECT * FROM ${histograms(s, `TimeUnix <= ${instant(range.toNs)}`)} WHERE ${outer.sql()})
      GROUP BY series_key`,
   );
   // ClickHouse's -If aggregates give defaults, not NULL, over no rows: the counts say which snapshots exist.
   const series: HistogramSeries[] = rows.map((r) => {
     const a = r.n_after > 0;
     const b = r.n_before > 0;
+    const fields = Object.fromEntries(SERIES_FIELDS.map((f) => [f, r[`a_${f}`]])) as Pick<HistogramSeries, (typeof SERIES_FIELDS)[number]>;
     return {
-      ...r,
+      ...fields,
+      series_key: r.series_key,
       last_counts: a ? r.last_counts : null,
       last_bounds: a ? r.last_bounds : null,
       last_start: a ? BigInt(r.last_start) : null,
@@ -210,8 +215,8 @@ export async function searchTraces(ch: ChClient, s: ChSchema, q: TraceSearch): P
   const hasError = order === 'errors'
     ? `trace_id IN (SELECT trace_id FROM ${spans(s, inRange('Timestamp', q.range), { hot: false })} WHERE status_code = 'ERROR')`
     : 'false';
-  const picked = await ch.query<{ trace_id: string; has_error: number; max_duration: string; last_start: string; matched: number }>(
-    `SELECT trace_id, toString(max(duration_ns)) AS max_duration, toString(max(start_ns)) AS last_start, ${hasError} AS has_error,
+  const picked = await ch.query<{ trace_id: string; matched: number }>(
+    `SELECT trace_id, max(duration_ns) AS max_duration, max(start_ns) AS last_start, ${hasError} AS has_error,
        toInt32(count() OVER ()) AS matched
      FROM ${spans(s, inner.sql(), { hot: false })} WHERE ${w.sql()} GROUP BY trace_id
      ORDER BY ${ORDER[order]} LIMIT ${lit(q.maxTraces)}`,
