@@ -16,9 +16,8 @@ export function toolCalls(services: readonly string[]): { tool: string; args: Re
   return calls;
 }
 
-/** Times and float rounding aside: numbers to 9 significant digits; attribute values as strings (the exporter's maps keep no types). */
+/** Attribute values as strings (the exporter's maps keep no types); numbers are compared by firstDifference. */
 export function normalize(v: unknown, key = ''): unknown {
-  if (typeof v === 'number') return Number.isInteger(v) ? v : Number(v.toPrecision(9));
   if (Array.isArray(v)) return v.map((x) => normalize(x, key));
   if (v !== null && typeof v === 'object') {
     const o = v as Record<string, unknown>;
@@ -51,4 +50,21 @@ export async function answer(store: ColonyReader, now: Nanos, tool: string, args
   } catch (err) {
     return { text: (err as Error).message, structured: null, isError: true };
   }
+}
+
+/** The first place two answers differ beyond float rounding (relative 1e-6), or null. */
+export function firstDifference(a: unknown, b: unknown, path = ''): string | null {
+  if (typeof a === 'number' && typeof b === 'number') {
+    return a === b || Math.abs(a - b) <= 1e-6 * Math.max(Math.abs(a), Math.abs(b)) ? null : `${path}: ${a} != ${b}`;
+  }
+  if (a !== null && b !== null && typeof a === 'object' && typeof b === 'object') {
+    if (Array.isArray(a) !== Array.isArray(b)) return `${path}: array vs object`;
+    const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+    for (const k of keys) {
+      const d = firstDifference((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], `${path}.${k}`);
+      if (d) return d;
+    }
+    return null;
+  }
+  return a === b ? null : `${path}: ${JSON.stringify(a)?.slice(0, 120)} != ${JSON.stringify(b)?.slice(0, 120)}`;
 }

@@ -166,7 +166,7 @@ export async function operationSpanBuckets(ch: ChClient, s: ChSchema, range: Tim
        toInt32(count()) AS requests, toInt32(countIf(status_code = 'ERROR')) AS errors
      FROM ${spans(s, inRange('Timestamp', range))}
      WHERE kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NOT NULL)
-     GROUP BY service, source, k, operation, bucket`,
+     GROUP BY service, source, k, operation, bucket ORDER BY service, source, k, operation, bucket`,
   );
   return rows.map(({ k, ...r }) => ({ ...r, kind: k }));
 }
@@ -182,7 +182,8 @@ export async function callSpans(ch: ChClient, s: ChSchema, range: TimeRange, max
        if(kind = 'CLIENT', coalesce(peer_service, server_address, db_system, rpc_service), NULL) AS peer
      FROM ${view} WHERE ${kinds} AND trace_id IN (
        SELECT DISTINCT trace_id FROM ${view} WHERE ${kinds} AND parent_span_id = ''
-       ORDER BY lower(hex(MD5(trace_id))) LIMIT ${lit(maxTraces)})`,
+       ORDER BY lower(hex(MD5(trace_id))) LIMIT ${lit(maxTraces)})
+     ORDER BY traceId, start_ns, spanId`,
   );
   return rows.map((r) => ({ ...r, error: Boolean(r.error) }));
 }

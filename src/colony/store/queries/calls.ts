@@ -22,7 +22,11 @@ export interface CallSpanRow {
   peer: string | null;
 }
 
-/** Traces with a root in the window, at most `maxTraces` of them, picked by the md5 of the trace id (a stable sample any backend can reproduce). */
+/**
+ * Traces with a root in the window, at most `maxTraces` of them, picked by the md5 of the trace id (a
+ * stable sample any backend can reproduce). Rows come in trace, start, span order: consumers keep the
+ * last of a kind, so the order must not depend on the scan.
+ */
 export async function callSpans(db: Database, range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
   const w = new Where().range('start_ns', range).add(`kind IN ('SERVER', 'CONSUMER', 'CLIENT', 'PRODUCER')`);
   const from = w.bind(range.fromNs);
@@ -36,7 +40,8 @@ export async function callSpans(db: Database, range: TimeRange, maxTraces: numbe
        ((start_ns - ${from}::BIGINT) / 1e6)::DOUBLE AS "startMs", (duration_ns / 1e6)::DOUBLE AS "durationMs",
        status_code = 'ERROR' AS error,
        CASE WHEN kind = 'CLIENT' THEN coalesce(peer_service, server_address, db_system, rpc_service) END AS peer
-     FROM otel_traces WHERE trace_id IN (SELECT trace_id FROM picked) AND ${w.sql()}`,
+     FROM otel_traces WHERE trace_id IN (SELECT trace_id FROM picked) AND ${w.sql()}
+     ORDER BY trace_id, start_ns, span_id`,
     w.params,
   );
 }

@@ -35,7 +35,7 @@ export async function operationSpanBuckets(db: Database, range: TimeRange): Prom
        ${OPERATION} AS operation,
        ceil(log2(greatest(duration_ns, 1000) / 1e6) * ${LOG_BUCKETS_PER_DOUBLING})::INTEGER AS bucket,
        count(*)::INTEGER AS requests, (count(*) FILTER (WHERE status_code = 'ERROR'))::INTEGER AS errors
-     FROM otel_traces WHERE ${w.sql()} GROUP BY ALL`,
+     FROM otel_traces WHERE ${w.sql()} GROUP BY ALL ORDER BY service, source, kind, operation, bucket`,
     w.params,
   );
 }

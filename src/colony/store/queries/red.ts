@@ -337,5 +337,20 @@ export function redFromSeriesDeltas(rows: readonly SeriesDelta[], protocol: Prot
       percentilesAtLeast: pct.some((p) => p?.atLeast === true),
     });
   }
-  return out.sort((a, b) => b.requests - a.requests);
+  return out.sort((a, b) => b.requests - a.requests || compareKeys(a, b));
+}
+
+const KEY_FIELDS = ['httpRoute', 'httpMethod', 'rpcService', 'rpcMethod', 'dbSystem', 'dbOperation', 'dbTable'] as const;
+
+/** Ties in requests ordered by their keys (nulls last), as the span query orders them: never by row arrival. */
+function compareKeys(a: RedRow, b: RedRow): number {
+  for (const k of KEY_FIELDS) {
+    const x = a[k];
+    const y = b[k];
+    if (x === y) continue;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
 }
