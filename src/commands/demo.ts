@@ -25,7 +25,7 @@ export function demoList(opts: { json?: boolean }): void {
 export async function demoLoad(name: string, opts: StoreOptions & { at?: string; json?: boolean }): Promise<void> {
   const { loadScenario } = await import('../demo/load.js');
   const endAtNs = opts.at ? parseInstant(opts.at) : undefined;
-  const store = await openColonyFromOptions(opts);
+  const store = await openColonyFromOptions(opts, { create: true });
   try {
     const p = progress(`loading ${name}`);
     const r = await loadScenario(store, name, {

@@ -86,7 +86,9 @@ async function openChdb(dir: string): Promise<ChClient> {
 }
 
 async function openHttp(t: Extract<ClickHouseTarget, { kind: 'http' }>, password: string | undefined): Promise<ChClient> {
-  const { createClient } = await import('@clickhouse/client');
+  // A CommonJS package: bundled, its exports arrive under `default`.
+  const mod = (await import('@clickhouse/client')) as typeof import('@clickhouse/client') & { default?: typeof import('@clickhouse/client') };
+  const createClient = mod.createClient ?? mod.default?.createClient;
   const client = createClient({
     url: t.url,
     username: t.username,

@@ -55,6 +55,14 @@ export class ClickHouseStore implements Colony {
     }
   }
 
+  /** Whether the traces table exists (a read-only open checks it to say what is wrong). */
+  async hasTraces(): Promise<boolean> {
+    const [r] = await this.ch.query<{ n: number }>(
+      `SELECT toInt32(count()) AS n FROM system.tables WHERE database = ${lit(this.schema.database)} AND name = ${lit(this.schema.tables.traces)}`,
+    );
+    return r.n > 0;
+  }
+
   write(batch: IngestBatch): Promise<void> {
     return writeBatch(this.ch, this.schema, batch);
   }
