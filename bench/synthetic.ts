@@ -2,7 +2,7 @@
  * A large synthetic colony for benchmarks: 20 services x 10 routes x 5 status codes, server spans
  * spread over a day and Beyla-style cumulative histograms at a 60 s interval. Deterministic.
  */
-import type { ColonyStore } from '../src/colony/store/store.js';
+import type { ColonyWriter } from '../src/colony/store/colony.js';
 import { type HistogramPointRow, type HotAttributes, type SpanRow, emptyBatch } from '../src/colony/store/rows.js';
 
 const SERVICES = 20;
@@ -29,7 +29,7 @@ const hot: HotAttributes = {
 };
 
 /** Fills a store with `spans` server spans over one day and `points` cumulative histogram points. */
-export async function populate(store: ColonyStore, SPANS: number, POINTS: number): Promise<void> {
+export async function populate(store: ColonyWriter, SPANS: number, POINTS: number): Promise<void> {
   const rand = rng(42);
   const spanWindowNs = 24n * 3600n * SEC; // one day of spans
   for (let done = 0; done < SPANS; ) {
