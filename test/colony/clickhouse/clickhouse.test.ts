@@ -34,7 +34,7 @@ afterAll(async () => {
   rmSync(DIR, { recursive: true, force: true });
 });
 
-describe.skipIf(!HAVE_CHDB)(`ClickHouse colony on the real engine${HAVE_CHDB ? '' : ` (skipped: ${SKIP_REASON})`}`, () => {
+describe.skipIf(!HAVE_CHDB)(`ClickHouse colony on the real engine${HAVE_CHDB ? '' : ` (skipped: ${SKIP_REASON})`}`, { timeout: 120_000 }, () => {
   it('interpolates span percentiles exactly as DuckDB quantile_cont does', async () => {
     const values = Array.from({ length: 997 }, (_, i) => Math.round(1e6 * (1 + Math.sin(i * 7.3) ** 2 * 40 + (i % 13))));
     const qs = [0.5, 0.95, 0.99, 0.999];

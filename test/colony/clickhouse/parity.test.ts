@@ -18,8 +18,8 @@ import { SCENARIOS } from '../../../src/demo/scenarios.js';
 const DIR = join(tmpdir(), `coral-ch-parity-${process.pid}`);
 const END = 1_764_675_000_000_000_000n;
 const CHOSEN = process.env.PARITY_SCENARIOS === 'all' ? SCENARIOS.map((s) => s.name) : ['payment-failure', 'kafka-queue-problems'];
-/** The services asked about by name: a culprit, a caller, an eBPF-only service and an SDK-only one. */
-const SERVICES = ['payment', 'checkout', 'currency', 'recommendation'];
+/** The services asked about by name: a culprit with both sources, an eBPF-only service and an SDK-only one. */
+const SERVICES = ['payment', 'currency', 'recommendation'];
 
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
