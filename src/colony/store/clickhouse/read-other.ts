@@ -9,7 +9,7 @@ import type { GaugePoint } from '../queries/timeline.js';
 import type { StoreCounts } from '../colony.js';
 import type { ChClient } from './client.js';
 import { Conditions, inRange, likeContains, lit, list } from './sql.js';
-import { type ChSchema, eventKindExpr, logs, numbers, registry, sourceExpr, spans, table } from './views.js';
+import { type ChSchema, eventKindExpr, histogramPoints, logs, numbers, registry, spans, table } from './views.js';
 
 interface ChLogRow {
   time_ns: string;
@@ -157,21 +157,13 @@ export async function listMetrics(ch: ChClient, s: ChSchema, q: MetricQuery): Pr
        UNION ALL
        SELECT metric_name, any(unit), 'histogram', source, service_name, toInt32(count()), toInt32(uniqExact(series_key)),
          CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64))
-       FROM (SELECT series_key, metric_name, unit, source, service_name FROM ${histogramPoints(s, time)}) WHERE ${w.sql()}
+       FROM ${histogramPoints(s, time)} WHERE ${w.sql()}
        GROUP BY metric_name, source, service_name
      ) ORDER BY serviceName, metricName, source`,
   );
   return rows;
 }
 
-function histogramPoints(s: ChSchema, where: string): string {
-  return `(SELECT hex(cityHash64(MetricName, ServiceName, ScopeName, ResourceAttributes, Attributes)) AS series_key, MetricName AS metric_name,
-    MetricUnit AS unit, ServiceName AS service_name, ${sourceOf()} AS source FROM ${table(s, 'histogram')} WHERE ${where})`;
-}
-
-function sourceOf(): string {
-  return sourceExpr('ResourceAttributes', 'ScopeName');
-}
 
 export async function gaugePoints(ch: ChClient, s: ChSchema, range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
   const rows = await ch.query<{ service: string; metric: string; timeNs: string; value: number }>(

@@ -160,6 +160,11 @@ export function histograms(s: ChSchema, where: string): string {
     FROM ${table(s, 'histogram')} WHERE ${where})`;
 }
 
+/** Histogram points without their buckets or promoted attributes (listing metrics needs no more). */
+export function histogramPoints(s: ChSchema, where: string): string {
+  return `(SELECT ${pointColumns().join(', ')} FROM ${table(s, 'histogram')} WHERE ${where})`;
+}
+
 /** Gauges and sums together, as the DuckDB colony's otel_metrics_number. */
 export function numbers(s: ChSchema, where: string): string {
   const cols = pointColumns().join(', ');
