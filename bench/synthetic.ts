@@ -2,7 +2,7 @@
  * A large synthetic colony for benchmarks: 20 services x 10 routes x 5 status codes, server spans
  * spread over a day and Beyla-style cumulative histograms at a 60 s interval. Deterministic.
  */
-import type { ColonyStore } from '../src/colony/store/store.js';
+import type { ColonyWriter } from '../src/colony/store/colony.js';
 import { type HistogramPointRow, type HotAttributes, type SpanRow, emptyBatch } from '../src/colony/store/rows.js';
 
 const SERVICES = 20;
@@ -29,7 +29,7 @@ const hot: HotAttributes = {
 };
 
 /** Fills a store with `spans` server spans over one day and `points` cumulative histogram points. */
-export async function populate(store: ColonyStore, SPANS: number, POINTS: number): Promise<void> {
+export async function populate(store: ColonyWriter, SPANS: number, POINTS: number): Promise<void> {
   const rand = rng(42);
   const spanWindowNs = 24n * 3600n * SEC; // one day of spans
   for (let done = 0; done < SPANS; ) {
@@ -49,7 +49,7 @@ export async function populate(store: ColonyStore, SPANS: number, POINTS: number
         kind: 'SERVER',
         serviceName: `svc-${svc}`,
         source: done % 2 === 0 ? 'ebpf' : 'otlp',
-        scopeName: '',
+        scopeName: done % 2 === 0 ? 'github.com/grafana/beyla' : '',
         scopeVersion: '',
         startNs: start,
         endNs: start + durNs,
@@ -85,6 +85,7 @@ export async function populate(store: ColonyStore, SPANS: number, POINTS: number
         unit: 's',
         serviceName: `svc-${svc}`,
         source: 'ebpf',
+        scopeName: 'github.com/grafana/beyla',
         startNs: END - BigInt(perSeries) * 60n * SEC,
         timeNs: END - BigInt(perSeries - p) * 60n * SEC,
         attributes: '{}',

@@ -8,6 +8,8 @@ import { applyRootOptions } from './commands/cli-globals.js';
  * Entry point. Parses argv with nothing heavy loaded; each command's module (DuckDB, HTTP servers)
  * is imported only when that command runs, so --help and --version answer at once.
  */
+const CLICKHOUSE_HELP = 'a ClickHouse colony (tables of the OpenTelemetry Collector\'s clickhouse exporter): http(s)://[user@]host:8123[/database] or chdb:DIR';
+
 const program = new Command()
   .name('coral')
   .description('Coral: incident investigation over eBPF and OpenTelemetry data, from the terminal.')
@@ -20,6 +22,7 @@ const program = new Command()
   .helpCommand(true)
   .option('--scenario <name>', 'console: the demo scenario to open (default payment-failure)')
   .option('--db <file>', 'console: a colony database file instead of the demo')
+  .option('--clickhouse <url>', `console: ${CLICKHOUSE_HELP}`)
   .option('--colony <url>', 'console: a running colony instead of the demo')
   .option('--token <secret>', 'console: bearer token for --colony')
   .option('--model <provider:model>', 'console: the model (default: config, else the recorded investigation or automatic triage)')
@@ -40,6 +43,7 @@ colony
   .command('serve')
   .description('receive OTLP over HTTP and gRPC (traces, metrics, logs) into the colony, and serve its MCP tools')
   .option('--db <file>', 'colony database file, or :memory: (default: ~/.coral/colony.duckdb; CORAL_HOME moves ~/.coral)')
+  .option('--clickhouse <url>', `${CLICKHOUSE_HELP}; creates the exporter's tables when missing`)
   .option('--otlp-host <host>', 'address to listen on (OTLP and /mcp)', '127.0.0.1')
   .option('--otlp-port <port>', 'OTLP/HTTP port, also /mcp (0 picks a free one)', '4318')
   .option('--otlp-grpc-port <port>', 'OTLP/gRPC port (0 picks a free one)', '4317')
@@ -58,6 +62,7 @@ colony
   .command('status')
   .description('what the colony holds: row counts and the services seen, by source (through the running colony when it holds the file)')
   .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb, or CORAL_COLONY / config colony.url)')
+  .option('--clickhouse <url>', CLICKHOUSE_HELP)
   .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
   .option('--token <secret>', 'bearer token for --colony (or CORAL_COLONY_TOKEN)')
   .option('--json', 'print JSON instead of text')
@@ -69,6 +74,7 @@ program
   .option('--model <provider:model>', 'google:gemini-2.5-flash, openai:gpt-4o-mini, anthropic:claude-sonnet-4-6, ollama:llama3.2, replay:<scenario|file>, triage:automatic')
   .option('--demo <scenario>', 'investigate a demo scenario (in memory); without a model its recorded investigation plays')
   .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
+  .option('--clickhouse <url>', CLICKHOUSE_HELP)
   .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
   .option('--token <secret>', 'bearer token for --colony')
   .option('--json', 'print exactly one JSON object: answer, model, tool_calls, citations, usage')
@@ -115,6 +121,7 @@ config
 const mcp = program.command('mcp').description('serve the colony\'s tools over stdio to MCP clients (Claude Desktop, IDEs); bridges to the running colony when there is one').helpCommand(true);
 mcp
   .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
+  .option('--clickhouse <url>', CLICKHOUSE_HELP)
   .option('--colony <url>', 'bridge stdio to this running colony, e.g. http://127.0.0.1:4318')
   .option('--token <secret>', 'bearer token for --colony (or CORAL_COLONY_TOKEN)')
   .option('--demo <scenario>', 'serve an in-memory colony with this demo scenario loaded')
@@ -145,6 +152,7 @@ function queryCommand(parent: Command, spec: string, description: string, since 
     .option('--to <time>', 'window end (default now)')
     .option('-o, --output <format>', 'table, text or json (traces also tree)')
     .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb, or CORAL_COLONY / config colony.url)')
+    .option('--clickhouse <url>', CLICKHOUSE_HELP)
     .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
     .option('--token <secret>', 'bearer token for --colony (or CORAL_COLONY_TOKEN)')
     .option('--demo <scenario>', 'query an in-memory colony with this demo scenario loaded');
@@ -263,6 +271,7 @@ demo
   .command('load <scenario>')
   .description('load a scenario into a colony, shifted so that its hour ends now (over OTLP into the running colony when it holds the file)')
   .option('--db <file>', 'colony database file, or :memory: (default: ~/.coral/colony.duckdb)')
+  .option('--clickhouse <url>', `${CLICKHOUSE_HELP}; creates the exporter's tables when missing`)
   .option('--at <time>', 'end the scenario at this instant instead of now (ISO-8601, epoch seconds or ms, now-1h)')
   .option('--json', 'print the result as JSON')
   .action(async (name, opts) => (await import('./commands/demo.js')).demoLoad(name, opts));

@@ -4,6 +4,7 @@ import { CoralError } from '../core/errors.js';
 import { defaultColonyDbPath } from '../core/paths.js';
 import { readLiveRuntime, readRuntimeToken } from '../colony/runtime.js';
 import { resolveDefaultColony, resolveSecret } from './config.js';
+import { configuredClickHouseUrl } from './clickhouse.js';
 
 /** Which colony a command reads, as its flags name it. */
 export interface ColonyChoice {
@@ -13,6 +14,8 @@ export interface ColonyChoice {
   /** A running colony's base URL (its /mcp). */
   colony?: string;
   token?: string;
+  /** A ClickHouse colony: http(s)://[user@]host:8123[/database] or chdb:DIR. */
+  clickhouse?: string;
 }
 
 export interface ResolveColonyOptions {
@@ -51,6 +54,7 @@ function localToken(url: string, env: NodeJS.ProcessEnv): string | undefined {
  * it when there is one. A file that does not exist is an error: reads never create databases.
  */
 export function resolveColonyChoice<T extends ColonyChoice>(choice: T, o: ResolveColonyOptions = {}): T {
+  if (choice.clickhouse) return choice;
   const env = o.env ?? process.env;
   if (choice.colony) return choice.token || env.CORAL_COLONY_TOKEN ? choice : { ...choice, token: localToken(choice.colony, env) };
   if (choice.demo || choice.db === ':memory:') return choice;
@@ -62,6 +66,11 @@ export function resolveColonyChoice<T extends ColonyChoice>(choice: T, o: Resolv
       say(`coral: using the default colony ${url} (${fromEnv ? 'CORAL_COLONY' : 'config colony.url'})`, o.notify);
       const token = choice.token ?? env.CORAL_COLONY_TOKEN ?? (configured?.token ? resolveSecret(configured.token, env) : undefined);
       return { ...choice, colony: url, token };
+    }
+    const clickhouse = configuredClickHouseUrl(env);
+    if (clickhouse) {
+      say(`coral: using the ClickHouse colony ${clickhouse} (config clickhouse.url)`, o.notify);
+      return { ...choice, clickhouse };
     }
   }
   const db = resolve(choice.db ?? defaultColonyDbPath(env));

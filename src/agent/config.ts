@@ -61,9 +61,22 @@ const colonySchema = z.object({
 
 export type DefaultColonySettings = z.infer<typeof colonySchema>;
 
+const tableName = z.string().regex(/^[A-Za-z0-9_.-]+$/, { error: 'table names are letters, digits, _, . and -' });
+
+/** A ClickHouse colony (tables the OpenTelemetry Collector's exporter writes): used when no --db/--colony is named. */
+const clickhouseSchema = z.object({
+  url: z.string().refine((v) => /^(https?:\/\/|chdb:)/.test(v), { error: 'clickhouse.url is http(s)://[user@]host:8123[/database] or chdb:DIR' }).optional(),
+  password: secretRef.optional(),
+  database: tableName.optional(),
+  tables: z.object({ traces: tableName, logs: tableName, gauge: tableName, sum: tableName, histogram: tableName }).partial().strict().optional(),
+}).strict();
+
+export type ClickHouseSettings = z.infer<typeof clickhouseSchema>;
+
 export const configSchema = z.object({
   ai: z.object({ ask: askSchema.optional() }).strict().optional(),
   colony: colonySchema.optional(),
+  clickhouse: clickhouseSchema.optional(),
   honeycomb: honeycombSchema.optional(),
   colonies: z.record(z.string(), z.object({ ask: askSchema.optional() }).strict()).optional(),
   mcp_servers: z.record(z.string(), mcpServer).optional(),
@@ -115,7 +128,7 @@ export function readConfigFile(path: string): ConfigFile {
   const r = configSchema.safeParse(raw);
   if (!r.success) {
     const issues = r.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
-    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colony.{url, token}, colonies.<id>.ask, mcp_servers.<name>.{command, args, env | url, token}, honeycomb.{api_key, region, api_url, cache_ttl_seconds}.');
+    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colony.{url, token}, clickhouse.{url, password, database, tables.{traces, logs, gauge, sum, histogram}}, colonies.<id>.ask, mcp_servers.<name>.{command, args, env | url, token}, honeycomb.{api_key, region, api_url, cache_ttl_seconds}.');
   }
   return r.data;
 }
@@ -199,6 +212,14 @@ export function resolveHoneycombSettings(i: { env?: NodeJS.ProcessEnv; cwd?: str
 export function resolveDefaultColony(i: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): DefaultColonySettings | undefined {
   const env = i.env ?? process.env;
   return readConfigFile(projectConfigPath(i.cwd)).colony ?? readConfigFile(globalConfigPath(env)).colony;
+}
+
+/**
+ * The ClickHouse colony settings, from the user's own config only: a cloned project's file must not
+ * be able to send the user's ClickHouse password to a server of its choosing.
+ */
+export function resolveClickHouseSettings(env: NodeJS.ProcessEnv = process.env): ClickHouseSettings {
+  return readConfigFile(globalConfigPath(env)).clickhouse ?? {};
 }
 
 /** Resolves a secret reference to its value, or says exactly what is missing. */

@@ -1,5 +1,7 @@
 import { createColonyServer } from '../colony/server.js';
 import { ColonyStore } from '../colony/store/store.js';
+import type { Colony } from '../colony/store/colony.js';
+import { openClickHouseColony } from './clickhouse.js';
 import { createToolContext } from '../colony/tools/types.js';
 import { connectHoneycomb, type HoneycombConnection } from '../honeycomb/connect.js';
 import { createHoneycombServer } from '../honeycomb/tools.js';
@@ -67,7 +69,9 @@ export async function openAgentSession(
     colonyId = choice.colony;
     entries.push({ name: 'colony', transport: colonyTransport(choice.colony, choice.token).transport });
   } else {
-    const store = await ColonyStore.open({ path: choice.demo ? ':memory:' : (choice.db ?? defaultColonyDbPath()), threads: 2, memoryLimit: '4GB' });
+    const store: Colony = choice.clickhouse && !choice.demo
+      ? await openClickHouseColony(choice.clickhouse, { create: false })
+      : await ColonyStore.open({ path: choice.demo ? ':memory:' : (choice.db ?? defaultColonyDbPath()), threads: 2, memoryLimit: '4GB' });
     // A demo may still be loading: let it finish before the store closes under it.
     closers.push(async () => {
       await ready.catch(() => undefined);

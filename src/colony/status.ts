@@ -1,5 +1,5 @@
 import { nsToIso } from '../core/time.js';
-import type { ColonyStore, StoreCounts } from './store/store.js';
+import type { ColonyReader, StoreCounts } from './store/colony.js';
 
 export interface ColonyStatusService {
   serviceName: string;
@@ -15,7 +15,7 @@ export interface ColonyStatus {
   services: ColonyStatusService[];
 }
 
-export async function colonyStatusOf(store: ColonyStore): Promise<ColonyStatus> {
+export async function colonyStatusOf(store: ColonyReader): Promise<ColonyStatus> {
   const counts = await store.counts();
   const services = await store.listServices();
   return {

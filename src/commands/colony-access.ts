@@ -2,7 +2,7 @@ import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
 import { type Nanos, nowNs } from '../core/time.js';
 import { progress } from '../core/progress.js';
-import type { ColonyStore } from '../colony/store/store.js';
+import type { Colony } from '../colony/store/colony.js';
 import { type ColonyStatus, colonyStatusOf } from '../colony/status.js';
 import { STATUS_URI } from '../colony/resources.js';
 import { resolveColonyChoice } from '../agent/colony-choice.js';
@@ -30,7 +30,7 @@ export interface ColonyAccess {
 }
 
 /** Opens the local store: the colony file, or an in-memory colony with a demo scenario loaded (a resolved choice). */
-export async function openLocalStore(opts: AccessOptions): Promise<ColonyStore> {
+export async function openLocalStore(opts: AccessOptions): Promise<Colony> {
   if (!opts.demo) return openColonyFromOptions(opts);
   const { loadScenario } = await import('../demo/load.js');
   const store = await openColonyFromOptions({ ...opts, db: ':memory:' });

@@ -1,15 +1,28 @@
+import { CoralError } from '../core/errors.js';
 import { parseIntOption, parseMemoryLimit } from '../core/args.js';
 import { defaultColonyDbPath } from '../core/paths.js';
 import { ColonyStore } from '../colony/store/store.js';
+import type { Colony } from '../colony/store/colony.js';
+import { configuredClickHouseUrl, openClickHouseColony } from '../agent/clickhouse.js';
 
 export interface StoreOptions {
   db?: string;
+  /** A ClickHouse colony instead of the DuckDB file (config clickhouse.url when neither is named). */
+  clickhouse?: string;
   threads?: string;
   memoryLimit?: string;
 }
 
-/** Opens the colony named by --db (default ~/.coral/colony.duckdb) with the CLI's resource limits. */
-export function openColonyFromOptions(opts: StoreOptions): Promise<ColonyStore> {
+/**
+ * Opens the colony named by --clickhouse, else --db (default ~/.coral/colony.duckdb) with the CLI's
+ * resource limits. `create`: a ClickHouse colony gets the exporter's tables when missing (serve, load).
+ */
+export function openColonyFromOptions(opts: StoreOptions, o: { create?: boolean } = {}): Promise<Colony> {
+  if (opts.clickhouse !== undefined && opts.db !== undefined) {
+    throw new CoralError('--clickhouse and --db name two different colonies.', 'Pass one of them.');
+  }
+  const clickhouse = opts.clickhouse ?? (opts.db === undefined ? configuredClickHouseUrl() : undefined);
+  if (clickhouse !== undefined) return openClickHouseColony(clickhouse, { create: o.create ?? false });
   return ColonyStore.open({
     path: opts.db ?? defaultColonyDbPath(),
     threads: opts.threads === undefined ? undefined : parseIntOption('--threads', opts.threads, 1, 256),

@@ -11,6 +11,7 @@ import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } 
 import { createColonyServer } from '../colony/server.js';
 import { createToolContext } from '../colony/tools/types.js';
 import { readLiveRuntime, writeRuntime } from '../colony/runtime.js';
+import { configuredClickHouseUrl } from '../agent/clickhouse.js';
 import { listScenarios } from '../demo/files.js';
 import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
 
@@ -56,12 +57,14 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
       'Pass --token SECRET (or set CORAL_COLONY_TOKEN); clients then send Authorization: Bearer SECRET. Or use --no-mcp.',
     );
   }
-  const dbPath = opts.db === ':memory:' ? ':memory:' : resolve(opts.db ?? defaultColonyDbPath());
+  // A ClickHouse colony is shared by design (Collectors write beside it): no one-server-per-file rule.
+  const clickhouse = opts.clickhouse ?? (opts.db === undefined ? configuredClickHouseUrl() : undefined);
+  const dbPath = clickhouse !== undefined || opts.db === ':memory:' ? ':memory:' : resolve(opts.db ?? defaultColonyDbPath());
   const running = dbPath === ':memory:' ? null : readLiveRuntime(dbPath);
   if (running) {
     throw new CoralError(`A colony is already serving ${dbPath} at ${running.url} (pid ${running.pid}).`, 'Every coral command uses it automatically; stop it first to start another, or pass a different --db FILE.');
   }
-  const store = await openColonyFromOptions({ ...opts, db: dbPath });
+  const store = await openColonyFromOptions(clickhouse !== undefined ? { ...opts, clickhouse } : { ...opts, db: dbPath }, { create: true });
   const totals = { accepted: 0, rejected: 0, exports: 0 };
   const count = (e: ExportReport) => {
     totals.accepted += e.accepted;

@@ -63,12 +63,13 @@ async function loadIntoRunning(name: string, running: { rt: ColonyRuntime; token
 export async function demoLoad(name: string, opts: StoreOptions & { at?: string; json?: boolean }): Promise<void> {
   const { loadScenario } = await import('../demo/load.js');
   const endAtNs = opts.at ? parseInstant(opts.at) : undefined;
-  const running = runningColony(opts.db);
+  // A ClickHouse colony is written directly; a file that a running colony holds, through it.
+  const running = opts.clickhouse ? null : runningColony(opts.db);
   if (running) {
     await loadIntoRunning(name, running, endAtNs ?? nowNs(), opts.json);
     return;
   }
-  const store = await openColonyFromOptions(opts);
+  const store = await openColonyFromOptions(opts, { create: true });
   try {
     const p = progress(`loading ${name}`);
     const r = await loadScenario(store, name, {

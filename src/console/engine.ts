@@ -74,11 +74,12 @@ export class ConsoleEngine {
   describeColony(): { colony: string; source: string } {
     if (this.opts.colony) return { colony: this.opts.colony, source: 'remote colony' };
     if (this.opts.db) return { colony: this.opts.db, source: 'colony file' };
+    if (this.opts.clickhouse) return { colony: this.opts.clickhouse, source: 'ClickHouse colony' };
     return { colony: 'embedded', source: `demo: ${this.opts.demo ?? DEFAULT_SCENARIO}` };
   }
 
   private choice(): ColonyChoice {
-    return this.opts.colony || this.opts.db ? this.opts : { ...this.opts, demo: this.opts.demo ?? DEFAULT_SCENARIO };
+    return this.opts.colony || this.opts.db || this.opts.clickhouse ? this.opts : { ...this.opts, demo: this.opts.demo ?? DEFAULT_SCENARIO };
   }
 
   /**

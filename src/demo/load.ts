@@ -1,4 +1,4 @@
-import type { ColonyStore } from '../colony/store/store.js';
+import type { ColonyWriter } from '../colony/store/colony.js';
 import { appendBatch, emptyBatch, type IngestBatch } from '../colony/store/rows.js';
 import { batchSize } from '../colony/store/writer.js';
 import { decodeLogsValue, decodeMetricsValue, decodeTracesValue } from '../colony/otlp/decode-json.js';
@@ -39,7 +39,7 @@ export function decodeLine(line: ExportLine): Normalized {
  * Loads a demo scenario into a colony through the same OTLP/JSON decoder as live telemetry,
  * shifted in time so that its hour ends at `endAtNs`.
  */
-export async function loadScenario(store: ColonyStore, name: string, opts: LoadOptions = {}): Promise<LoadResult> {
+export async function loadScenario(store: ColonyWriter, name: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const dir = opts.dir ?? scenariosDir();
   const meta = readMeta(name, dir);
   return loadLines(store, meta, streamExportLines(name, dir), opts);
@@ -49,7 +49,7 @@ export async function loadScenario(store: ColonyStore, name: string, opts: LoadO
  * Loads exports (a scenario file's, or freshly generated ones) described by `meta`, shifted so that
  * the hour ends at `opts.endAtNs`.
  */
-export async function loadLines(store: ColonyStore, meta: ScenarioMeta, lines: AsyncIterable<ExportLine> | Iterable<ExportLine>, opts: LoadOptions = {}): Promise<LoadResult> {
+export async function loadLines(store: ColonyWriter, meta: ScenarioMeta, lines: AsyncIterable<ExportLine> | Iterable<ExportLine>, opts: LoadOptions = {}): Promise<LoadResult> {
   const baseNs = BigInt(Date.parse(meta.baseTime)) * 1_000_000n;
   const durationNs = BigInt(meta.durationSec) * 1_000_000_000n;
   const toNs = opts.endAtNs ?? nowNs();

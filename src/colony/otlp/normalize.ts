@@ -177,6 +177,7 @@ export function normalizeMetrics(req: MetricsRequest): Normalized {
             unit: m.unit,
             serviceName: service,
             source,
+            scopeName: scope.name,
             startNs,
             timeNs,
             attributes: attrsJson,
@@ -241,7 +242,7 @@ export function levelOf(severityNumber: number, severityText: string): LogLevel 
   return 'info';
 }
 
-const EVENT_ALIASES: Record<string, EventKind> = {
+export const EVENT_ALIASES: Record<string, EventKind> = {
   deploy: 'deploy',
   deployment: 'deploy',
   restart: 'restart',
@@ -304,6 +305,7 @@ export function normalizeLogs(req: LogsRequest): Normalized {
           observedNs: l.observedNs,
           serviceName: service,
           source,
+          scopeName: scope.name,
           severityNumber: l.severityNumber,
           severityText: l.severityText,
           level: levelOf(l.severityNumber, l.severityText),

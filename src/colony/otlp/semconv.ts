@@ -29,7 +29,7 @@ function integer(attrs: Attributes, ...keys: string[]): number | null {
 }
 
 function grpcCode(attrs: Attributes): number | null {
-  const v = first(attrs, ['rpc.grpc.status_code', 'rpc.response.status_code']);
+  const v = first(attrs, HOT_KEYS.rpcStatusCode);
   if (typeof v === 'number') return v;
   if (typeof v === 'string') {
     if (/^\d+$/.test(v)) return Number(v);
@@ -49,20 +49,38 @@ export function hotAttributes(attrs: Attributes): HotAttributes {
   return hot;
 }
 
+/** Where each promoted column comes from, current name first (a second backend reads the same keys). */
+export const HOT_KEYS = {
+  httpMethod: ['http.request.method', 'http.method'],
+  httpRoute: ['http.route', 'url.template'],
+  httpStatusCode: ['http.response.status_code', 'http.status_code'],
+  rpcSystem: ['rpc.system.name', 'rpc.system'],
+  rpcService: ['rpc.service'],
+  rpcMethod: ['rpc.method'],
+  rpcStatusCode: ['rpc.grpc.status_code', 'rpc.response.status_code'],
+  dbSystem: ['db.system.name', 'db.system'],
+  dbOperation: ['db.operation.name', 'db.operation'],
+  dbTable: ['db.collection.name', 'db.sql.table'],
+  dbStatement: ['db.query.text', 'db.statement'],
+  peerService: ['service.peer.name', 'peer.service'],
+  serverAddress: ['server.address', 'net.peer.name'],
+} as const satisfies Record<keyof HotAttributes, readonly string[]>;
+
 function readHotAttributes(attrs: Attributes): HotAttributes {
+  const k = HOT_KEYS;
   return {
-    httpMethod: text(attrs, 'http.request.method', 'http.method'),
-    httpRoute: text(attrs, 'http.route', 'url.template'),
-    httpStatusCode: integer(attrs, 'http.response.status_code', 'http.status_code'),
-    rpcSystem: text(attrs, 'rpc.system.name', 'rpc.system'),
-    rpcService: text(attrs, 'rpc.service'),
-    rpcMethod: text(attrs, 'rpc.method'),
+    httpMethod: text(attrs, ...k.httpMethod),
+    httpRoute: text(attrs, ...k.httpRoute),
+    httpStatusCode: integer(attrs, ...k.httpStatusCode),
+    rpcSystem: text(attrs, ...k.rpcSystem),
+    rpcService: text(attrs, ...k.rpcService),
+    rpcMethod: text(attrs, ...k.rpcMethod),
     rpcStatusCode: grpcCode(attrs),
-    dbSystem: text(attrs, 'db.system.name', 'db.system'),
-    dbOperation: text(attrs, 'db.operation.name', 'db.operation'),
-    dbTable: text(attrs, 'db.collection.name', 'db.sql.table'),
-    dbStatement: text(attrs, 'db.query.text', 'db.statement'),
-    peerService: text(attrs, 'service.peer.name', 'peer.service'),
-    serverAddress: text(attrs, 'server.address', 'net.peer.name'),
+    dbSystem: text(attrs, ...k.dbSystem),
+    dbOperation: text(attrs, ...k.dbOperation),
+    dbTable: text(attrs, ...k.dbTable),
+    dbStatement: text(attrs, ...k.dbStatement),
+    peerService: text(attrs, ...k.peerService),
+    serverAddress: text(attrs, ...k.serverAddress),
   };
 }

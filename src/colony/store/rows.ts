@@ -47,6 +47,8 @@ interface PointBase {
   unit: string;
   serviceName: string;
   source: Source;
+  /** Not stored by DuckDB (source is); a ClickHouse colony keeps it to classify the source on read. */
+  scopeName: string;
   startNs: bigint;
   timeNs: bigint;
   attributes: string;
@@ -79,6 +81,8 @@ export interface LogRow {
   observedNs: bigint;
   serviceName: string;
   source: Source;
+  /** Not stored by DuckDB (source is); a ClickHouse colony keeps it to classify the source on read. */
+  scopeName: string;
   severityNumber: number;
   severityText: string;
   level: LogLevel;

@@ -14,20 +14,15 @@ import { type HistogramOperationRow, type SpanBucketRow, operationHistograms, op
 import { type CallSpanRow, callSpans } from './queries/calls.js';
 import { type GaugePoint, type MinuteRow, gaugePoints, minuteSeries } from './queries/timeline.js';
 
-export interface StoreCounts {
-  spans: number;
-  numberPoints: number;
-  histogramPoints: number;
-  logs: number;
-  events: number;
-  services: number;
-}
+import type { Colony, StoreCounts } from './colony.js';
+
+export type { StoreCounts } from './colony.js';
 
 /**
- * The colony's telemetry store: bulk, idempotent ingest and the queries the MCP tools are built on.
+ * The embedded DuckDB colony: bulk, idempotent ingest and the queries the MCP tools are built on.
  * Every query takes an explicit time range, so "now" can be shifted (demo replays).
  */
-export class ColonyStore {
+export class ColonyStore implements Colony {
   private constructor(
     readonly db: Database,
     readonly writer: StoreWriter,

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { ColonyStore } from '../store/store.js';
+import type { ColonyReader } from '../store/colony.js';
 import { type Nanos, nowNs } from '../../core/time.js';
 
 /** What every colony tool runs against. */
 export interface ToolContext {
-  store: ColonyStore;
+  store: ColonyReader;
   /** "Now" for relative time ranges; a demo or an absolute CLI range can move it. */
   now(): Nanos;
   /** Upper bound on a response's text (about 4 characters per token). */
@@ -15,7 +15,7 @@ export const DEFAULT_MAX_RESPONSE_TOKENS = 4000;
 export const CHARS_PER_TOKEN = 4;
 
 /** The context every caller of the tools uses: the store, a clock, the default response budget. */
-export function createToolContext(store: ColonyStore, now: () => Nanos = nowNs): ToolContext {
+export function createToolContext(store: ColonyReader, now: () => Nanos = nowNs): ToolContext {
   return { store, now, maxResponseChars: DEFAULT_MAX_RESPONSE_TOKENS * CHARS_PER_TOKEN };
 }
 

@@ -157,7 +157,8 @@ export function serviceViews(views: readonly OperationView[]): ServiceView[] {
 }
 
 /**
- * The view that saw the most of a service's requests (spans win a tie: they are exact), and the views
+ * The view that saw the most of a service's requests (spans win a tie: they are exact; then the SDK's,
+ * so the choice never depends on the order a store returned rows in), and the views
  * that saw at least half as many: only those may rank the service; a sampled source only confirms.
  */
 export function bestViews(views: readonly ServiceView[]): Map<string, { best: ServiceView; eligible: Set<string> }> {
@@ -165,7 +166,8 @@ export function bestViews(views: readonly ServiceView[]): Map<string, { best: Se
   const byService = new Map<string, ServiceView[]>();
   for (const v of views) byService.set(v.service, [...(byService.get(v.service) ?? []), v]);
   for (const [service, list] of byService) {
-    const best = [...list].sort((a, b) => b.requests - a.requests || (a.basis === 'spans' ? -1 : 1) - (b.basis === 'spans' ? -1 : 1))[0];
+    const rank = (v: ServiceView) => (v.basis === 'spans' ? 0 : 2) + (v.source === 'otlp' ? 0 : 1);
+    const best = [...list].sort((a, b) => b.requests - a.requests || rank(a) - rank(b))[0];
     out.set(service, { best, eligible: new Set(list.filter((v) => v.requests >= 0.5 * best.requests).map((v) => `${v.source}|${v.basis}`)) });
   }
   return out;

@@ -22,7 +22,12 @@ export interface CallSpanRow {
   peer: string | null;
 }
 
-/** Server, consumer and (non-database) client spans of the traces with a root in the window, at most `maxTraces` of them, picked by a hash of the trace id (a stable sample). */
+/**
+ * Server, consumer and (non-database) client spans of the traces with a root in the window, at most
+ * `maxTraces` of them, picked by the md5 of the trace id (a stable sample any backend can reproduce).
+ * Rows come in trace, start, span order: consumers keep the last of a kind, so the order must not
+ * depend on the scan.
+ */
 export async function callSpans(db: Database, range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
   // Database calls are the caller's own time and need no row of their own.
   const w = new Where().range('start_ns', range).add(`(kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NULL))`);
@@ -31,13 +36,14 @@ export async function callSpans(db: Database, range: TimeRange, maxTraces: numbe
   return db.query<CallSpanRow>(
     `WITH picked AS (
        SELECT DISTINCT trace_id FROM otel_traces WHERE ${w.sql()} AND parent_span_id = '' AND kind IN ('SERVER', 'CONSUMER')
-       ORDER BY hash(trace_id) LIMIT ${limit}
+       ORDER BY md5(trace_id) LIMIT ${limit}
      )
      SELECT trace_id AS "traceId", span_id AS "spanId", parent_span_id AS "parentSpanId", service_name AS service, source, kind,
        ((start_ns - ${from}::BIGINT) / 1e6)::DOUBLE AS "startMs", (duration_ns / 1e6)::DOUBLE AS "durationMs",
        status_code = 'ERROR' AS error,
        CASE WHEN kind = 'CLIENT' THEN coalesce(peer_service, server_address, rpc_service) END AS peer
-     FROM otel_traces WHERE trace_id IN (SELECT trace_id FROM picked) AND ${w.sql()}`,
+     FROM otel_traces WHERE trace_id IN (SELECT trace_id FROM picked) AND ${w.sql()}
+     ORDER BY trace_id, start_ns, span_id`,
     w.params,
   );
 }

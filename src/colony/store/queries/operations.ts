@@ -2,7 +2,7 @@ import type { Database } from '../db.js';
 import type { Source } from '../rows.js';
 import type { TimeRange } from '../../../core/time.js';
 import { Where } from './filters.js';
-import { DURATION_METRICS, type Protocol, histogramSeriesDeltas, isErrorSeries, msPerUnit } from './red.js';
+import { DURATION_METRICS, type Protocol, type SeriesDelta, histogramSeriesDeltas, isErrorSeries, msPerUnit } from './red.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { BucketCounts } from '../../unified/histogram.js';
 
@@ -23,7 +23,7 @@ export interface SpanBucketRow {
   errors: number;
 }
 
-const OPERATION = `CASE WHEN kind = 'CLIENT' THEN coalesce(db_operation || ' ' || db_table, db_operation, name)
+export const OPERATION = `CASE WHEN kind = 'CLIENT' THEN coalesce(db_operation || ' ' || db_table, db_operation, name)
   WHEN rpc_method IS NOT NULL THEN coalesce(rpc_service || '/', '') || rpc_method
   WHEN http_method IS NOT NULL THEN http_method || ' ' || coalesce(http_route, name)
   ELSE name END`;
@@ -35,7 +35,7 @@ export async function operationSpanBuckets(db: Database, range: TimeRange): Prom
        ${OPERATION} AS operation,
        ceil(log2(greatest(duration_ns, 1000) / 1e6) * ${LOG_BUCKETS_PER_DOUBLING})::INTEGER AS bucket,
        count(*)::INTEGER AS requests, (count(*) FILTER (WHERE status_code = 'ERROR'))::INTEGER AS errors
-     FROM otel_traces WHERE ${w.sql()} GROUP BY ALL`,
+     FROM otel_traces WHERE ${w.sql()} GROUP BY ALL ORDER BY service, source, kind, operation, bucket`,
     w.params,
   );
 }
@@ -51,12 +51,16 @@ export interface HistogramOperationRow {
   failed: boolean;
 }
 
-const PROTOCOL_OF = new Map<string, Protocol>(Object.entries(DURATION_METRICS).flatMap(([p, names]) => names.map((n) => [n, p as Protocol])));
+export const PROTOCOL_OF = new Map<string, Protocol>(Object.entries(DURATION_METRICS).flatMap(([p, names]) => names.map((n) => [n, p as Protocol])));
 
 export async function operationHistograms(db: Database, range: TimeRange): Promise<HistogramOperationRow[]> {
   const names = [...PROTOCOL_OF.keys()];
   const w = new Where().add('time_ns <= ?::BIGINT', range.toNs).add(`metric_name IN (${names.map(() => '?').join(', ')})`, ...names);
-  const rows = await histogramSeriesDeltas(db, w, range);
+  return operationsFromDeltas(await histogramSeriesDeltas(db, w, range));
+}
+
+/** One row per series delta, named like the span-based operations (shared by both backends). */
+export function operationsFromDeltas(rows: readonly SeriesDelta[]): HistogramOperationRow[] {
   return rows.map(({ series: s, delta }) => {
     const protocol = PROTOCOL_OF.get(s.metric_name) ?? 'http';
     const scale = msPerUnit(s.unit, s.metric_name);

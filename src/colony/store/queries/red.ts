@@ -59,9 +59,15 @@ export interface RedRow {
   percentilesAtLeast: boolean;
 }
 
-const GRPC_ERRORS = `(${GRPC_SERVER_ERROR_CODES.join(', ')})`;
+export const GRPC_ERRORS = `(${GRPC_SERVER_ERROR_CODES.join(', ')})`;
 
-function applyFilters(w: Where, f: RedFilters): void {
+/** Where filter conditions go: DuckDB's Where, or the ClickHouse colony's Conditions. */
+export interface FilterSink {
+  add(fragment: string, ...values: (string | number)[]): unknown;
+  maybe(value: string | number | undefined | null, fragment: string): unknown;
+}
+
+export function applyFilters(w: FilterSink, f: RedFilters): void {
   w.maybe(f.httpRoute, 'http_route = ?');
   w.maybe(f.httpMethod?.toUpperCase(), 'http_method = ?');
   if (f.statusCodeRange) {
@@ -96,7 +102,7 @@ const SPAN_SHAPE: Record<Protocol, { where: string; groupBy: string; error: stri
   },
 };
 
-interface KeyColumns {
+export interface KeyColumns {
   source: Source;
   http_route: string | null;
   http_method: string | null;
@@ -107,7 +113,7 @@ interface KeyColumns {
   db_table: string | null;
 }
 
-function keyOf(r: KeyColumns, protocol: Protocol) {
+export function keyOf(r: KeyColumns, protocol: Protocol) {
   return {
     source: r.source,
     protocol,
@@ -184,34 +190,40 @@ export interface HistogramSeries extends KeyColumns {
   http_status_code: number | null;
   rpc_status_code: number | null;
   error_type: string | null;
-  /** Bounds and counts are JSON text (see numberArray in columns.ts). */
-  last_counts: string | null;
-  last_bounds: string | null;
+  /** Bounds and counts: JSON text from DuckDB (see numberArray in columns.ts), arrays from ClickHouse. */
+  last_counts: NumberList | null;
+  last_bounds: NumberList | null;
   last_start: bigint | null;
   last_time: bigint | null;
-  before_counts: string | null;
-  before_bounds: string | null;
+  before_counts: NumberList | null;
+  before_bounds: NumberList | null;
   before_start: bigint | null;
   before_time: bigint | null;
-  first_counts: string | null;
-  first_bounds: string | null;
+  first_counts: NumberList | null;
+  first_bounds: NumberList | null;
   first_start: bigint | null;
   first_time: bigint | null;
-  window_counts: string[] | null;
+  window_counts: NumberList[] | null;
 }
 
-function snapshot(counts: string | null, bounds: string | null, start: bigint | null, time: bigint | null): HistogramSnapshot | null {
+type NumberList = string | number[];
+
+function numbers(v: NumberList): number[] {
+  return typeof v === 'string' ? (JSON.parse(v) as number[]) : v;
+}
+
+function snapshot(counts: NumberList | null, bounds: NumberList | null, start: bigint | null, time: bigint | null): HistogramSnapshot | null {
   if (counts === null || bounds === null || start === null || time === null) return null;
-  return { counts: JSON.parse(counts), bounds: JSON.parse(bounds), startNs: start, timeNs: time };
+  return { counts: numbers(counts), bounds: numbers(bounds), startNs: start, timeNs: time };
 }
 
 /** What one series observed in the window, whatever its temporality. */
 function seriesDelta(r: HistogramSeries, windowFromNs: bigint): BucketCounts | null {
   if (r.temporality === 'delta') {
     if (!r.window_counts || r.window_counts.length === 0 || !r.last_bounds) return null;
-    const bounds: number[] = JSON.parse(r.last_bounds);
+    const bounds = numbers(r.last_bounds);
     const counts = new Array<number>(bounds.length + 1).fill(0);
-    for (const point of r.window_counts) (JSON.parse(point) as number[]).forEach((c, i) => (counts[i] += c));
+    for (const point of r.window_counts) numbers(point).forEach((c, i) => (counts[i] += c));
     return { bounds, counts };
   }
   return windowDelta(
@@ -232,7 +244,7 @@ export function isErrorSeries(r: HistogramSeries, protocol: Protocol): boolean {
  * Every duration-histogram series matching `w` (which must bound time_ns <= the window's end), with what
  * it observed in the window; series that observed nothing are left out.
  */
-export async function histogramSeriesDeltas(db: Database, w: Where, range: TimeRange): Promise<{ series: HistogramSeries; delta: BucketCounts }[]> {
+export async function histogramSeriesDeltas(db: Database, w: Where, range: TimeRange): Promise<SeriesDelta[]> {
   const after = `time_ns > ${w.bind(range.fromNs)}::BIGINT`;
   const rows = await db.query<HistogramSeries>(
     `SELECT series_key, any_value(service_name) AS service_name, any_value(source) AS source, any_value(metric_name) AS metric_name, any_value(unit) AS unit,
@@ -260,7 +272,14 @@ export async function histogramSeriesDeltas(db: Database, w: Where, range: TimeR
      GROUP BY series_key`,
     w.params,
   );
-  const out: { series: HistogramSeries; delta: BucketCounts }[] = [];
+  return deltasInWindow(rows, range);
+}
+
+export type SeriesDelta = { series: HistogramSeries; delta: BucketCounts };
+
+/** What each series observed in the window; series that observed nothing are left out (shared by both backends). */
+export function deltasInWindow(rows: readonly HistogramSeries[], range: TimeRange): SeriesDelta[] {
+  const out: SeriesDelta[] = [];
   for (const r of rows) {
     const delta = seriesDelta(r, range.fromNs);
     if (delta !== null && total(delta) > 0) out.push({ series: r, delta });
@@ -277,7 +296,11 @@ export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedR
   w.add(`metric_name IN (${DURATION_METRICS[q.protocol].map(() => '?').join(', ')})`, ...DURATION_METRICS[q.protocol]);
   w.maybe(q.source, 'source = ?');
   applyFilters(w, q);
-  const rows = await histogramSeriesDeltas(db, w, q.range);
+  return redFromSeriesDeltas(await histogramSeriesDeltas(db, w, q.range), q.protocol);
+}
+
+/** Groups series deltas into RED rows: merged histograms, Prometheus-style percentiles, busiest first. */
+export function redFromSeriesDeltas(rows: readonly SeriesDelta[], protocol: Protocol): RedRow[] {
   interface Group {
     key: ReturnType<typeof keyOf>;
     histograms: BucketCounts[];
@@ -286,7 +309,7 @@ export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedR
   }
   const groups = new Map<string, Group>();
   for (const { series: r, delta } of rows) {
-    const key = keyOf(r, q.protocol);
+    const key = keyOf(r, protocol);
     const id = JSON.stringify([key, r.unit, r.metric_name]);
     let g = groups.get(id);
     if (!g) {
@@ -294,7 +317,7 @@ export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedR
       groups.set(id, g);
     }
     g.histograms.push(delta);
-    if (isErrorSeries(r, q.protocol)) g.errors += total(delta);
+    if (isErrorSeries(r, protocol)) g.errors += total(delta);
   }
   const out: RedRow[] = [];
   for (const g of groups.values()) {
@@ -314,5 +337,20 @@ export async function redFromHistograms(db: Database, q: RedQuery): Promise<RedR
       percentilesAtLeast: pct.some((p) => p?.atLeast === true),
     });
   }
-  return out.sort((a, b) => b.requests - a.requests);
+  return out.sort((a, b) => b.requests - a.requests || compareKeys(a, b));
+}
+
+const KEY_FIELDS = ['httpRoute', 'httpMethod', 'rpcService', 'rpcMethod', 'dbSystem', 'dbOperation', 'dbTable'] as const;
+
+/** Ties in requests ordered by their keys (nulls last), as the span query orders them: never by row arrival. */
+function compareKeys(a: RedRow, b: RedRow): number {
+  for (const k of KEY_FIELDS) {
+    const x = a[k];
+    const y = b[k];
+    if (x === y) continue;
+    if (x === null) return 1;
+    if (y === null) return -1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
 }

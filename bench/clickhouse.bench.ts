@@ -1,0 +1,76 @@
+/**
+ * The colony on ClickHouse beside DuckDB, in the same run: porcelain tool P50 on the largest demo
+ * scenario and on a synthetic colony (BENCH_CH_SPANS spans, default 1,000,000), in embedded
+ * ClickHouse (chdb, from .cache/chdb or CORAL_CHDB_PATH) and in DuckDB. Target: ClickHouse within 2x.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Colony } from '../src/colony/store/colony.js';
+import { ColonyStore } from '../src/colony/store/store.js';
+import { ClickHouseStore } from '../src/colony/store/clickhouse/store.js';
+import type { IngestBatch } from '../src/colony/store/rows.js';
+import { loadScenario } from '../src/demo/load.js';
+import { listScenarios } from '../src/demo/files.js';
+import { toolByName } from '../src/colony/tools/index.js';
+import { runTool } from '../src/colony/tools/run.js';
+import { createToolContext } from '../src/colony/tools/types.js';
+import type { Nanos } from '../src/core/time.js';
+import { END, populate } from './synthetic.js';
+import { report, timeRuns } from './report.js';
+
+const RUNS = Number(process.env.BENCH_CH_RUNS ?? 7);
+const SPANS = Number(process.env.BENCH_CH_SPANS ?? 1_000_000);
+process.env.CORAL_CHDB_PATH ??= resolve(import.meta.dirname, '../.cache/chdb/node_modules');
+if (!existsSync(join(process.env.CORAL_CHDB_PATH, 'chdb'))) {
+  console.error(`chdb is not installed under ${process.env.CORAL_CHDB_PATH}: npm install --no-save --prefix .cache/chdb chdb@3.4.0`);
+  process.exit(2);
+}
+const dir = mkdtempSync(join(tmpdir(), 'coral-ch-bench-'));
+
+/** Both backends fed from one decoding. */
+const both = (a: Colony, b: Colony) => ({ write: (batch: IngestBatch) => Promise.all([a.write(batch), b.write(batch)]).then(() => undefined) });
+
+async function compare(label: string, duck: Colony, ch: Colony, now: () => Nanos, service: string, spans: number): Promise<void> {
+  const cases: [string, Record<string, unknown>][] = [
+    ['coral_query_summary', {}],
+    ['coral_query_metrics', { service }],
+    ['coral_query_traces', { service }],
+    ['coral_query_traces', { service, min_duration_ms: 20 }],
+  ];
+  for (const [tool, args] of cases) {
+    const def = toolByName(tool);
+    if (!def) throw new Error(tool);
+    const p50 = async (store: Colony) => (await timeRuns(() => runTool(def, createToolContext(store, now), args), RUNS)).p50;
+    const duckMs = await p50(duck);
+    const chMs = await p50(ch);
+    const ratio = chMs / duckMs;
+    report({ bench: `clickhouse_porcelain_${label}`, tool, args, spans, duckdb_p50_ms: Number(duckMs.toFixed(1)), clickhouse_p50_ms: Number(chMs.toFixed(1)), ratio: Number(ratio.toFixed(2)), target_ratio: 2, meets_target: ratio <= 2 });
+  }
+}
+
+try {
+  const largest = listScenarios().sort((a, b) => b.counts.spans - a.counts.spans)[0];
+  const end = END + 3_600_000_000_000n;
+  const duck = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '4GB' });
+  const ch = await ClickHouseStore.open({ target: { kind: 'chdb', dir, database: 'demo' }, create: true });
+  let t = performance.now();
+  await loadScenario(both(duck, ch), largest.name, { endAtNs: end });
+  report({ bench: 'clickhouse_load_demo', scenario: largest.name, spans: largest.counts.spans, both_backends_ms: Math.round(performance.now() - t) });
+  await compare('demo', duck, ch, () => end, 'checkout', largest.counts.spans);
+  await duck.close();
+  await ch.close();
+
+  if (SPANS > 0) {
+    const bigDuck = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '8GB' });
+    const bigCh = await ClickHouseStore.open({ target: { kind: 'chdb', dir, database: 'synthetic' }, create: true });
+    t = performance.now();
+    await populate(both(bigDuck, bigCh), SPANS, 200_000);
+    report({ bench: 'clickhouse_load_synthetic', spans: SPANS, both_backends_ms: Math.round(performance.now() - t) });
+    await compare('synthetic', bigDuck, bigCh, () => END, 'svc-3', SPANS);
+    await bigDuck.close();
+    await bigCh.close();
+  }
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

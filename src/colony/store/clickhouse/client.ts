@@ -1,0 +1,121 @@
+import { createRequire } from 'node:module';
+import { CoralError } from '../../../core/errors.js';
+import type { ClickHouseTarget } from './url.js';
+
+/** The few operations the ClickHouse colony needs, over either client. Rows travel as JSONEachRow. */
+export interface ChClient {
+  query<T>(sql: string): Promise<T[]>;
+  command(sql: string): Promise<void>;
+  /** Inserts rows given as objects keyed by column name. */
+  insert(table: string, rows: readonly object[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The part of the chdb package used here (its own types come with the optional install). */
+interface ChdbSession {
+  queryAsync(query: string, opts?: { format?: string }): Promise<{ text(): string }>;
+  close(): void;
+}
+interface ChdbModule {
+  Session: new (path: string) => ChdbSession;
+}
+
+export const CHDB_PACKAGE = 'chdb@3.4.0';
+
+function parseLines<T>(text: string): T[] {
+  const out: T[] = [];
+  for (const line of text.split('\n')) if (line !== '') out.push(JSON.parse(line) as T);
+  return out;
+}
+
+/**
+ * chdb allows one data directory per process: stores on the same directory share the session
+ * (the tests open several databases in one process), another directory is refused.
+ */
+let shared: { dir: string; session: ChdbSession; users: number } | null = null;
+
+async function loadChdb(): Promise<ChdbModule> {
+  const from = process.env.CORAL_CHDB_PATH;
+  try {
+    if (from) return createRequire(`${from.replace(/\/?$/, '/')}`)('chdb') as ChdbModule;
+    // A variable specifier keeps the bundler from trying to inline the ~550 MB optional package.
+    const name = 'chdb';
+    const mod = (await import(name)) as ChdbModule & { default?: ChdbModule };
+    return mod.Session ? mod : (mod.default as ChdbModule);
+  } catch (err) {
+    throw new CoralError(
+      `chdb: URLs need the optional package ${CHDB_PACKAGE} (embedded ClickHouse, about 550 MB), which is not installed${from ? ` under ${from}` : ''}: ${(err as Error).message.split('\n')[0]}`,
+      `Install it beside coral with \`npm install ${CHDB_PACKAGE}\` (or into a folder named by CORAL_CHDB_PATH), or use a ClickHouse server: --clickhouse http://host:8123/db.`,
+    );
+  }
+}
+
+async function openChdb(dir: string): Promise<ChClient> {
+  if (shared && shared.dir !== dir) {
+    throw new CoralError(`chdb already has ${shared.dir} open in this process; it allows one data directory per process.`, 'Use one chdb: directory (databases inside it can differ).');
+  }
+  if (!shared) {
+    const chdb = await loadChdb();
+    shared = { dir, session: new chdb.Session(dir), users: 0 };
+  }
+  shared.users++;
+  const session = shared.session;
+  let closed = false;
+  return {
+    async query<T>(sql: string) {
+      // As the HTTP client is configured: 64-bit integers as strings, never rounded to a double.
+      return parseLines<T>((await session.queryAsync(`${sql} SETTINGS output_format_json_quote_64bit_integers = 1`, { format: 'JSONEachRow' })).text());
+    },
+    async command(sql: string) {
+      await session.queryAsync(sql, { format: 'JSONEachRow' });
+    },
+    async insert(table: string, rows: readonly object[]) {
+      if (rows.length === 0) return;
+      // Inline data, not session.insert: that one refuses quoted (and so any configured) table names.
+      await session.queryAsync(`INSERT INTO ${table} FORMAT JSONEachRow\n${rows.map((r) => JSON.stringify(r)).join('\n')}`, { format: 'JSONEachRow' });
+    },
+    async close() {
+      if (closed || !shared) return;
+      closed = true;
+      if (--shared.users === 0) {
+        shared.session.close();
+        shared = null;
+      }
+    },
+  };
+}
+
+async function openHttp(t: Extract<ClickHouseTarget, { kind: 'http' }>, password: string | undefined): Promise<ChClient> {
+  // A CommonJS package: bundled, its exports arrive under `default`.
+  const mod = (await import('@clickhouse/client')) as typeof import('@clickhouse/client') & { default?: typeof import('@clickhouse/client') };
+  const createClient = mod.createClient ?? mod.default?.createClient;
+  const client = createClient({
+    url: t.url,
+    username: t.username,
+    password: password ?? '',
+    // 64-bit integers as JSON numbers lose precision past 2^53: the queries cast what they need to String.
+    clickhouse_settings: { output_format_json_quote_64bit_integers: 1 },
+  });
+  const wrap = async <R>(what: string, run: () => Promise<R>): Promise<R> => {
+    try {
+      return await run();
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      if (e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND') {
+        throw new CoralError(`Cannot reach ClickHouse at ${t.url}: ${e.message}`, 'Check the host and port (the HTTP interface listens on 8123 by default).');
+      }
+      throw new CoralError(`ClickHouse ${what} failed: ${e.message.split('\n')[0]}`);
+    }
+  };
+  return {
+    query: <T>(sql: string) => wrap('query', async () => (await client.query({ query: sql, format: 'JSONEachRow' })).json<T>()),
+    command: (sql: string) => wrap('command', async () => void (await client.command({ query: sql }))),
+    insert: (table: string, rows: readonly object[]) =>
+      rows.length === 0 ? Promise.resolve() : wrap('insert', async () => void (await client.insert({ table, values: rows as object[], format: 'JSONEachRow' }))),
+    close: () => client.close(),
+  };
+}
+
+export function openChClient(t: ClickHouseTarget, password?: string): Promise<ChClient> {
+  return t.kind === 'chdb' ? openChdb(t.dir) : openHttp(t, password);
+}

@@ -1,0 +1,137 @@
+import type { TimeRange } from '../../../core/time.js';
+import type { IngestBatch } from '../rows.js';
+import type { Colony, StoreCounts } from '../colony.js';
+import type { RedQuery, RedRow } from '../queries/red.js';
+import type { SpanRecord, TraceSearch, TraceSearchResult } from '../queries/spans.js';
+import type { LogQuery, LogQueryResult } from '../queries/logs.js';
+import type { EventOut, EventQuery } from '../queries/events.js';
+import type { ServiceHealth, ServiceInfo } from '../queries/services.js';
+import type { TopologyEdge } from '../queries/topology.js';
+import type { MetricInfo, MetricQuery } from '../queries/metrics.js';
+import type { HistogramOperationRow, SpanBucketRow } from '../queries/operations.js';
+import type { CallSpanRow } from '../queries/calls.js';
+import type { GaugePoint, MinuteRow } from '../queries/timeline.js';
+import { type ChClient, openChClient } from './client.js';
+import { DEFAULT_TABLES, type TableNames, createTableStatements } from './ddl.js';
+import { type ClickHouseTarget, describeTarget } from './url.js';
+import type { ChSchema } from './views.js';
+import { lit } from './sql.js';
+import { writeBatch } from './write.js';
+import * as spans from './read-spans.js';
+import * as other from './read-other.js';
+
+export interface ClickHouseOptions {
+  target: ClickHouseTarget;
+  password?: string;
+  tables?: Partial<TableNames>;
+  /** Create the database and the exporter's tables when missing (serving and loading do; reading does not need to). */
+  create?: boolean;
+}
+
+/**
+ * The colony on ClickHouse: reads the OpenTelemetry Collector exporter's tables, and writes OTLP
+ * into them. Same answers as the DuckDB colony (the parity test holds both to it).
+ */
+export class ClickHouseStore implements Colony {
+  private constructor(
+    private readonly ch: ChClient,
+    private readonly schema: ChSchema,
+    readonly path: string,
+  ) {}
+
+  static async open(o: ClickHouseOptions): Promise<ClickHouseStore> {
+    const tables = { ...DEFAULT_TABLES, ...o.tables };
+    const ch = await openChClient(o.target, o.password);
+    try {
+      if (o.create) for (const sql of createTableStatements(o.target.database, tables)) await ch.command(sql);
+      const [cols] = await ch.query<{ n: number }>(
+        `SELECT toInt32(count()) AS n FROM system.columns WHERE database = ${lit(o.target.database)} AND table = ${lit(tables.logs)} AND name = 'EventName'`,
+      );
+      const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName: cols.n > 0 };
+      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`);
+    } catch (err) {
+      await ch.close();
+      throw err;
+    }
+  }
+
+  /** Whether the traces table exists (a read-only open checks it to say what is wrong). */
+  async hasTraces(): Promise<boolean> {
+    const [r] = await this.ch.query<{ n: number }>(
+      `SELECT toInt32(count()) AS n FROM system.tables WHERE database = ${lit(this.schema.database)} AND name = ${lit(this.schema.tables.traces)}`,
+    );
+    return r.n > 0;
+  }
+
+  write(batch: IngestBatch): Promise<void> {
+    return writeBatch(this.ch, this.schema, batch);
+  }
+
+  redFromSpans(q: RedQuery): Promise<RedRow[]> {
+    return spans.redFromSpans(this.ch, this.schema, q);
+  }
+
+  redFromHistograms(q: RedQuery): Promise<RedRow[]> {
+    return spans.redFromHistograms(this.ch, this.schema, q);
+  }
+
+  searchTraces(q: TraceSearch): Promise<TraceSearchResult> {
+    return spans.searchTraces(this.ch, this.schema, q);
+  }
+
+  getTrace(traceId: string): Promise<SpanRecord[]> {
+    return spans.getTrace(this.ch, this.schema, traceId);
+  }
+
+  queryLogs(q: LogQuery): Promise<LogQueryResult> {
+    return other.queryLogs(this.ch, this.schema, q);
+  }
+
+  queryEvents(q: EventQuery): Promise<EventOut[]> {
+    return other.queryEvents(this.ch, this.schema, q);
+  }
+
+  listServices(): Promise<ServiceInfo[]> {
+    return other.listServices(this.ch, this.schema);
+  }
+
+  serviceHealth(range: TimeRange, service?: string): Promise<ServiceHealth[]> {
+    return other.serviceHealth(this.ch, this.schema, range, service);
+  }
+
+  operationSpanBuckets(range: TimeRange): Promise<SpanBucketRow[]> {
+    return spans.operationSpanBuckets(this.ch, this.schema, range);
+  }
+
+  operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]> {
+    return spans.operationHistograms(this.ch, this.schema, range);
+  }
+
+  callSpans(range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
+    return spans.callSpans(this.ch, this.schema, range, maxTraces);
+  }
+
+  minuteSeries(range: TimeRange): Promise<MinuteRow[]> {
+    return spans.minuteSeries(this.ch, this.schema, range);
+  }
+
+  gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
+    return other.gaugePoints(this.ch, this.schema, range, names);
+  }
+
+  listMetrics(q: MetricQuery): Promise<MetricInfo[]> {
+    return other.listMetrics(this.ch, this.schema, q);
+  }
+
+  topology(range: TimeRange): Promise<TopologyEdge[]> {
+    return other.topology(this.ch, this.schema, range);
+  }
+
+  counts(): Promise<StoreCounts> {
+    return other.counts(this.ch, this.schema);
+  }
+
+  close(): Promise<void> {
+    return this.ch.close();
+  }
+}

@@ -1,0 +1,60 @@
+import type { TimeRange } from '../../core/time.js';
+import type { IngestBatch } from './rows.js';
+import type { RedQuery, RedRow } from './queries/red.js';
+import type { TraceSearch, TraceSearchResult, SpanRecord } from './queries/spans.js';
+import type { LogQuery, LogQueryResult } from './queries/logs.js';
+import type { EventOut, EventQuery } from './queries/events.js';
+import type { ServiceHealth, ServiceInfo } from './queries/services.js';
+import type { TopologyEdge } from './queries/topology.js';
+import type { MetricInfo, MetricQuery } from './queries/metrics.js';
+import type { HistogramOperationRow, SpanBucketRow } from './queries/operations.js';
+import type { CallSpanRow } from './queries/calls.js';
+import type { GaugePoint, MinuteRow } from './queries/timeline.js';
+
+export interface StoreCounts {
+  spans: number;
+  numberPoints: number;
+  histogramPoints: number;
+  logs: number;
+  events: number;
+  services: number;
+}
+
+/**
+ * What the tools, the agent and the console read: the same questions whichever backend answers
+ * (the embedded DuckDB file, or ClickHouse tables written by the OpenTelemetry Collector).
+ * Every query takes an explicit time range, so "now" can be shifted (demo replays).
+ */
+export interface ColonyReader {
+  /** Where the data lives, for people: a file path or a URL without its password. */
+  readonly path: string;
+  redFromSpans(q: RedQuery): Promise<RedRow[]>;
+  redFromHistograms(q: RedQuery): Promise<RedRow[]>;
+  searchTraces(q: TraceSearch): Promise<TraceSearchResult>;
+  getTrace(traceId: string): Promise<SpanRecord[]>;
+  queryLogs(q: LogQuery): Promise<LogQueryResult>;
+  queryEvents(q: EventQuery): Promise<EventOut[]>;
+  listServices(): Promise<ServiceInfo[]>;
+  serviceHealth(range: TimeRange, service?: string): Promise<ServiceHealth[]>;
+  /** Every operation of every service, per latency bucket, from spans (the summary's per-operation view). */
+  operationSpanBuckets(range: TimeRange): Promise<SpanBucketRow[]>;
+  /** Every operation of every service, from duration histograms. */
+  operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]>;
+  /** Server, consumer and client spans of a stable sample of traces (self time, time in callees). */
+  callSpans(range: TimeRange, maxTraces: number): Promise<CallSpanRow[]>;
+  minuteSeries(range: TimeRange): Promise<MinuteRow[]>;
+  gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]>;
+  listMetrics(q: MetricQuery): Promise<MetricInfo[]>;
+  topology(range: TimeRange): Promise<TopologyEdge[]>;
+  counts(): Promise<StoreCounts>;
+  close(): Promise<void>;
+}
+
+/** Bulk, idempotent-where-the-backend-allows ingest of normalised OTLP. */
+export interface ColonyWriter {
+  /** Resolves once the rows are stored. */
+  write(batch: IngestBatch): Promise<void>;
+}
+
+/** A colony that both answers and ingests (what `coral colony serve` and `coral demo load` need). */
+export interface Colony extends ColonyReader, ColonyWriter {}

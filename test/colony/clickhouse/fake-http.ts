@@ -1,0 +1,53 @@
+import { type IncomingMessage, type Server, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { ChClient } from '../../../src/colony/store/clickhouse/client.js';
+
+/**
+ * A server speaking the part of ClickHouse's HTTP interface @clickhouse/client uses (POST a
+ * statement, JSONEachRow in and out, Basic auth), executed by the real engine behind `ch` (chdb).
+ */
+export async function startFakeClickHouse(ch: ChClient, auth: { user: string; password: string }): Promise<{ url: string; statements: string[]; close(): Promise<void> }> {
+  const statements: string[] = [];
+  const server: Server = createServer((req, res) => {
+    void handle(req).then(
+      (body) => {
+        res.writeHead(200, { 'Content-Type': 'text/plain; charset=UTF-8', 'X-ClickHouse-Format': 'JSONEachRow' });
+        res.end(body);
+      },
+      (err: Error & { status?: number }) => {
+        res.writeHead(err.status ?? 500, { 'Content-Type': 'text/plain' });
+        res.end(`Code: 0. DB::Exception: ${err.message}`);
+      },
+    );
+  });
+
+  async function handle(req: IncomingMessage): Promise<string> {
+    const expected = `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}`;
+    if (req.headers.authorization !== expected) throw Object.assign(new Error('Authentication failed'), { status: 401 });
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const params = new URL(req.url ?? '/', 'http://x').searchParams;
+    const inUrl = params.get('query');
+    if (inUrl !== null) {
+      const m = /^INSERT INTO (.+?) FORMAT JSONEachRow$/is.exec(inUrl.trim());
+      if (!m) throw new Error(`unsupported statement in the URL: ${inUrl}`);
+      statements.push(inUrl);
+      await ch.insert(m[1], body.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as object));
+      return '';
+    }
+    const sql = body.replace(/\s*FORMAT\s+JSONEachRow\s*$/i, '');
+    statements.push(sql);
+    if (/^\s*(SELECT|WITH)\b/i.test(sql)) return (await ch.query<object>(sql)).map((r) => `${JSON.stringify(r)}\n`).join('');
+    await ch.command(sql);
+    return '';
+  }
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    statements,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,57 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HAVE_CHDB, SKIP_REASON } from './chdb.js';
+import { answer, firstDifference, toolCalls } from './parity.js';
+import { ColonyStore } from '../../../src/colony/store/store.js';
+import { ClickHouseStore } from '../../../src/colony/store/clickhouse/store.js';
+import type { IngestBatch } from '../../../src/colony/store/rows.js';
+import { loadScenario } from '../../../src/demo/load.js';
+import { SCENARIOS } from '../../../src/demo/scenarios.js';
+
+/**
+ * Same scenario, both backends, every porcelain and plumbing tool: the same text and the same
+ * structured result (float rounding aside; attribute values as strings, the exporter's maps being
+ * untyped). Two scenarios keep the run near two minutes on a two-core machine; PARITY_SCENARIOS=all runs every one.
+ */
+const DIR = join(tmpdir(), `coral-ch-parity-${process.pid}`);
+const END = 1_764_675_000_000_000_000n;
+const CHOSEN = process.env.PARITY_SCENARIOS === 'all' ? SCENARIOS.map((s) => s.name) : ['payment-failure', 'kafka-queue-problems'];
+/** The services asked about by name: a culprit with both sources, an eBPF-only service and an SDK-only one. */
+const SERVICES = ['payment', 'currency', 'recommendation'];
+
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+describe.skipIf(!HAVE_CHDB)(`DuckDB and ClickHouse colonies answer alike${HAVE_CHDB ? '' : ` (skipped: ${SKIP_REASON})`}`, () => {
+  for (const scenario of CHOSEN) {
+    it(`${scenario}: every tool, same text and structured result`, async () => {
+      const duck = await ColonyStore.open({ path: ':memory:' });
+      const ch = await ClickHouseStore.open({ target: { kind: 'chdb', dir: DIR, database: `parity_${scenario.replace(/-/g, '_')}` }, create: true });
+      try {
+        // Decoded once, written to both.
+        await loadScenario({ write: (b: IngestBatch) => Promise.all([duck.write(b), ch.write(b)]).then(() => undefined) }, scenario, { endAtNs: END });
+        expect(await ch.counts()).toEqual(await duck.counts());
+        const mismatches: string[] = [];
+        const traceIds = new Set<string>();
+        for (const { tool, args } of toolCalls(SERVICES)) {
+          const [a, b] = await Promise.all([answer(duck, END, tool, args), answer(ch, END, tool, args)]);
+          const where = `${tool} ${JSON.stringify(args)}`;
+          if (a.text !== b.text) mismatches.push(`${where}: text differs\n--- duckdb\n${a.text.slice(0, 800)}\n--- clickhouse\n${b.text.slice(0, 800)}`);
+          const d = firstDifference(a.structured, b.structured);
+          if (d) mismatches.push(`${where}: structured differs at ${d}`);
+          for (const t of ((a.structured as { traces?: { traceId: string }[] } | null)?.traces ?? []).slice(0, 2)) traceIds.add(t.traceId);
+        }
+        expect(traceIds.size).toBeGreaterThan(0);
+        for (const trace_id of traceIds) {
+          const [a, b] = await Promise.all([answer(duck, END, 'coral_get_trace_by_id', { trace_id }), answer(ch, END, 'coral_get_trace_by_id', { trace_id })]);
+          if (a.text !== b.text || firstDifference(a.structured, b.structured)) mismatches.push(`coral_get_trace_by_id ${trace_id}: differs`);
+        }
+        expect(mismatches).toEqual([]);
+      } finally {
+        await duck.close();
+        await ch.close();
+      }
+    }, 600_000);
+  }
+});
