@@ -1,7 +1,5 @@
 import { createColonyServer } from '../colony/server.js';
-import { ColonyStore } from '../colony/store/store.js';
 import type { Colony } from '../colony/store/colony.js';
-import { openClickHouseColony } from './clickhouse.js';
 import { createToolContext } from '../colony/tools/types.js';
 import { connectHoneycomb, type HoneycombConnection } from '../honeycomb/connect.js';
 import { createHoneycombServer } from '../honeycomb/tools.js';
@@ -70,8 +68,8 @@ export async function openAgentSession(
     entries.push({ name: 'colony', transport: colonyTransport(choice.colony, choice.token).transport });
   } else {
     const store: Colony = choice.clickhouse && !choice.demo
-      ? await openClickHouseColony(choice.clickhouse, { create: false })
-      : await ColonyStore.open({ path: choice.demo ? ':memory:' : (choice.db ?? defaultColonyDbPath()), threads: 2, memoryLimit: '4GB' });
+      ? await (await import('./clickhouse.js')).openClickHouseColony(choice.clickhouse, { create: false })
+      : await (await import('../colony/store/store.js')).ColonyStore.open({ path: choice.demo ? ':memory:' : (choice.db ?? defaultColonyDbPath()), threads: 2, memoryLimit: '4GB' });
     // A demo may still be loading: let it finish before the store closes under it.
     closers.push(async () => {
       await ready.catch(() => undefined);
