@@ -1,3 +1,4 @@
+import { afterEach } from 'vitest';
 import { render } from 'ink-testing-library';
 import { App, type EngineLike } from '../../components/App.js';
 import { initialState } from '../../components/state/reducer.js';
@@ -81,3 +82,15 @@ export function mount(o: { cols?: number; rows?: number; traces?: TraceJson[] } 
 }
 
 export const KEY = { tab: '\t', shiftTab: '\u001b[Z', esc: '\u001b', enter: '\r', ctrlC: '\u0003', ctrlU: '\u0015', pageUp: '\u001b[5~', pageDown: '\u001b[6~', home: '\u001b[H', end: '\u001b[F', backspace: '\u007f' } as const;
+
+/** A `mount` that unmounts what it mounted after each test of the file that calls it. */
+export function mountPerTest(): (o?: Parameters<typeof mount>[0]) => ReturnType<typeof mount> {
+  let cleanup: (() => void) | null = null;
+  afterEach(() => cleanup?.());
+  return (o = {}) => {
+    const m = mount(o);
+    cleanup = m.app.unmount;
+    return m;
+  };
+}
+

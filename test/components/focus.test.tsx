@@ -1,13 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { KEY, SMALL, mount } from './fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { KEY, SMALL, mountPerTest } from './fixtures.js';
 
-let cleanup: (() => void) | null = null;
-afterEach(() => cleanup?.());
-const start = (o: Parameters<typeof mount>[0] = {}) => {
-  const m = mount(o);
-  cleanup = m.app.unmount;
-  return m;
-};
+const start = mountPerTest();
 
 describe('focus rules', () => {
   it('opens the help with ? and the command line with : on an empty input, and types them otherwise', async () => {

@@ -1,13 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { SMALL, mount } from './fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { SMALL, mountPerTest } from './fixtures.js';
 
-let cleanup: (() => void) | null = null;
-afterEach(() => cleanup?.());
-const start = (o: Parameters<typeof mount>[0] = {}) => {
-  const m = mount(o);
-  cleanup = m.app.unmount;
-  return m;
-};
+const start = mountPerTest();
 
 describe('every result has a visible outcome', () => {
   it('replaces the old trace with what an empty query found', async () => {

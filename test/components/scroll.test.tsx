@@ -1,13 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { KEY, SMALL, mount, node, trace } from './fixtures.js';
+import { describe, expect, it } from 'vitest';
+import { KEY, SMALL, mountPerTest, node, trace } from './fixtures.js';
 
-let cleanup: (() => void) | null = null;
-afterEach(() => cleanup?.());
-const start = (o: Parameters<typeof mount>[0] = {}) => {
-  const m = mount(o);
-  cleanup = m.app.unmount;
-  return m;
-};
+const start = mountPerTest();
 
 describe('scrolling', () => {
   it('scrolls the chat history with PgUp/PgDn and Home/End, with a position line', async () => {
