@@ -12,8 +12,8 @@ import {
   type SeriesDelta,
   applyFilters,
   deltasInWindow,
-  keyOf,
   redFromSeriesDeltas,
+  spanRedRow,
 } from '../queries/red.js';
 import type { SpanRecord, TraceSearch, TraceSearchResult } from '../queries/spans.js';
 import { type HistogramOperationRow, OPERATION, PROTOCOL_OF, type SpanBucketRow, operationsFromDeltas } from '../queries/operations.js';
@@ -75,17 +75,7 @@ export async function redFromSpans(ch: ChClient, s: ChSchema, q: RedQuery): Prom
      FROM ${spans(s, inner.sql())} WHERE ${w.sql()}
      GROUP BY source, ${KEYS.join(', ')} ORDER BY requests DESC, source, ${KEYS.join(', ')}`,
   );
-  return rows.map((r) => ({
-    ...keyOf(keyColumns(r), q.protocol),
-    basis: 'spans',
-    requests: r.requests,
-    errors: r.errors,
-    errorRate: r.requests === 0 ? 0 : r.errors / r.requests,
-    p50Ms: r.q[0] / 1e6,
-    p95Ms: r.q[1] / 1e6,
-    p99Ms: r.q[2] / 1e6,
-    percentilesAtLeast: false,
-  }));
+  return rows.map((r) => spanRedRow(keyColumns(r), q.protocol, r));
 }
 
 /** Per-series attributes, taken from any point (aliased apart: ClickHouse forbids an aggregate alias that shadows a column used elsewhere). */

@@ -142,8 +142,13 @@ export async function redFromSpans(db: Database, q: RedQuery): Promise<RedRow[]>
      GROUP BY ALL ORDER BY requests DESC, 2, 3, 4, 5, 6, 7, 8`,
     w.params,
   );
-  return rows.map((r) => ({
-    ...keyOf(r, q.protocol),
+  return rows.map((r) => spanRedRow(r, q.protocol, r));
+}
+
+/** One RED row from span counts and exact P50/P95/P99 in nanoseconds, as both backends compute them. */
+export function spanRedRow(keys: KeyColumns, protocol: Protocol, r: { requests: number; errors: number; q: number[] }): RedRow {
+  return {
+    ...keyOf(keys, protocol),
     basis: 'spans',
     requests: r.requests,
     errors: r.errors,
@@ -152,7 +157,7 @@ export async function redFromSpans(db: Database, q: RedQuery): Promise<RedRow[]>
     p95Ms: r.q[1] / 1e6,
     p99Ms: r.q[2] / 1e6,
     percentilesAtLeast: false,
-  }));
+  };
 }
 
 /** Duration histograms per protocol: current and legacy names, server side (client side for SQL). */
