@@ -16,7 +16,7 @@ import { toolByName } from '../src/colony/tools/index.js';
 import { runTool } from '../src/colony/tools/run.js';
 import { createToolContext } from '../src/colony/tools/types.js';
 import type { Nanos } from '../src/core/time.js';
-import { END, populate } from './synthetic.js';
+import { END, populate, porcelainCases } from './synthetic.js';
 import { report, timeRuns } from './report.js';
 
 const RUNS = Number(process.env.BENCH_CH_RUNS ?? 7);
@@ -32,13 +32,7 @@ const dir = mkdtempSync(join(tmpdir(), 'coral-ch-bench-'));
 const both = (a: Colony, b: Colony) => ({ write: (batch: IngestBatch) => Promise.all([a.write(batch), b.write(batch)]).then(() => undefined) });
 
 async function compare(label: string, duck: Colony, ch: Colony, now: () => Nanos, service: string, spans: number): Promise<void> {
-  const cases: [string, Record<string, unknown>][] = [
-    ['coral_query_summary', {}],
-    ['coral_query_metrics', { service }],
-    ['coral_query_traces', { service }],
-    ['coral_query_traces', { service, min_duration_ms: 20 }],
-  ];
-  for (const [tool, args] of cases) {
+  for (const [tool, args] of porcelainCases(service)) {
     const def = toolByName(tool);
     if (!def) throw new Error(tool);
     const p50 = async (store: Colony) => (await timeRuns(() => runTool(def, createToolContext(store, now), args), RUNS)).p50;

@@ -11,7 +11,7 @@ import { toolByName } from '../src/colony/tools/index.js';
 import { runTool } from '../src/colony/tools/run.js';
 import { CHARS_PER_TOKEN, type ToolContext, createToolContext } from '../src/colony/tools/types.js';
 import { nowNs } from '../src/core/time.js';
-import { END, populate } from './synthetic.js';
+import { END, populate, porcelainCases } from './synthetic.js';
 import { report, timeRuns } from './report.js';
 
 const RUNS = 15;
@@ -23,13 +23,7 @@ async function call(ctx: ToolContext, tool: string, args: Record<string, unknown
 }
 
 async function latency(label: string, ctx: ToolContext, service: string, targetMs: number, spans: number): Promise<void> {
-  const cases: [string, Record<string, unknown>][] = [
-    ['coral_query_summary', {}],
-    ['coral_query_metrics', { service }],
-    ['coral_query_traces', { service }],
-    ['coral_query_traces', { service, min_duration_ms: 20 }],
-  ];
-  for (const [tool, args] of cases) {
+  for (const [tool, args] of porcelainCases(service)) {
     const ms = (await timeRuns(() => call(ctx, tool, args), RUNS)).p50;
     report({ bench: `porcelain_latency_${label}`, tool, args, spans, p50_ms: Number(ms.toFixed(1)), target_ms: targetMs, meets_target: ms <= targetMs });
   }

@@ -107,3 +107,12 @@ export async function populate(store: ColonyWriter, SPANS: number, POINTS: numbe
   }
 }
 
+/** The porcelain calls the latency benches time, for one service: the same list on every backend. */
+export function porcelainCases(service: string): [string, Record<string, unknown>][] {
+  return [
+    ['coral_query_summary', {}],
+    ['coral_query_metrics', { service }],
+    ['coral_query_traces', { service }],
+    ['coral_query_traces', { service, min_duration_ms: 20 }],
+  ];
+}
