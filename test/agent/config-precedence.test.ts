@@ -1,25 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { configDirs } from '../support/config-dirs.js';
 import { recordTrust } from '../../src/agent/trust.js';
 import { resolveAskSettings, resolveHoneycombSettings } from '../../src/agent/config.js';
 
-let home: string;
-let project: string;
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'coral-home-'));
-  project = mkdtempSync(join(tmpdir(), 'coral-project-'));
-  mkdirSync(join(project, '.coral'));
-});
-afterEach(() => {
-  rmSync(home, { recursive: true, force: true });
-  rmSync(project, { recursive: true, force: true });
-});
-
-const globalFile = (yaml: string) => writeFileSync(join(home, 'config.yaml'), yaml);
-const projectFile = (yaml: string) => writeFileSync(join(project, '.coral', 'config.yaml'), yaml);
-const inputs = () => ({ env: { CORAL_HOME: home }, cwd: project });
+const { dirs, globalFile, projectFile } = configDirs();
+const inputs = () => ({ env: { CORAL_HOME: dirs.home }, cwd: dirs.project });
 
 describe('mcp_servers from the global and project files', () => {
   it('merges both, the project winning a name both define (once the project is trusted)', () => {
@@ -35,7 +21,7 @@ describe('mcp_servers from the global and project files', () => {
     ].join('\n'));
     // Untrusted, the project's servers are inert (they could run anything).
     expect(resolveAskSettings(inputs()).mcpServers).toEqual({ deploys: { command: 'global-deploys', args: ['--all'] }, tickets: { url: 'http://127.0.0.1:9001/mcp' } });
-    recordTrust(join(project, '.coral', 'config.yaml'), { CORAL_HOME: home });
+    recordTrust(join(dirs.project, '.coral', 'config.yaml'), { CORAL_HOME: dirs.home });
     expect(resolveAskSettings(inputs()).mcpServers).toEqual({
       deploys: { url: 'http://127.0.0.1:9002/mcp', token: 'env://DEPLOYS_TOKEN' },
       tickets: { url: 'http://127.0.0.1:9001/mcp' },

@@ -1,29 +1,16 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { configDirs } from '../support/config-dirs.js';
 import { resolveAskSettings, resolveSecret } from '../../src/agent/config.js';
 import { historyForTurn, latestConversation, loadConversation, newConversation, prune, saveConversation } from '../../src/agent/conversation.js';
 import type { Message } from '../../src/agent/events.js';
 import { createModel, createProvider } from '../../src/agent/providers/index.js';
 import { FallbackProvider } from '../../src/agent/providers/fallback.js';
 
-let home: string;
-let project: string;
-beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'coral-home-'));
-  project = mkdtempSync(join(tmpdir(), 'coral-project-'));
-  mkdirSync(join(project, '.coral'));
-});
-afterEach(() => {
-  rmSync(home, { recursive: true, force: true });
-  rmSync(project, { recursive: true, force: true });
-});
-
-const globalFile = (yaml: string) => writeFileSync(join(home, 'config.yaml'), yaml);
-const projectFile = (yaml: string) => writeFileSync(join(project, '.coral', 'config.yaml'), yaml);
+const { dirs, globalFile, projectFile } = configDirs();
 const resolve = (env: Record<string, string> = {}, extra: Parameters<typeof resolveAskSettings>[0] = {}) =>
-  resolveAskSettings({ env: { CORAL_HOME: home, ...env }, cwd: project, ...extra });
+  resolveAskSettings({ env: { CORAL_HOME: dirs.home, ...env }, cwd: dirs.project, ...extra });
 
 describe('configuration precedence', () => {
   it('flag > environment > project > colony > global > built-in, for the model', () => {
@@ -81,19 +68,19 @@ describe('Honeycomb settings', () => {
     globalFile('honeycomb:\n  api_key: env://MY_HC_KEY\n  region: eu\n  cache_ttl_seconds: 60\n');
     const { honeycombOptions } = await import('../../src/agent/honeycomb-options.js');
     const { connectHoneycomb } = await import('../../src/honeycomb/connect.js');
-    const o = honeycombOptions({}, { CORAL_HOME: home, MY_HC_KEY: 'hc-key' });
+    const o = honeycombOptions({}, { CORAL_HOME: dirs.home, MY_HC_KEY: 'hc-key' });
     expect(o).toMatchObject({ apiKey: 'hc-key', region: 'eu', cacheTtlMs: 60_000 });
     const conn = await connectHoneycomb(o);
     expect(conn.fake).toBe(false);
     expect(conn.client.baseUrl).toBe('https://api.eu1.honeycomb.io');
     await conn.close();
     globalFile('honeycomb:\n  api_key: hcaik_plaintext\n');
-    expect(() => honeycombOptions({}, { CORAL_HOME: home })).toThrow(/honeycomb\.api_key: API keys are references/);
+    expect(() => honeycombOptions({}, { CORAL_HOME: dirs.home })).toThrow(/honeycomb\.api_key: API keys are references/);
   });
 });
 
 describe('conversations', () => {
-  const env = () => ({ CORAL_HOME: home });
+  const env = () => ({ CORAL_HOME: dirs.home });
   const turn = (n: number): Message[] => [
     { role: 'user', text: `question ${n}` },
     { role: 'model', text: '', toolCalls: [{ id: `c${n}`, name: 'coral_query_summary', args: {} }] },
@@ -105,7 +92,7 @@ describe('conversations', () => {
     const c = newConversation('replay:healthy', 'demo:healthy');
     c.messages.push(...turn(1));
     saveConversation(c, env());
-    expect(readdirSync(join(home, 'conversations'))).toEqual([`${c.id}.json`]);
+    expect(readdirSync(join(dirs.home, 'conversations'))).toEqual([`${c.id}.json`]);
     expect(loadConversation(c.id, env()).messages).toEqual(c.messages);
     expect(latestConversation(env())?.id).toBe(c.id);
     expect(() => loadConversation('../etc/passwd', env())).toThrow(/is not a conversation id/);

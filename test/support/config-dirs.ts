@@ -1,0 +1,23 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach } from 'vitest';
+
+/** A fresh CORAL_HOME and project folder per test, with writers for their config files. */
+export function configDirs() {
+  const dirs = { home: '', project: '' };
+  beforeEach(() => {
+    dirs.home = mkdtempSync(join(tmpdir(), 'coral-home-'));
+    dirs.project = mkdtempSync(join(tmpdir(), 'coral-project-'));
+    mkdirSync(join(dirs.project, '.coral'));
+  });
+  afterEach(() => {
+    rmSync(dirs.home, { recursive: true, force: true });
+    rmSync(dirs.project, { recursive: true, force: true });
+  });
+  return {
+    dirs,
+    globalFile: (yaml: string) => writeFileSync(join(dirs.home, 'config.yaml'), yaml),
+    projectFile: (yaml: string) => writeFileSync(join(dirs.project, '.coral', 'config.yaml'), yaml),
+  };
+}
