@@ -1,8 +1,9 @@
 import { formatMs, formatPercent } from '../../core/format.js';
+import { parseDuration } from '../../core/time.js';
 import type { Message, ToolCall, ToolResult } from '../events.js';
 import { servicesInPrompt } from '../prompt.js';
 import { type QuestionIntent, parseQuestion } from '../question.js';
-import { TRIAGE_MODEL, TriageProvider } from './triage.js';
+import { TRIAGE_MODEL, TriageProvider, turnResults } from './triage.js';
 import type { ModelChunk, ModelProvider, ModelRequest } from './types.js';
 
 /**
@@ -12,6 +13,7 @@ import type { ModelChunk, ModelProvider, ModelRequest } from './types.js';
  * triage; a question it cannot read gets a list of what it can answer. Clearly labelled as not a model.
  */
 const WINDOW = '30m';
+const WINDOW_SECONDS = Number(parseDuration(WINDOW) / 1_000_000_000n);
 const MAX_SERVICES = 3;
 
 interface MetricRow {
@@ -32,8 +34,8 @@ function question(messages: Message[]): string {
 }
 
 /** This turn's tool results, in call order, each with its citation number. */
-function turnResults(messages: Message[]): (ToolResult & { n: number })[] {
-  return messages.slice(lastUser(messages) + 1).flatMap((m) => (m.role === 'tool' ? m.results : [])).map((r, i) => ({ ...r, n: i + 1 }));
+function numbered(messages: Message[]): (ToolResult & { n: number })[] {
+  return turnResults(messages).map((r, i) => ({ ...r, n: i + 1 }));
 }
 
 /** The calls that answer the question, in the order their citations will be numbered. */
@@ -92,8 +94,7 @@ function numberLines(service: string, intent: QuestionIntent, metrics: ToolResul
   if (s.has('traffic')) {
     const bySource = new Map<string, number>();
     for (const r of rows) if (r.protocol !== 'sql') bySource.set(r.source, (bySource.get(r.source) ?? 0) + r.requests);
-    const seconds = 30 * 60;
-    const parts = [...bySource].map(([src, n]) => `${tagOf(src)} ${n.toLocaleString('en-US')} requests (${(n / seconds).toFixed(2)}/s)`);
+    const parts = [...bySource].map(([src, n]) => `${tagOf(src)} ${n.toLocaleString('en-US')} requests (${(n / WINDOW_SECONDS).toFixed(2)}/s)`);
     lines.push(`${service} traffic, last ${WINDOW}: ${parts.length > 0 ? parts.join(', ') : 'only outgoing database calls'} ${cite}.`);
   }
   const analysis = metrics.text.split('\n').find((l) => l.startsWith('Analysis:'));
@@ -173,7 +174,7 @@ export class QuestionTriageProvider implements ModelProvider {
       else yield { type: 'text', text: capabilities(services) };
       return;
     }
-    const done = turnResults(req.messages);
+    const done = numbered(req.messages);
     if (done.length === 0 && req.tools.length > 0 && req.toolChoice !== 'none') {
       // Ids unique in the conversation: the message count differs in every turn.
       for (const call of planCalls(intent, `triage-${req.messages.length}`)) yield { type: 'tool_call', call };

@@ -28,7 +28,8 @@ interface ServiceLine {
 
 export const TRIAGE_MODEL = 'triage:automatic';
 
-function results(messages: Message[]): ToolResult[] {
+/** This turn's tool results, in call order (what [1], [2], ... cite). */
+export function turnResults(messages: Message[]): ToolResult[] {
   const lastUser = messages.map((m) => m.role).lastIndexOf('user');
   return messages.slice(lastUser + 1).flatMap((m) => (m.role === 'tool' ? m.results : []));
 }
@@ -64,7 +65,7 @@ export class TriageProvider implements ModelProvider {
   readonly cloud = false;
 
   async *generate(req: ModelRequest): AsyncIterable<ModelChunk> {
-    const done = results(req.messages);
+    const done = turnResults(req.messages);
     // Ids unique in the conversation (the message count differs in every turn); no calls when the loop forbids them.
     const id = (n: number) => `triage-${req.messages.length}-${n}`;
     const mayCall = req.tools.length > 0 && req.toolChoice !== 'none';
