@@ -114,3 +114,84 @@ describe('the tree', () => {
     expect([t.roots, t.spanCount, t.durationMs, t.depth, t.incomplete]).toEqual([[], 0, 0, 0, false]);
   });
 });
+
+// Rule 2 on its own: Beyla names a server span by its route, the SDK by its handler, so rule 3 (equal
+// names) cannot pair these; only the enclosing-interval test of rule 2 can.
+describe('rule 2 where rule 3 cannot help (different names)', () => {
+  const sdk = span({ id: 'o1', parent: 'p', name: 'OrderService.create', start: 100, dur: 50 });
+  const ebpf = (start: number, dur: number, extra: Partial<Spec> = {}) => span({ id: 'e1', parent: 'p', name: 'POST /orders', source: 'ebpf', start, dur, ...extra });
+  it('pairs an eBPF span that encloses the SDK span, however long it queued', () => {
+    expect(twins([sdk, ebpf(10, 141)])).toEqual({ e1: 'o1' });
+    expect(buildTraceTree('t', [sdk, ebpf(10, 141)]).roots.map((r) => [r.spanId, r.merged?.queueMs])).toEqual([['o1', 90]]);
+  });
+
+  it('allows exactly 5 ms either way at the start and at the end, and not 5.5', () => {
+    expect(twins([sdk, ebpf(105, 40)])).toEqual({ e1: 'o1' });
+    expect(twins([sdk, ebpf(105.5, 39.5)])).toEqual({});
+    expect(twins([sdk, ebpf(100, 45)])).toEqual({ e1: 'o1' });
+    expect(twins([sdk, ebpf(100, 44.5)])).toEqual({});
+  });
+
+  it('needs both spans to be SERVER spans', () => {
+    expect(twins([sdk, ebpf(10, 141, { kind: 'CLIENT' })])).toEqual({});
+    expect(twins([span({ id: 'o1', parent: 'p', name: 'OrderService.create', kind: 'CLIENT', start: 100, dur: 50 }), ebpf(10, 141)])).toEqual({});
+  });
+});
+
+describe('rule 3 details', () => {
+  const client = (id: string, source: 'ebpf' | 'otlp', start: number, dur: number, extra: Partial<Spec> = {}) => span({ id, parent: 'p', kind: 'CLIENT', name: 'SELECT orders', source, start, dur, ...extra });
+  it('takes its 5% from the longer of the two durations', () => {
+    // The ends differ by 20 ms: 5% of 400 ms, more than 5% of 380 ms.
+    expect(twins([client('o', 'otlp', 10, 400), client('e', 'ebpf', 10, 380)])).toEqual({ e: 'o' });
+    expect(twins([client('o', 'otlp', 10, 380), client('e', 'ebpf', 10, 400)])).toEqual({ e: 'o' });
+  });
+
+  it('never pairs the same operation under different parents', () => {
+    expect(twins([client('o', 'otlp', 10, 20), client('e', 'ebpf', 10, 20, { parent: 'q' })])).toEqual({});
+  });
+});
+
+describe('rule 1: retried copies of one span id', () => {
+  const a = span({ id: 's', name: 'first', start: 0, dur: 10 });
+  const b = span({ id: 's', name: 'second', start: 0, dur: 10 });
+  const names = (spans: SpanRecord[]) => flatten(buildTraceTree('t', spans).roots).map(({ node }) => `${node.source}:${node.name}`);
+  it('keeps the OTLP copy whichever order the copies arrive in', () => {
+    const ebpfCopy = { ...b, source: 'ebpf' as const };
+    expect(names([a, ebpfCopy])).toEqual(['otlp:first']);
+    expect(names([ebpfCopy, a])).toEqual(['otlp:first']);
+  });
+
+  it('keeps the first stored copy when both come from the same source', () => {
+    expect(names([a, b])).toEqual(['otlp:first']);
+    expect(names([{ ...a, source: 'ebpf' }, { ...b, source: 'ebpf' }])).toEqual(['ebpf:first']);
+  });
+});
+
+describe('slow spans at the edges', () => {
+  it('marks a span whose own time is exactly the share asked for', () => {
+    const t = buildTraceTree('t', [span({ id: 'r', start: 0, dur: 100 }), span({ id: 'c', parent: 'r', start: 0, dur: 75 })]);
+    expect(t.roots[0].selfMs).toBe(25);
+    expect(flatten(t.roots).map(({ node }) => [node.spanId, node.slow])).toEqual([['r', true], ['c', true]]);
+    expect(buildTraceTree('t', [span({ id: 'r', start: 0, dur: 100 }), span({ id: 'c', parent: 'r', start: 0, dur: 75.5 })]).roots[0].slow).toBe(false);
+  });
+
+  it('marks nothing slow in a trace that lasted no time at all', () => {
+    const t = buildTraceTree('t', [span({ id: 'r', start: 0, dur: 0 }), span({ id: 'c', parent: 'r', start: 0, dur: 0 })]);
+    expect(flatten(t.roots).map(({ node }) => node.slow)).toEqual([false, false]);
+  });
+});
+
+describe('flatten with folded spans', () => {
+  it('leaves out the descendants of a folded span and only those', () => {
+    const t = buildTraceTree('t', [
+      span({ id: 'r', start: 0, dur: 100 }),
+      span({ id: 'a', parent: 'r', start: 1, dur: 10 }),
+      span({ id: 'a1', parent: 'a', start: 2, dur: 1 }),
+      span({ id: 'b', parent: 'r', start: 20, dur: 10 }),
+      span({ id: 'b1', parent: 'b', start: 21, dur: 1 }),
+    ]);
+    const rows = flatten(t.roots, (n) => n.spanId === 'a').map(({ node, depth, prefix }) => `${depth}:${node.spanId}:${prefix}`);
+    expect(rows).toEqual(['0:r:└─', '1:a:   ├─', '1:b:   └─', '2:b1:      └─']);
+    expect(flatten(t.roots, (n) => n.spanId === 'r').map(({ node }) => node.spanId)).toEqual(['r']);
+  });
+});
