@@ -56,15 +56,17 @@ const KNOWN_PREFIXES = [
   'process.', 'exception.', 'thread.', 'code.', 'enduser.', 'network.', 'url.', 'server.', 'client.', 'telemetry.', 'meta.',
 ];
 const KNOWN_EXACT = new Set(['duration_ms', 'name', 'body', 'severity', 'severity_text', 'error']);
+const known = (c: string) => KNOWN_PREFIXES.some((p) => c.startsWith(p)) || KNOWN_EXACT.has(c);
 
 /** Columns outside the known conventions, in order, at most `max`. */
 export function customColumns(columns: string[], max = 20): string[] {
   const out: string[] = [];
   for (const col of columns) {
     const c = col.toLowerCase();
-    if (KNOWN_PREFIXES.some((p) => c.startsWith(p)) || KNOWN_EXACT.has(c)) continue;
+    if (known(c)) continue;
+    // A histogram column of a known column (duration_ms.p99) is no more custom than the column itself.
     const suffix = HISTOGRAM_SUFFIXES.find((s) => c.endsWith(s));
-    if (suffix && KNOWN_PREFIXES.some((p) => c.slice(0, -suffix.length).startsWith(p))) continue;
+    if (suffix && known(c.slice(0, -suffix.length))) continue;
     out.push(col);
     if (out.length >= max) break;
   }
