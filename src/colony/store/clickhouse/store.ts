@@ -18,6 +18,7 @@ import type { ChSchema } from './views.js';
 import { lit } from './sql.js';
 import { writeBatch } from './write.js';
 import { ensureDerivedColumns } from './materialize.js';
+import { ensureRegistry } from './registry.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
 
@@ -53,8 +54,9 @@ export class ClickHouseStore implements Colony {
       );
       const logsHaveEventName = cols.n > 0;
       const m = await ensureDerivedColumns(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
-      const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized };
-      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note]);
+      const reg = await ensureRegistry(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
+      const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized, registryTable: reg.table };
+      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note]);
     } catch (err) {
       await ch.close();
       throw err;

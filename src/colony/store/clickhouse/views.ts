@@ -15,6 +15,8 @@ export interface ChSchema {
   logsHaveEventName: boolean;
   /** The tables that carry coral's MATERIALIZED derived columns (see materialize.ts). */
   materialized: Record<keyof TableNames, boolean>;
+  /** The registry table materialized views keep (registry.ts), or null when it is computed by a scan. */
+  registryTable: string | null;
 }
 
 export function table(s: ChSchema, which: keyof TableNames): string {
@@ -124,10 +126,14 @@ export function numbers(s: ChSchema, where: string): string {
 
 /**
  * The service registry (DuckDB's coral_services, writer.ts serviceSightings): first and last sighting
- * per service and source over every signal. Over a table without stored sources, grouped on the
+ * per service and source over every signal: from the registry table when there is one, else by a scan. Over a table without stored sources, grouped on the
  * classifier's inputs first, so the classification runs once per distinct resource, not once per row.
  */
 export function registry(s: ChSchema): string {
+  if (s.registryTable !== null) {
+    return `(SELECT ServiceName AS service_name, Source AS source, min(FirstSeen) AS first_seen_ns, max(LastSeen) AS last_seen_ns
+      FROM ${qualified(s.database, s.registryTable)} GROUP BY service_name, source)`;
+  }
   const ns = (c: string) => `toUnixTimestamp64Nano(${c})`;
   const per = (which: keyof TableNames, first: string, last: string, where = 'true') => {
     if (s.materialized[which]) {
