@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,6 +11,8 @@ import { derivedColumns, storedName } from '../../../src/colony/store/clickhouse
 import { addColumnsStatement } from '../../../src/colony/store/clickhouse/materialize.js';
 import { registryTableName } from '../../../src/colony/store/clickhouse/registry.js';
 import { loadScenario } from '../../../src/demo/load.js';
+import { openClickHouseColony } from '../../../src/agent/clickhouse.js';
+import { startFakeClickHouse } from './fake-http.js';
 
 const DIR = join(tmpdir(), `coral-ch-mat-${process.pid}`);
 const END = 1_764_675_000_000_000_000n;
@@ -76,6 +78,47 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse colony with and without stored derived c
       expect(inserted).toEqual({ source: 'ebpf', route: '/x' });
     } finally {
       await stored.close();
+      await ch.close();
+    }
+  }, 600_000);
+
+  it('config clickhouse.materialize: false leaves the tables as the Collector made them', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'coral-home-'));
+    writeFileSync(join(home, 'config.yaml'), 'clickhouse:\n  materialize: false\n');
+    const ch = await openChClient({ kind: 'chdb', dir: DIR, database: 'default' });
+    try {
+      const store = await openClickHouseColony(`chdb:${DIR}`, { create: true, env: { CORAL_HOME: home, PATH: process.env.PATH } });
+      try {
+        expect(store.notes?.join('\n')).toMatch(/computed at read time .*clickhouse\.materialize is false/);
+      } finally {
+        await store.close();
+      }
+      const [cols] = await ch.query<{ n: number }>(`SELECT toInt32(count()) AS n FROM system.columns WHERE database = 'otel' AND startsWith(name, 'coral_')`);
+      expect(cols.n).toBe(0);
+    } finally {
+      await ch.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  it('computes at read time, and says why, for a user who may not alter the tables', async () => {
+    const ch = await openChClient({ kind: 'chdb', dir: DIR, database: 'default' });
+    const writer = await ClickHouseStore.open({ target: { kind: 'chdb', dir: DIR, database: 'ro' }, create: true, materialize: false });
+    const server = await startFakeClickHouse(ch, { user: 'reader', password: 'r', readonly: true });
+    try {
+      await loadScenario(writer, 'healthy', { endAtNs: END });
+      const reader = await ClickHouseStore.open({ target: { kind: 'http', url: server.url, username: 'reader', database: 'ro' }, password: 'r' });
+      try {
+        expect(reader.notes.join('\n')).toMatch(/computed at read time \(slower\) for otel_traces, otel_logs, otel_metrics_gauge, otel_metrics_sum, otel_metrics_histogram: .*readonly mode/);
+        expect(reader.notes.join('\n')).toMatch(/registry computed by scanning every table \(.*readonly mode/);
+        expect((await reader.listServices()).map((s) => s.serviceName)).toEqual((await writer.listServices()).map((s) => s.serviceName));
+        expect(await answer(reader, END, 'coral_query_summary', {})).toEqual(await answer(writer, END, 'coral_query_summary', {}));
+      } finally {
+        await reader.close();
+      }
+    } finally {
+      await server.close();
+      await writer.close();
       await ch.close();
     }
   }, 600_000);

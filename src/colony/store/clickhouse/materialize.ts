@@ -56,12 +56,14 @@ async function tableStates(ch: ChClient, database: string, tables: TableNames): 
 export async function ensureDerivedColumns(ch: ChClient, database: string, tables: TableNames, logsHaveEventName: boolean, allowed: boolean): Promise<Materialization> {
   const states = await tableStates(ch, database, tables);
   const materialized = Object.fromEntries(KEYS.map((k) => [k, false])) as Record<TableKey, boolean>;
-  const reasons: string[] = [];
+  /** Tables by the reason they go without. */
+  const reasons = new Map<string, string[]>();
+  const without = (table: string, why: string) => reasons.set(why, [...(reasons.get(why) ?? []), table]);
   for (const k of KEYS) {
     const name = tables[k];
     const state = states.get(name);
     if (!state) {
-      reasons.push(`${name}: no such table`);
+      without(name, 'no such table');
       continue;
     }
     const add = addColumnsStatement(database, name, k, logsHaveEventName, state.columns);
@@ -70,11 +72,11 @@ export async function ensureDerivedColumns(ch: ChClient, database: string, table
       continue;
     }
     if (!allowed) {
-      reasons.push(`${name}: clickhouse.materialize is false`);
+      without(name, 'clickhouse.materialize is false');
       continue;
     }
     if (!state.engine.endsWith('MergeTree')) {
-      reasons.push(`${name}: engine ${state.engine} (only MergeTree tables are altered)`);
+      without(name, `engine ${state.engine} (only MergeTree tables are altered)`);
       continue;
     }
     try {
@@ -82,12 +84,12 @@ export async function ensureDerivedColumns(ch: ChClient, database: string, table
       if (state.rows > 0) await ch.command(materializeStatement(database, name, k, logsHaveEventName));
       materialized[k] = true;
     } catch (err) {
-      reasons.push(`${name}: ${(err as Error).message.split('\n')[0]}`);
+      without(name, (err as Error).message.split('\n')[0].trim());
     }
   }
   const done = KEYS.filter((k) => materialized[k]).map((k) => tables[k]);
-  const note = reasons.length === 0
+  const note = reasons.size === 0
     ? `derived columns (source, promoted attributes) stored as MATERIALIZED coral_* columns on ${done.join(', ')}`
-    : `derived columns computed at read time (slower) for ${reasons.join('; ')}${done.length > 0 ? `; stored on ${done.join(', ')}` : ''}`;
+    : `derived columns computed at read time (slower) for ${[...reasons].map(([why, t]) => `${t.join(', ')}: ${why}`).join('; ')}${done.length > 0 ? `; stored on ${done.join(', ')}` : ''}`;
   return { materialized, note };
 }
