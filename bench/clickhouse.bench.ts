@@ -35,11 +35,16 @@ async function compare(label: string, duck: Colony, ch: Colony, now: () => Nanos
   for (const [tool, args] of porcelainCases(service)) {
     const def = toolByName(tool);
     if (!def) throw new Error(tool);
-    const p50 = async (store: Colony) => (await timeRuns(() => runTool(def, createToolContext(store, now), args), RUNS)).p50;
-    const duckMs = await p50(duck);
-    const chMs = await p50(ch);
-    const ratio = chMs / duckMs;
-    report({ bench: `clickhouse_porcelain_${label}`, tool, args, spans, duckdb_p50_ms: Number(duckMs.toFixed(1)), clickhouse_p50_ms: Number(chMs.toFixed(1)), ratio: Number(ratio.toFixed(2)), target_ratio: 2, meets_target: ratio <= 2 });
+    const time = (store: Colony) => timeRuns(() => runTool(def, createToolContext(store, now), args), RUNS);
+    const d = await time(duck);
+    const c = await time(ch);
+    const ratio = c.p50 / d.p50;
+    const ms = (x: number) => Number(x.toFixed(1));
+    report({
+      bench: `clickhouse_porcelain_${label}`, tool, args, spans,
+      duckdb_p50_ms: ms(d.p50), clickhouse_p50_ms: ms(c.p50), duckdb_cpu_p50_ms: ms(d.cpuP50), clickhouse_cpu_p50_ms: ms(c.cpuP50),
+      ratio: Number(ratio.toFixed(2)), target_ratio: 2, meets_target: ratio <= 2,
+    });
   }
 }
 

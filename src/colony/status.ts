@@ -13,6 +13,8 @@ export interface ColonyStatus {
   path: string;
   counts: StoreCounts;
   services: ColonyStatusService[];
+  /** The backend's notes (ClickHouse: whether derived columns are stored or computed at read time). */
+  notes?: string[];
 }
 
 export async function colonyStatusOf(store: ColonyReader): Promise<ColonyStatus> {
@@ -22,5 +24,6 @@ export async function colonyStatusOf(store: ColonyReader): Promise<ColonyStatus>
     path: store.path,
     counts,
     services: services.map(({ firstSeenNs, lastSeenNs, ...s }) => ({ ...s, firstSeen: nsToIso(firstSeenNs), lastSeen: nsToIso(lastSeenNs) })),
+    ...(store.notes && store.notes.length > 0 ? { notes: [...store.notes] } : {}),
   };
 }

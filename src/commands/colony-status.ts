@@ -15,6 +15,7 @@ export async function colonyStatus(opts: AccessOptions & { json?: boolean }): Pr
       access.remote ? `colony ${access.describe} (serving ${status.path})` : `colony ${status.path}`,
       `  spans ${formatCount(counts.spans)}, metric points ${formatCount(counts.numberPoints + counts.histogramPoints)} (${formatCount(counts.histogramPoints)} histogram), logs ${formatCount(counts.logs)}, events ${formatCount(counts.events)}`,
     ];
+    for (const note of status.notes ?? []) lines.push(`  ${note}`);
     if (services.length === 0) {
       lines.push('  no services yet: send OTLP to `coral colony serve` (OTLP/HTTP 4318, OTLP/gRPC 4317).');
     } else {

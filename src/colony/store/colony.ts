@@ -28,6 +28,8 @@ export interface StoreCounts {
 export interface ColonyReader {
   /** Where the data lives, for people: a file path or a URL without its password. */
   readonly path: string;
+  /** What a person should know about how this colony answers (e.g. a slower fallback), if anything. */
+  readonly notes?: readonly string[];
   redFromSpans(q: RedQuery): Promise<RedRow[]>;
   redFromHistograms(q: RedQuery): Promise<RedRow[]>;
   searchTraces(q: TraceSearch): Promise<TraceSearchResult>;

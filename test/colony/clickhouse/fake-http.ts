@@ -5,8 +5,10 @@ import type { ChClient } from '../../../src/colony/store/clickhouse/client.js';
 /**
  * A server speaking the part of ClickHouse's HTTP interface @clickhouse/client uses (POST a
  * statement, JSONEachRow in and out, Basic auth), executed by the real engine behind `ch` (chdb).
+ * `readonly`: the user may only read, and a statement that would change anything gets the server's
+ * READONLY error (the engine behind is shared, so the refusal is made here).
  */
-export async function startFakeClickHouse(ch: ChClient, auth: { user: string; password: string }): Promise<{ url: string; statements: string[]; close(): Promise<void> }> {
+export async function startFakeClickHouse(ch: ChClient, auth: { user: string; password: string; readonly?: boolean }): Promise<{ url: string; statements: string[]; close(): Promise<void> }> {
   const statements: string[] = [];
   const server: Server = createServer((req, res) => {
     void handle(req).then(
@@ -21,6 +23,8 @@ export async function startFakeClickHouse(ch: ChClient, auth: { user: string; pa
     );
   });
 
+  const readonly = () => Object.assign(new Error(`${auth.user}: Cannot execute query in readonly mode. (READONLY)`), { status: 500 });
+
   async function handle(req: IncomingMessage): Promise<string> {
     const expected = `Basic ${Buffer.from(`${auth.user}:${auth.password}`).toString('base64')}`;
     if (req.headers.authorization !== expected) throw Object.assign(new Error('Authentication failed'), { status: 401 });
@@ -32,13 +36,16 @@ export async function startFakeClickHouse(ch: ChClient, auth: { user: string; pa
     if (inUrl !== null) {
       const m = /^INSERT INTO (.+?) FORMAT JSONEachRow$/is.exec(inUrl.trim());
       if (!m) throw new Error(`unsupported statement in the URL: ${inUrl}`);
+      if (auth.readonly) throw readonly();
       statements.push(inUrl);
       await ch.insert(m[1], body.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as object));
       return '';
     }
     const sql = body.replace(/\s*FORMAT\s+JSONEachRow\s*$/i, '');
+    const reading = /^\s*(SELECT|WITH)\b/i.test(sql);
+    if (auth.readonly && !reading) throw readonly();
     statements.push(sql);
-    if (/^\s*(SELECT|WITH)\b/i.test(sql)) return (await ch.query<object>(sql)).map((r) => `${JSON.stringify(r)}\n`).join('');
+    if (reading) return (await ch.query<object>(sql)).map((r) => `${JSON.stringify(r)}\n`).join('');
     await ch.command(sql);
     return '';
   }

@@ -17,6 +17,8 @@ import { type ClickHouseTarget, describeTarget } from './url.js';
 import type { ChSchema } from './views.js';
 import { lit } from './sql.js';
 import { writeBatch } from './write.js';
+import { ensureDerivedColumns } from './materialize.js';
+import { ensureRegistry } from './registry.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
 
@@ -26,6 +28,8 @@ export interface ClickHouseOptions {
   tables?: Partial<TableNames>;
   /** Create the database and the exporter's tables when missing (serving and loading do; reading does not need to). */
   create?: boolean;
+  /** May coral add its MATERIALIZED derived columns to the tables (config clickhouse.materialize; default true)? */
+  materialize?: boolean;
 }
 
 /**
@@ -37,6 +41,7 @@ export class ClickHouseStore implements Colony {
     private readonly ch: ChClient,
     private readonly schema: ChSchema,
     readonly path: string,
+    readonly notes: readonly string[],
   ) {}
 
   static async open(o: ClickHouseOptions): Promise<ClickHouseStore> {
@@ -47,8 +52,11 @@ export class ClickHouseStore implements Colony {
       const [cols] = await ch.query<{ n: number }>(
         `SELECT toInt32(count()) AS n FROM system.columns WHERE database = ${lit(o.target.database)} AND table = ${lit(tables.logs)} AND name = 'EventName'`,
       );
-      const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName: cols.n > 0 };
-      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`);
+      const logsHaveEventName = cols.n > 0;
+      const m = await ensureDerivedColumns(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
+      const reg = await ensureRegistry(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
+      const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized, registryTable: reg.table };
+      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note]);
     } catch (err) {
       await ch.close();
       throw err;
