@@ -10,6 +10,7 @@
  * bit-parallel and shared between names with a common prefix. For a name under the page, matching
  * stops as soon as its blocks reach the threshold (or can no longer reach it).
  */
+import { BlockMatcher, EXACT } from './block-matcher.js';
 import { GRAM_WORDS, type NameTable, addGrams } from './name-table.js';
 import { MIN_SCORE, matchScore } from './similarity.js';
 
@@ -21,8 +22,12 @@ interface Buffers {
   ids: Int32Array;
   scores: Float64Array;
   contains: Uint8Array;
+  /** Names the bounds leave open: their ids (ascending), bounds, and prefix shared with the one before. */
   pendingId: Int32Array;
   pendingBound: Int32Array;
+  pendingShared: Int32Array;
+  /** Per pending name: 1 once its exact score is known. */
+  scored: Uint8Array;
 }
 
 const buffersByTable = new WeakMap<NameTable, Buffers>();
@@ -31,7 +36,7 @@ function buffersFor(table: NameTable): Buffers {
   let b = buffersByTable.get(table);
   if (!b) {
     const n = table.size;
-    b = { ids: new Int32Array(n), scores: new Float64Array(n), contains: new Uint8Array(n), pendingId: new Int32Array(n), pendingBound: new Int32Array(n) };
+    b = { ids: new Int32Array(n), scores: new Float64Array(n), contains: new Uint8Array(n), pendingId: new Int32Array(n), pendingBound: new Int32Array(n), pendingShared: new Int32Array(n), scored: new Uint8Array(n) };
     buffersByTable.set(table, b);
   }
   return b;
@@ -57,8 +62,6 @@ const AUTOJUNK_LENGTH = 200;
 const MAX_FAST_QUERY = 1024;
 /** The longest query the LCS bound handles (one 32-bit word). */
 const LCS_BITS = 32;
-/** `need` for QueryScratch.matches: the full total, no early stop. */
-const EXACT = -1;
 
 /**
  * Matching names with their scores. `depth` (offset + limit) and `weights` (results per name) say
@@ -96,9 +99,16 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   }
   const ratio = (m: number, L: number) => (2.0 * m) / (la + L) * 0.7;
 
-  const q = new QueryScratch(table, points);
-  const { pendingId, pendingBound } = buffers;
-  const pending = boundPass(table, la, need, q.masks, q.lowBits, contains, pendingId, pendingBound);
+  const aSym = Int32Array.from(points, (cp) => table.symbolOf.get(cp) ?? -1);
+  // Per symbol: the query positions holding it, as bits (the LCS bound's match masks).
+  const masks = new Int32Array(table.symbolOf.size);
+  aSym.forEach((sym, i) => {
+    if (sym >= 0 && i < LCS_BITS) masks[sym] |= 1 << i;
+  });
+  const lowBits = la >= LCS_BITS ? -1 : (1 << la) - 1;
+  const { pendingId, pendingBound, pendingShared } = buffers;
+  const pending = boundPass(table, la, need, masks, lowBits, contains, buffers);
+  const q = new BlockMatcher(table, aSym, Math.min(maxLength, AUTOJUNK_LENGTH - 1));
 
   // Exact scores in falling order of their bound, until the page is settled: once `depth` results
   // score strictly above a bound, no name under it can enter the page, and only its threshold matters.
@@ -107,27 +117,39 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   for (let p = 0; p < pending; p++) {
     const key = keyOf(pendingBound[p], lengths[pendingId[p]]);
     const list = byKey.get(key);
-    if (list) list.push(pendingId[p]);
-    else byKey.set(key, [pendingId[p]]);
+    if (list) list.push(p);
+    else byKey.set(key, [p]);
   }
   const groups = [...byKey.keys()].map((key) => ({ key, bound: ratio(Math.floor(key / (maxLength + 1)), key % (maxLength + 1)) }));
   groups.sort((x, y) => y.bound - x.bound);
   const knownRatios = new Map<number, number>();
-  let settled = depth <= 0;
+  const scored = buffers.scored.fill(0, 0, pending);
   for (const { key, bound } of groups) {
-    if (!settled && depth !== Infinity) settled = scoredAbove(bound, aboveRatios, knownRatios) >= depth;
-    for (const id of byKey.get(key) as number[]) {
+    if (depth <= 0 || (depth !== Infinity && scoredAbove(bound, aboveRatios, knownRatios) >= depth)) break;
+    for (const p of byKey.get(key) as number[]) {
+      scored[p] = 1;
+      const id = pendingId[p];
       const L = lengths[id];
-      let score: number;
-      if (L >= AUTOJUNK_LENGTH) score = matchScore(queryLower, names[id]) ?? 0;
-      else if (settled) {
-        if (q.matches(id, need[L]) >= need[L]) push(out, id, BELOW_PAGE);
-        continue;
-      } else score = ratio(q.matches(id, EXACT), L);
+      const score = L >= AUTOJUNK_LENGTH ? (matchScore(queryLower, names[id]) ?? 0) : ratio(q.matches(id, EXACT, 0), L);
       if (score < MIN_SCORE) continue;
       push(out, id, score);
       knownRatios.set(score, (knownRatios.get(score) ?? 0) + w[id]);
     }
+  }
+  // The rest only need their threshold, decided in name order: each name resumes the first block
+  // search after the prefix it shares with the name decided before it.
+  let shared = 0;
+  for (let p = 0; p < pending; p++) {
+    shared = Math.min(shared, pendingShared[p]);
+    if (scored[p] === 1) continue;
+    const id = pendingId[p];
+    const L = lengths[id];
+    if (L >= AUTOJUNK_LENGTH) {
+      if (matchScore(queryLower, names[id]) !== null) push(out, id, BELOW_PAGE);
+      continue;
+    }
+    if (q.matches(id, need[L], shared) >= need[L]) push(out, id, BELOW_PAGE);
+    shared = L;
   }
   return out;
 }
@@ -174,16 +196,20 @@ function substringPass(table: NameTable, query: string, points: number[], contai
  * (min of the lengths), then the LCS. Names are in code-point order, so a name resumes the
  * bit-parallel LCS state after the prefix it shares with the last name computed.
  */
-function boundPass(table: NameTable, la: number, need: Int32Array, masks: Int32Array, lowBits: number, contains: Uint8Array, pendingId: Int32Array, pendingBound: Int32Array): number {
+function boundPass(table: NameTable, la: number, need: Int32Array, masks: Int32Array, lowBits: number, contains: Uint8Array, buffers: Buffers): number {
   const { sharedPrefix, syms, offsets, lengths, maxLength } = table;
+  const { pendingId, pendingBound, pendingShared } = buffers;
   const n = lengths.length;
   const useLcs = la <= LCS_BITS;
   const states = new Int32Array(maxLength + 1);
   states[0] = -1;
   let valid = 0;
   let pending = 0;
+  // The prefix shared with the last pending name.
+  let sincePending = 0;
   for (let id = 0; id < n; id++) {
     if (sharedPrefix[id] < valid) valid = sharedPrefix[id];
+    if (sharedPrefix[id] < sincePending) sincePending = sharedPrefix[id];
     const L = lengths[id];
     const needed = need[L];
     if (contains[id] === 1 || (la < L ? la : L) < needed) continue;
@@ -201,7 +227,9 @@ function boundPass(table: NameTable, la: number, need: Int32Array, masks: Int32A
       if (bound < needed) continue;
     }
     pendingId[pending] = id;
+    pendingShared[pending] = sincePending;
     pendingBound[pending++] = bound;
+    sincePending = L;
   }
   return pending;
 }
@@ -211,169 +239,6 @@ function scoredAbove(bound: number, aboveRatios: number, knownRatios: Map<number
   let n = aboveRatios;
   for (const [score, w] of knownRatios) if (score > bound) n += w;
   return n;
-}
-
-/** One query against the table: its symbols, LCS masks and the matcher's reusable buffers. */
-class QueryScratch {
-  private readonly la: number;
-  /** The query as symbols (-1: a character no name holds). */
-  private readonly aSym: Int32Array;
-  /** Per query position: its slot among the query's distinct symbols, or -1. */
-  private readonly aSlot: Int32Array;
-  /** Per symbol: its slot, or -1 (a sparse map over the whole alphabet). */
-  private readonly slotOfSym: Int32Array;
-  private readonly slots: number;
-  /** Per symbol: the query positions holding it, as bits (the LCS bound's match masks). */
-  readonly masks: Int32Array;
-  /** The bits of the query's positions. */
-  readonly lowBits: number;
-  // The matcher's buffers, sized for the longest name.
-  private readonly slotStart: Int32Array;
-  private readonly pos: Int32Array;
-  /** Run lengths at (i + 1) * width + j + 1, valid where marks holds the current stamp. */
-  private readonly runs: Int32Array;
-  private readonly marks: Int32Array;
-  private readonly width: number;
-  private stamp = 0;
-  private foundA = 0;
-  private foundB = 0;
-  private readonly stack: Int32Array;
-
-  constructor(
-    private readonly table: NameTable,
-    points: number[],
-  ) {
-    const la = points.length;
-    this.la = la;
-    const symbols = table.symbolOf.size;
-    this.aSym = new Int32Array(la);
-    this.aSlot = new Int32Array(la);
-    this.slotOfSym = new Int32Array(symbols).fill(-1);
-    this.masks = new Int32Array(symbols);
-    let slots = 0;
-    points.forEach((cp, i) => {
-      const sym = table.symbolOf.get(cp) ?? -1;
-      this.aSym[i] = sym;
-      this.aSlot[i] = -1;
-      if (sym < 0) return;
-      if (this.slotOfSym[sym] < 0) this.slotOfSym[sym] = slots++;
-      this.aSlot[i] = this.slotOfSym[sym];
-      if (i < LCS_BITS) this.masks[sym] |= 1 << i;
-    });
-    this.slots = slots;
-    this.lowBits = la >= LCS_BITS ? -1 : (1 << la) - 1;
-    const size = table.maxLength + 2;
-    this.slotStart = new Int32Array(slots + 2);
-    this.pos = new Int32Array(size);
-    this.width = size;
-    this.runs = new Int32Array((la + 1) * size);
-    this.marks = new Int32Array((la + 1) * size);
-    this.stack = new Int32Array(4 * (size + la + 2));
-  }
-
-  /**
-   * The total size of difflib's matching blocks between the query and name `id` (under 200 long).
-   * With `need` >= 0, stops once the answer to "at least `need`?" is known: the total so far
-   * when it reaches `need`, or something under `need` when the ranges left cannot make it up.
-   */
-  matches(id: number, need: number): number {
-    const { syms, offsets } = this.table;
-    const base = offsets[id];
-    const lb = offsets[id + 1] - base;
-    const { slotOfSym, slotStart, pos, slots } = this;
-    // b2j for the query's symbols only, as position lists in one buffer (a counting sort).
-    slotStart.fill(0, 0, slots + 2);
-    for (let j = 0; j < lb; j++) {
-      const s = slotOfSym[syms[base + j]];
-      if (s >= 0) slotStart[s + 2]++;
-    }
-    for (let s = 2; s < slots + 2; s++) slotStart[s] += slotStart[s - 1];
-    for (let j = 0; j < lb; j++) {
-      const s = slotOfSym[syms[base + j]];
-      if (s >= 0) pos[slotStart[s + 1]++] = j;
-    }
-    // slotStart[s + 1] now ends slot s, and slotStart[s] starts it.
-    const stack = this.stack;
-    let top = 0;
-    stack[top++] = 0;
-    stack[top++] = this.la;
-    stack[top++] = 0;
-    stack[top++] = lb;
-    let total = 0;
-    // Matching characters the ranges still queued could add at most.
-    let open = Math.min(this.la, lb);
-    while (top > 0) {
-      if (need >= 0 && (total >= need || total + open < need)) return total;
-      const bhi = stack[--top];
-      const blo = stack[--top];
-      const ahi = stack[--top];
-      const alo = stack[--top];
-      open -= Math.min(ahi - alo, bhi - blo);
-      const k = this.longest(base, alo, ahi, blo, bhi);
-      if (k === 0) continue;
-      const i = this.foundA;
-      const j = this.foundB;
-      total += k;
-      if (alo < i && blo < j) {
-        open += Math.min(i - alo, j - blo);
-        stack[top++] = alo;
-        stack[top++] = i;
-        stack[top++] = blo;
-        stack[top++] = j;
-      }
-      if (i + k < ahi && j + k < bhi) {
-        open += Math.min(ahi - i - k, bhi - j - k);
-        stack[top++] = i + k;
-        stack[top++] = ahi;
-        stack[top++] = j + k;
-        stack[top++] = bhi;
-      }
-    }
-    return total;
-  }
-
-  /**
-   * difflib's find_longest_match without junk: the leftmost-longest block; returns its size and
-   * leaves its start in foundA and foundB (no object per call). The run lengths
-   * (difflib's j2len) live in one grid stamped per call, so nothing needs clearing between calls.
-   */
-  private longest(base: number, alo: number, ahi: number, blo: number, bhi: number): number {
-    const { aSlot, slotStart, pos, aSym, runs, marks, width } = this;
-    const syms = this.table.syms;
-    const stamp = ++this.stamp;
-    let besti = alo;
-    let bestj = blo;
-    let bestsize = 0;
-    for (let i = alo; i < ahi; i++) {
-      const s = aSlot[i];
-      if (s < 0) continue;
-      const row = (i + 1) * width;
-      for (let p = slotStart[s], end = slotStart[s + 1]; p < end; p++) {
-        const j = pos[p];
-        if (j < blo) continue;
-        if (j >= bhi) break;
-        // The run ending at (i - 1, j - 1), if this call recorded one.
-        const before = row - width + j;
-        const k = marks[before] === stamp ? runs[before] + 1 : 1;
-        runs[row + j + 1] = k;
-        marks[row + j + 1] = stamp;
-        if (k > bestsize) {
-          besti = i - k + 1;
-          bestj = j - k + 1;
-          bestsize = k;
-        }
-      }
-    }
-    while (besti > alo && bestj > blo && aSym[besti - 1] === syms[base + bestj - 1]) {
-      besti--;
-      bestj--;
-      bestsize++;
-    }
-    while (besti + bestsize < ahi && bestj + bestsize < bhi && aSym[besti + bestsize] === syms[base + bestj + bestsize]) bestsize++;
-    this.foundA = besti;
-    this.foundB = bestj;
-    return bestsize;
-  }
 }
 
 function popcount(x: number): number {
