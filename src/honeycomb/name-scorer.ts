@@ -164,9 +164,11 @@ function substringPass(table: NameTable, query: string, points: number[], contai
   const { names, lengths, symbolOf, grams, syms, offsets } = table;
   const la = points.length;
   const qSyms = points.map((cp) => symbolOf.get(cp) ?? -1);
+  // A whole character no name holds: no name holds the query.
+  if (points.some((cp, k) => qSyms[k] < 0 && !isSurrogate(cp))) return 0;
   const want = new Int32Array(GRAM_WORDS);
-  // A character no name holds as a code point can still be half of one in UTF-16 (a lone surrogate,
-  // which includes() finds as the plain port does): such queries go unfiltered.
+  // A lone surrogate no name holds as a code point can still be half of one in UTF-16, which
+  // includes() finds as the plain port does: such queries go unfiltered.
   const allKnown = qSyms.every((s) => s >= 0);
   if (allKnown) addGrams(want, 0, qSyms, 0, la);
   const [w0, w1, w2, w3, w4, w5] = want;
@@ -240,6 +242,8 @@ function scoredAbove(bound: number, aboveRatios: number, knownRatios: Map<number
   for (const [score, w] of knownRatios) if (score > bound) n += w;
   return n;
 }
+
+const isSurrogate = (cp: number) => cp >= 0xd800 && cp <= 0xdfff;
 
 function popcount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
