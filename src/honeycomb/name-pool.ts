@@ -71,6 +71,7 @@ class NamePool {
         if (moveRange(ctl, tag, r, THEIRS, TAKEN)) continue;
       }
       byWorker[r] = Atomics.load(ctl, STATES + r) === stateOf(tag, THEIRS_DONE) ? 1 : 0;
+      rangesByWorker += byWorker[r];
     }
     return byWorker;
   }
@@ -78,6 +79,12 @@ class NamePool {
 
 /** null once starting a worker failed. */
 let pool: NamePool | null | undefined;
+let rangesByWorker = 0;
+
+/** Ranges whose outputs the worker wrote, since the process started: how much it helps. */
+export function workerRanges(): number {
+  return rangesByWorker;
+}
 
 /**
  * Scores every range of the table: `run(range)` writes the ranges this thread takes to its own
