@@ -15,11 +15,10 @@ export const EXACT = -1;
 
 export class BlockMatcher {
   private readonly la: number;
-  /** Per symbol: its slot among the query's distinct symbols, or -1 (a sparse map over the alphabet). */
-  private readonly slotOfSym: Int32Array;
-  /** The query positions of slot s are qPos[qStart[s] .. qStart[s + 1]), ascending. */
-  private readonly qStart: Int32Array;
-  private readonly qPos: Int32Array;
+  /** 32-bit words per query position set. */
+  private readonly words: number;
+  /** Per symbol, from sym * words: the query positions holding it, as bits. */
+  private readonly bits: Int32Array;
   /** Run lengths of cell (i, j) at (j + 1) * rows + i + 1, valid where marks holds the current stamp. */
   private readonly runs: Int32Array;
   private readonly marks: Int32Array;
@@ -49,17 +48,10 @@ export class BlockMatcher {
   ) {
     const la = aSym.length;
     this.la = la;
-    this.slotOfSym = new Int32Array(table.symbolOf.size).fill(-1);
-    let slots = 0;
-    for (const sym of aSym) if (sym >= 0 && this.slotOfSym[sym] < 0) this.slotOfSym[sym] = slots++;
-    // A counting sort of the query positions by slot.
-    this.qStart = new Int32Array(slots + 1);
-    for (const sym of aSym) if (sym >= 0) this.qStart[this.slotOfSym[sym] + 1]++;
-    for (let s = 1; s <= slots; s++) this.qStart[s] += this.qStart[s - 1];
-    this.qPos = new Int32Array(la);
-    const fill = this.qStart.slice(0, slots);
+    this.words = Math.max(1, Math.ceil(la / 32));
+    this.bits = new Int32Array(table.symbolOf.size * this.words);
     aSym.forEach((sym, i) => {
-      if (sym >= 0) this.qPos[fill[this.slotOfSym[sym]]++] = i;
+      if (sym >= 0) this.bits[sym * this.words + (i >> 5)] |= 1 << (i & 31);
     });
     this.rows = la + 1;
     const cells = (longestName + 1) * this.rows;
@@ -128,7 +120,7 @@ export class BlockMatcher {
 
   /** longest() over the whole query and name, resuming after the `shared` columns of the name before. */
   private firstLongest(base: number, lb: number, shared: number): number {
-    const { slotOfSym, qStart, qPos, firstRuns: runs, firstMarks: marks, columnStamp, bestSize, bestEndI, bestEndJ, rows } = this;
+    const { bits, words, firstRuns: runs, firstMarks: marks, columnStamp, bestSize, bestEndI, bestEndJ, rows } = this;
     const syms = this.table.syms;
     let best = shared === 0 ? 0 : bestSize[shared];
     let endI = shared === 0 ? this.la : bestEndI[shared];
@@ -137,11 +129,11 @@ export class BlockMatcher {
       const stamp = ++this.columnStamps;
       columnStamp[j + 1] = stamp;
       const previous = columnStamp[j];
-      const s = slotOfSym[syms[base + j]];
       const column = (j + 1) * rows + 1;
-      if (s >= 0) {
-        for (let p = qStart[s], stop = qStart[s + 1]; p < stop; p++) {
-          const i = qPos[p];
+      for (let w = 0, at = syms[base + j] * words; w < words; w++) {
+        // Query positions holding this character, lowest first (difflib's row order).
+        for (let set = bits[at + w]; set !== 0; set &= set - 1) {
+          const i = (w << 5) + 31 - Math.clz32(set & -set);
           const before = column - rows + i - 1;
           const k = marks[before] === previous ? runs[before] + 1 : 1;
           runs[column + i] = k;
@@ -169,29 +161,36 @@ export class BlockMatcher {
    * are left out: without junk a run already ends where they would stop.
    */
   private longest(base: number, alo: number, ahi: number, blo: number, bhi: number): number {
-    const { slotOfSym, qStart, qPos, runs, marks, rows } = this;
+    const { bits, words, runs, marks, rows } = this;
     const syms = this.table.syms;
     const stamp = ++this.stamp;
     let endI = ahi;
     let endJ = bhi;
     let best = 0;
+    // Query positions [alo, ahi) as words wlo..whi, the end words masked.
+    const wlo = alo >> 5;
+    const whi = (ahi - 1) >> 5;
+    const loMask = -1 << (alo & 31);
+    const hiMask = -1 >>> (31 - ((ahi - 1) & 31));
     for (let j = blo; j < bhi; j++) {
-      const s = slotOfSym[syms[base + j]];
-      if (s < 0) continue;
       const column = (j + 1) * rows + 1;
-      for (let p = qStart[s], stop = qStart[s + 1]; p < stop; p++) {
-        const i = qPos[p];
-        if (i < alo) continue;
-        if (i >= ahi) break;
-        // The run ending at (i - 1, j - 1), if this call recorded one.
-        const before = column - rows + i - 1;
-        const k = marks[before] === stamp ? runs[before] + 1 : 1;
-        runs[column + i] = k;
-        marks[column + i] = stamp;
-        if (k > best || (k === best && i < endI)) {
-          best = k;
-          endI = i;
-          endJ = j;
+      const at = syms[base + j] * words;
+      for (let w = wlo; w <= whi; w++) {
+        let set = bits[at + w];
+        if (w === wlo) set &= loMask;
+        if (w === whi) set &= hiMask;
+        for (; set !== 0; set &= set - 1) {
+          const i = (w << 5) + 31 - Math.clz32(set & -set);
+          // The run ending at (i - 1, j - 1), if this call recorded one.
+          const before = column - rows + i - 1;
+          const k = marks[before] === stamp ? runs[before] + 1 : 1;
+          runs[column + i] = k;
+          marks[column + i] = stamp;
+          if (k > best || (k === best && i < endI)) {
+            best = k;
+            endI = i;
+            endJ = j;
+          }
         }
       }
     }

@@ -21,9 +21,10 @@ interface Buffers {
   /** Per-name range outputs: those this thread writes, and the worker's (in shared memory). */
   outputs: RangeOutputs;
   theirs: RangeOutputs;
-  /** Names the bounds leave open: their ids (ascending) and bounds. */
+  /** Names the bounds leave open: their ids (ascending), bounds and whether they reach the threshold. */
   pendingId: Int32Array;
   pendingBound: Int32Array;
+  pendingReach: Uint8Array;
 }
 
 const buffersByTable = new WeakMap<NameTable, Buffers>();
@@ -32,7 +33,7 @@ function buffersFor(table: NameTable): Buffers {
   let b = buffersByTable.get(table);
   if (!b) {
     const n = table.size;
-    b = { ids: new Int32Array(n), scores: new Float64Array(n), outputs: rangeOutputs(n, false), theirs: rangeOutputs(n >= PARALLEL_MIN_NAMES ? n : 0, true), pendingId: new Int32Array(n), pendingBound: new Int32Array(n) };
+    b = { ids: new Int32Array(n), scores: new Float64Array(n), outputs: rangeOutputs(n, false), theirs: rangeOutputs(n >= PARALLEL_MIN_NAMES ? n : 0, true), pendingId: new Int32Array(n), pendingBound: new Int32Array(n), pendingReach: new Uint8Array(n) };
     buffersByTable.set(table, b);
   }
   return b;
@@ -82,17 +83,18 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   if (!byWorker) for (let r = 0; r + 1 < table.ranges.length; r++) run(r);
 
   // Exact, prefix and substring hits score above any ratio score (at most 0.7).
-  const { pendingId, pendingBound } = buffers;
+  const { pendingId, pendingBound, pendingReach } = buffers;
   let aboveRatios = 0;
   let pending = 0;
   for (let r = 0; r + 1 < table.ranges.length; r++) {
-    const { sub, bound } = byWorker?.[r] === 1 ? buffers.theirs : buffers.outputs;
+    const { sub, bound, reach } = byWorker?.[r] === 1 ? buffers.theirs : buffers.outputs;
     for (let id = table.ranges[r]; id < table.ranges[r + 1]; id++) {
       if (sub[id] !== SUB_NONE) {
         push(out, id, SUB_SCORES[sub[id]]);
         aboveRatios += w[id];
       } else if (bound[id] >= 0) {
         pendingId[pending] = id;
+        pendingReach[pending] = reach[id];
         pendingBound[pending++] = bound[id];
       }
     }
@@ -109,8 +111,8 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   for (let p = 0; p < pending; p++) {
     const key = keyOf(pendingBound[p], lengths[pendingId[p]]);
     const list = byKey.get(key);
-    if (list) list.push(pendingId[p]);
-    else byKey.set(key, [pendingId[p]]);
+    if (list) list.push(p);
+    else byKey.set(key, [p]);
   }
   const groups = [...byKey.keys()].map((key) => ({ key, bound: ratio(Math.floor(key / (maxLength + 1)), key % (maxLength + 1)) }));
   groups.sort((x, y) => y.bound - x.bound);
@@ -118,7 +120,8 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   let g = 0;
   for (; g < groups.length; g++) {
     if (thresholds && scoredAbove(groups[g].bound, aboveRatios, knownRatios) >= depth) break;
-    for (const id of byKey.get(groups[g].key) as number[]) {
+    for (const p of byKey.get(groups[g].key) as number[]) {
+      const id = pendingId[p];
       const L = lengths[id];
       const score = L >= AUTOJUNK_LENGTH ? (matchScore(queryLower, names[id]) ?? 0) : ratio(mine().matcher.matches(id, EXACT, 0), L);
       if (score < MIN_SCORE) continue;
@@ -127,17 +130,7 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
     }
   }
   // The rest only need their threshold, decided with the ranges.
-  const rangeOf = (id: number) => {
-    let r = 0;
-    while (table.ranges[r + 1] <= id) r++;
-    return r;
-  };
-  for (; g < groups.length; g++) {
-    for (const id of byKey.get(groups[g].key) as number[]) {
-      const { reach } = byWorker?.[rangeOf(id)] === 1 ? buffers.theirs : buffers.outputs;
-      if (reach[id] === 1) push(out, id, BELOW_PAGE);
-    }
-  }
+  for (; g < groups.length; g++) for (const p of byKey.get(groups[g].key) as number[]) if (pendingReach[p] === 1) push(out, pendingId[p], BELOW_PAGE);
   return out;
 }
 
