@@ -5,6 +5,17 @@ import { rmSync } from 'node:fs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const started = performance.now();
+// The column-search worker runs from source text (new Worker(code, {eval: true})): no file to find
+// next to whichever chunk starts it.
+const nameWorker = await build({
+  entryPoints: ['src/honeycomb/name-worker.ts'],
+  bundle: true,
+  write: false,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+});
 await build({
   entryPoints: { coral: 'src/cli.ts' },
   outdir: 'dist',
@@ -20,7 +31,7 @@ await build({
   jsx: 'automatic',
   // ink imports react-devtools-core only under DEV=true; the bundle gets an empty stand-in (T8).
   alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
-  define: { 'process.env.NODE_ENV': '"production"' },
+  define: { 'process.env.NODE_ENV': '"production"', __CORAL_NAME_WORKER__: JSON.stringify(nameWorker.outputFiles[0].text) },
   banner: { js: "import { createRequire as __coralCreateRequire } from 'node:module'; const require = __coralCreateRequire(import.meta.url);" },
   logLevel: 'warning',
 });

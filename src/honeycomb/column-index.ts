@@ -56,11 +56,12 @@ export class ColumnIndex {
 
   /**
    * The results [offset, offset + limit) for a lower-cased query. `tieBreak`, given a lower-cased
-   * name, orders equal scores (higher first) before candidate order.
+   * name, orders equal scores (higher first) before candidate order. `parallel: false` keeps the
+   * scoring in this thread.
    */
-  rank(queryLower: string, offset: number, limit: number, tieBreak?: (nameLower: string) => number): RankedPage {
+  rank(queryLower: string, offset: number, limit: number, tieBreak?: (nameLower: string) => number, parallel = true): RankedPage {
     const depth = offset + limit;
-    const { ids, scores, count } = scoreNames(this.table, queryLower, depth, this.weights);
+    const { ids, scores, count } = scoreNames(this.table, queryLower, depth, this.weights, parallel);
     const matched = new Uint8Array(this.table.size);
     let total = 0;
     // Scores come in runs (all substring hits first), so the level map is consulted only on a change.

@@ -5,6 +5,26 @@
 
 /** More distinct characters than this and the table is not built: the scorer falls back to the plain path. */
 const MAX_SYMBOLS = 0xffff;
+/** Ranges of about equal work the names are split into, for two threads to share out. */
+export const RANGES = 16;
+/** Work per name beyond its characters not shared with the name before. */
+const NAME_WORK = 4;
+
+/** Everything a NameTable holds, as posted to a worker: the typed arrays live in shared memory. */
+export interface NameTableParts {
+  names: string[];
+  lengths: Int32Array;
+  maxLength: number;
+  sharedPrefix: Int32Array;
+  syms: Uint16Array;
+  offsets: Int32Array;
+  symbolOf: Map<number, number>;
+  grams: Int32Array;
+  usable: boolean;
+  ranges: Int32Array;
+}
+
+const sharedInt32 = (n: number) => new Int32Array(new SharedArrayBuffer(4 * n));
 /** Words per name in `grams`: 64 bits of characters, then 128 bits of character pairs. */
 export const GRAM_WORDS = 6;
 
@@ -29,15 +49,22 @@ export class NameTable {
   readonly grams: Int32Array;
   /** False when the names hold more distinct characters than symbols can number. */
   readonly usable: boolean;
+  /** Range r is names [ranges[r], ranges[r + 1]): RANGES ranges of about equal work. */
+  readonly ranges: Int32Array;
 
-  constructor(distinctLower: string[]) {
+  /** A table over these distinct lower-cased names, or (given parts) the same table in another thread. */
+  constructor(distinctLower: string[], parts?: NameTableParts) {
+    if (parts) {
+      ({ names: this.names, lengths: this.lengths, maxLength: this.maxLength, sharedPrefix: this.sharedPrefix, syms: this.syms, offsets: this.offsets, symbolOf: this.symbolOf, grams: this.grams, usable: this.usable, ranges: this.ranges } = parts);
+      return;
+    }
     const points = distinctLower.map((s) => Array.from(s, (ch) => ch.codePointAt(0) as number));
     const order = distinctLower.map((_, i) => i).sort((x, y) => comparePoints(points[x], points[y]));
     this.names = order.map((i) => distinctLower[i]);
     const n = order.length;
-    this.lengths = new Int32Array(n);
-    this.offsets = new Int32Array(n + 1);
-    this.sharedPrefix = new Int32Array(n);
+    this.lengths = sharedInt32(n);
+    this.offsets = sharedInt32(n + 1);
+    this.sharedPrefix = sharedInt32(n);
     let total = 0;
     let maxLength = 0;
     order.forEach((i, id) => {
@@ -55,9 +82,10 @@ export class NameTable {
     });
     this.offsets[n] = total;
     this.maxLength = maxLength;
+    this.ranges = equalWork(this.lengths, this.sharedPrefix);
     this.symbolOf = new Map();
-    this.syms = new Uint16Array(total);
-    this.grams = new Int32Array(n * GRAM_WORDS);
+    this.syms = new Uint16Array(new SharedArrayBuffer(2 * total));
+    this.grams = sharedInt32(n * GRAM_WORDS);
     this.usable = true;
     for (let id = 0; id < n; id++) {
       const p = points[order[id]];
@@ -81,6 +109,27 @@ export class NameTable {
   get size(): number {
     return this.names.length;
   }
+
+  parts(): NameTableParts {
+    const { names, lengths, maxLength, sharedPrefix, syms, offsets, symbolOf, grams, usable, ranges } = this;
+    return { names, lengths, maxLength, sharedPrefix, syms, offsets, symbolOf, grams, usable, ranges };
+  }
+}
+
+/** RANGES boundaries splitting the names into runs of about equal unshared characters. */
+function equalWork(lengths: Int32Array, sharedPrefix: Int32Array): Int32Array {
+  const n = lengths.length;
+  let total = 0;
+  for (let id = 0; id < n; id++) total += lengths[id] - sharedPrefix[id] + NAME_WORK;
+  const ranges = new Int32Array(RANGES + 1);
+  let r = 1;
+  let done = 0;
+  for (let id = 0; id < n && r < RANGES; id++) {
+    done += lengths[id] - sharedPrefix[id] + NAME_WORK;
+    while (r < RANGES && done >= (total * r) / RANGES) ranges[r++] = id + 1;
+  }
+  while (r <= RANGES) ranges[r++] = n;
+  return ranges;
 }
 
 /** Sets the gram bits of `len` symbols from `syms[base]` into `into[at .. at + GRAM_WORDS)`. */

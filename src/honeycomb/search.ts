@@ -38,6 +38,8 @@ export interface SearchOptions {
   /** Order within equal scores: `stable` (dataset, then column order) or `tokens` (shared name tokens first). */
   tieBreak?: 'stable' | 'tokens';
   now?: number;
+  /** false: score in this thread only (benchmarks compare); by default large schemas share the work with a worker thread. */
+  parallel?: boolean;
 }
 
 export const MAX_LIMIT = 1000;
@@ -162,7 +164,7 @@ export async function searchColumns(client: HoneycombClient, o: SearchOptions): 
   const now = o.now ?? Date.now();
   const prepared = prepare(client, perDataset.filter((d) => d !== null), envDerived);
   const build = (c: Candidate) => c.derived ?? regular(c.dataset, c.column as HcColumn, now);
-  const ranked = prepared.index.rank(o.query.toLowerCase(), offset, limit, o.tieBreak === 'tokens' ? (name) => tokenOverlap(o.query, name) : undefined);
+  const ranked = prepared.index.rank(o.query.toLowerCase(), offset, limit, o.tieBreak === 'tokens' ? (name) => tokenOverlap(o.query, name) : undefined, o.parallel ?? true);
   const page = ranked.indexes.map((c, k) => ({ ...build(prepared.candidates[c]), similarity: ranked.scores[k] }));
   // Derived columns built on what matched: how a column is already used, often the better answer.
   const shown = new Set(page.filter((p) => p.is_derived).map((p) => `${p.dataset}\u0000${p.column}`));

@@ -62,6 +62,22 @@ describe('the fast column search gives exactly the straightforward results', () 
     }
   });
 
+  it('handles query characters no name holds: a whole character rules out substrings, a lone surrogate does not', () => {
+    const names = ['cpu.util', 'cpu_utilization', 'x😀y', '😀', 'cpu util'.replace(' ', '-')];
+    const table = new NameTable(names);
+    for (const query of ['cpu util', 'cpu utilx', '\ud83d', 'x\ud83d', '\ude00y', 'q', 'cpu.utiq']) {
+      const { ids, scores, count } = scoreNames(table, query);
+      const got = new Map<string, number>();
+      for (let i = 0; i < count; i++) got.set(table.names[ids[i]], scores[i]);
+      for (const name of names) {
+        const want = columnScore(query, name);
+        expect(got.get(name), `${JSON.stringify(query)} / ${name}`).toBe(want >= MIN_SCORE ? want : undefined);
+      }
+    }
+    // A lone high surrogate is found inside the pair it starts, as Python-on-UTF-16 and the plain port find it.
+    expect(columnScore('x\ud83d', 'x😀y')).toBe(0.9);
+  });
+
   it('ranks pages, totals and matched names like the plain sort, for random offsets, limits and both tie-breaks', () => {
     const rng = new Random(1616);
     let belowPage = 0;
