@@ -1,8 +1,9 @@
-import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Database, Params } from './db.js';
 import { type TableDef, createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES, SPANS } from './schema.js';
 import { spanUpsertSql } from './twins.js';
+import { RowSource } from './row-source.js';
 import { type IngestBatch, type Source, appendBatch, emptyBatch } from './rows.js';
 
 /** Rows waiting beyond this many make `write` refuse with `StoreBusyError` (the receiver answers 503). */
@@ -56,11 +57,13 @@ export class StoreWriter {
   private registryWrittenAt = 0;
   private registryChain: Promise<void> = Promise.resolve();
   private upsertChain: Promise<void> = Promise.resolve();
+  private readonly source = new RowSource();
 
   constructor(
     private readonly db: Database,
     private readonly maxPendingRows = DEFAULT_MAX_PENDING_ROWS,
   ) {
+    for (const conn of db.writers) this.source.register(conn);
     this.idle = db.writers.map((conn) => ({ conn, stagesReady: null }));
   }
 
@@ -148,7 +151,7 @@ export class StoreWriter {
   }
 
   /**
-   * Fast path: append straight into the tables inside one transaction. A key that already exists
+   * Fast path: insert straight into the tables inside one transaction. A key that already exists
    * (a retried export) aborts it; the batch is then upserted through staging tables instead.
    * Either way the batch lands whole or not at all.
    */
@@ -158,7 +161,7 @@ export class StoreWriter {
     try {
       for (const { table, rows } of APPENDED_TABLES) {
         const list = rows(batch);
-        if (list.length > 0) appendAll(await conn.createAppender(table.name), table, list);
+        if (list.length > 0) await this.source.serve(table, list, (from) => conn.run(`INSERT INTO ${table.name} (${storedColumnNames(table)}) SELECT * FROM ${from}`));
       }
       await conn.run('COMMIT');
     } catch {
@@ -198,7 +201,7 @@ export class StoreWriter {
         const list = rows(batch);
         if (list.length === 0) continue;
         touched.push(table);
-        appendAll(await conn.createAppender(`stage_${table.name}`, 'main', 'temp'), table, list);
+        await this.source.serve(table, list, (from) => conn.run(`INSERT INTO stage_${table.name} SELECT * FROM ${from}`));
       }
       await conn.run('BEGIN TRANSACTION');
       try {
@@ -294,18 +297,6 @@ function mergeSighting(into: Sighting, s: Sighting): void {
   if (s.first < into.first) into.first = s.first;
   if (s.last > into.last) into.last = s.last;
   into.resource = s.resource;
-}
-
-function appendAll(appender: DuckDBAppender, table: TableDef<unknown>, rows: unknown[]): void {
-  try {
-    for (const row of rows) {
-      for (const c of table.columns) c.append(appender, row);
-      appender.endRow();
-    }
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
-  }
 }
 
 interface Sighting {
