@@ -13,6 +13,8 @@ import type { Column } from './columns.js';
 /** sizeof(duckdb_string_t) in DuckDB's C API: a length, then 12 inlined bytes or a 4-byte prefix and a pointer. */
 export const STRING_SLOT_BYTES = 16;
 const INLINE_MAX = 12;
+const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MIN = -(1n << 63n);
 
 /**
  * Writes `s` as an inlined duckdb_string_t at byte `at` of `slots` when it is ASCII of at most 12
@@ -127,20 +129,30 @@ function fillVector<R>(vector: duckdb.Vector, column: Column<R>, rows: readonly 
       for (let i = 0; i < count; i++) {
         const v = column.get(rows[from + i]);
         if (v === null) setNull(i);
+        // A typed array would wrap silently where the row appender refused: refuse too.
+        else if (v > INT64_MAX || v < INT64_MIN) throw new RangeError(`${column.name}: ${v} is outside BIGINT`);
         else s.bigints[i] = v;
       }
       duckdb.copy_data_to_vector(vector, 0, s.bigints.buffer, 0, count * 8);
       break;
     }
-    case 'integer':
-    case 'double': {
-      const target = column.kind === 'integer' ? s.ints : s.doubles;
+    case 'integer': {
       for (let i = 0; i < count; i++) {
         const v = column.get(rows[from + i]);
         if (v === null) setNull(i);
-        else target[i] = v;
+        else if ((v | 0) !== v) throw new RangeError(`${column.name}: ${v} is not a 32-bit integer`);
+        else s.ints[i] = v;
       }
-      duckdb.copy_data_to_vector(vector, 0, target.buffer, 0, count * target.BYTES_PER_ELEMENT);
+      duckdb.copy_data_to_vector(vector, 0, s.ints.buffer, 0, count * 4);
+      break;
+    }
+    case 'double': {
+      for (let i = 0; i < count; i++) {
+        const v = column.get(rows[from + i]);
+        if (v === null) setNull(i);
+        else s.doubles[i] = v;
+      }
+      duckdb.copy_data_to_vector(vector, 0, s.doubles.buffer, 0, count * 8);
       break;
     }
     case 'boolean': {

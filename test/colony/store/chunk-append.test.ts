@@ -112,6 +112,14 @@ describe('rows through the row source', () => {
     await expect(roundTrip([row, row])).rejects.toThrow(/constraint|duplicate/i);
   });
 
+  it('refuses a value its column cannot hold instead of wrapping it, and stores none of the rows', async () => {
+    const ok: Row = { b: 1n, s: 'a', j: '{}', i: 1, d: 1, f: true };
+    await expect(roundTrip([ok, { ...ok, b: 1n << 63n }])).rejects.toThrow(/k: 9223372036854775808 is outside BIGINT/);
+    await expect(roundTrip([ok, { ...ok, b: 2n, i: 2 ** 31 }])).rejects.toThrow(/i: 2147483648 is not a 32-bit integer/);
+    await expect(roundTrip([ok, { ...ok, b: 2n, i: 2.5 }])).rejects.toThrow(/not a 32-bit integer/);
+    expect((await conn.runAndReadAll(`SELECT count(*)::INT AS n FROM ${TABLE.name}`)).getRowObjectsJS()).toEqual([{ n: 0 }]);
+  });
+
   it('names an id that has no rows waiting', async () => {
     await expect(conn.run('SELECT * FROM coral_rows(999999)')).rejects.toThrow(/no rows are waiting under this id/);
   });
