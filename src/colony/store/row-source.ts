@@ -1,7 +1,7 @@
 import { BIGINT, BOOLEAN, DOUBLE, type DuckDBConnection, DuckDBTableFunction, type DuckDBType, DuckDBVarCharType, INTEGER, VARCHAR } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
 import { fillChunk } from './chunk-append.js';
-import type { Column, TableDef } from './columns.js';
+import type { TableDef } from './columns.js';
 
 /** The table function that serves rows waiting to be stored: `SELECT * FROM coral_rows(id)`. */
 export const ROW_SOURCE_FUNCTION = 'coral_rows';
@@ -14,10 +14,7 @@ function duckdbType(sqlType: string): DuckDBType {
   return t;
 }
 
-interface Waiting {
-  columns: readonly Column<unknown>[];
-  rows: readonly unknown[];
-}
+type Waiting = Pick<TableDef<unknown>, 'columns'> & { rows: readonly unknown[] };
 
 interface Cursor {
   at: number;
@@ -79,16 +76,30 @@ export class RowSource {
   }
 
   /**
-   * Runs `use` with `rows` readable as the SQL table expression it is given (columns in the
-   * table's stored order); the rows are released when it settles.
+   * Runs `use` with each part's rows readable as the SQL table expression at the same index of
+   * `from` (columns in the table's stored order); the rows are released when it settles.
    */
-  async serve<R>(table: TableDef<R>, rows: readonly R[], use: (from: string) => Promise<unknown>): Promise<void> {
-    const id = this.nextId++;
-    this.waiting.set(id, { columns: table.columns as readonly Column<unknown>[], rows });
+  async serve(parts: readonly RowsFor[], use: (from: string[]) => Promise<unknown>): Promise<void> {
+    const ids = parts.map((p) => {
+      const id = this.nextId++;
+      this.waiting.set(id, { columns: p.table.columns, rows: p.rows });
+      return id;
+    });
     try {
-      await use(`${ROW_SOURCE_FUNCTION}(${id})`);
+      await use(ids.map((id) => `${ROW_SOURCE_FUNCTION}(${id})`));
     } finally {
-      this.waiting.delete(id);
+      for (const id of ids) this.waiting.delete(id);
     }
   }
+}
+
+/** Rows bound for one table. */
+export interface RowsFor {
+  table: TableDef<unknown>;
+  rows: readonly unknown[];
+}
+
+export function rowsFor<R>(table: TableDef<R>, rows: readonly R[]): RowsFor {
+  // The pairing is what makes this erasure safe: the table's getters only ever see its own rows.
+  return { table: table as unknown as TableDef<unknown>, rows };
 }

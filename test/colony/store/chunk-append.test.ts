@@ -2,7 +2,7 @@ import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SLOT_INLINE, SLOT_NATIVE, SLOT_NULL, STRING_SLOT_BYTES, planStrings, writeInlineString } from '../../../src/colony/store/chunk-append.js';
 import { type TableDef, bigint, boolean, createTableSql, double, integer, json, storedColumnNames, varchar } from '../../../src/colony/store/columns.js';
-import { RowSource } from '../../../src/colony/store/row-source.js';
+import { RowSource, rowsFor } from '../../../src/colony/store/row-source.js';
 
 describe('writeInlineString', () => {
   it('inlines ASCII up to 12 bytes as length then zero-padded bytes', () => {
@@ -83,7 +83,7 @@ describe('rows through the row source', () => {
 
   async function roundTrip(rows: Row[]): Promise<Record<string, unknown>[]> {
     await conn.run(`DELETE FROM ${TABLE.name}`);
-    await source.serve(TABLE, rows, (from) => conn.run(`INSERT INTO ${TABLE.name} (${storedColumnNames(TABLE)}) SELECT * FROM ${from}`));
+    await source.serve([rowsFor(TABLE, rows)], ([from]) => conn.run(`INSERT INTO ${TABLE.name} (${storedColumnNames(TABLE)}) SELECT * FROM ${from}`));
     return (await conn.runAndReadAll(`SELECT k AS b, s, j, i, d, f FROM ${TABLE.name} ORDER BY k`)).getRowObjectsJS();
   }
 
