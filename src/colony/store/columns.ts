@@ -1,27 +1,22 @@
-import type { DuckDBAppender } from '@duckdb/node-api';
-
 /**
  * One table definition drives both the DDL and the appender, so the column order used for
- * bulk ingest can never drift from the schema.
+ * bulk ingest can never drift from the schema. Each column says how its values are laid out in a
+ * DuckDB vector (`kind`) and reads its value from a row (`get`, null for SQL NULL): the appender
+ * fills whole column vectors from these (see chunk-append.ts).
  */
-export interface Column<R> {
-  name: string;
-  sqlType: string;
-  append: (a: DuckDBAppender, row: R) => void;
-}
+export type Column<R> =
+  | { name: string; sqlType: string; kind: 'varchar'; get: (row: R) => string | null }
+  | { name: string; sqlType: string; kind: 'bigint'; get: (row: R) => bigint | null }
+  | { name: string; sqlType: string; kind: 'integer'; get: (row: R) => number | null }
+  | { name: string; sqlType: string; kind: 'double'; get: (row: R) => number | null }
+  | { name: string; sqlType: string; kind: 'boolean'; get: (row: R) => boolean | null };
+
+export type ColumnKind = Column<unknown>['kind'];
 
 type Get<R, T> = (row: R) => T | null;
 
 export function varchar<R>(name: string, get: Get<R, string>, sqlType = 'VARCHAR'): Column<R> {
-  return {
-    name,
-    sqlType,
-    append: (a, r) => {
-      const v = get(r);
-      if (v === null) a.appendNull();
-      else a.appendVarchar(v);
-    },
-  };
+  return { name, sqlType, kind: 'varchar', get };
 }
 
 export function json<R>(name: string, get: Get<R, string>): Column<R> {
@@ -29,51 +24,19 @@ export function json<R>(name: string, get: Get<R, string>): Column<R> {
 }
 
 export function bigint<R>(name: string, get: Get<R, bigint>): Column<R> {
-  return {
-    name,
-    sqlType: 'BIGINT',
-    append: (a, r) => {
-      const v = get(r);
-      if (v === null) a.appendNull();
-      else a.appendBigInt(v);
-    },
-  };
+  return { name, sqlType: 'BIGINT', kind: 'bigint', get };
 }
 
 export function integer<R>(name: string, get: Get<R, number>): Column<R> {
-  return {
-    name,
-    sqlType: 'INTEGER',
-    append: (a, r) => {
-      const v = get(r);
-      if (v === null) a.appendNull();
-      else a.appendInteger(v);
-    },
-  };
+  return { name, sqlType: 'INTEGER', kind: 'integer', get };
 }
 
 export function double<R>(name: string, get: Get<R, number>): Column<R> {
-  return {
-    name,
-    sqlType: 'DOUBLE',
-    append: (a, r) => {
-      const v = get(r);
-      if (v === null) a.appendNull();
-      else a.appendDouble(v);
-    },
-  };
+  return { name, sqlType: 'DOUBLE', kind: 'double', get };
 }
 
 export function boolean<R>(name: string, get: Get<R, boolean>): Column<R> {
-  return {
-    name,
-    sqlType: 'BOOLEAN',
-    append: (a, r) => {
-      const v = get(r);
-      if (v === null) a.appendNull();
-      else a.appendBoolean(v);
-    },
-  };
+  return { name, sqlType: 'BOOLEAN', kind: 'boolean', get };
 }
 
 /**

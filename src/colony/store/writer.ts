@@ -1,8 +1,9 @@
-import type { DuckDBAppender, DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection } from '@duckdb/node-api';
 import type { Database, Params } from './db.js';
-import { type TableDef, createStageSql, storedColumnNames } from './columns.js';
+import { createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES, SPANS } from './schema.js';
 import { spanUpsertSql } from './twins.js';
+import { type RowsFor, RowSource } from './row-source.js';
 import { type IngestBatch, type Source, appendBatch, emptyBatch } from './rows.js';
 
 /** Rows waiting beyond this many make `write` refuse with `StoreBusyError` (the receiver answers 503). */
@@ -56,11 +57,13 @@ export class StoreWriter {
   private registryWrittenAt = 0;
   private registryChain: Promise<void> = Promise.resolve();
   private upsertChain: Promise<void> = Promise.resolve();
+  private readonly source = new RowSource();
 
   constructor(
     private readonly db: Database,
     private readonly maxPendingRows = DEFAULT_MAX_PENDING_ROWS,
   ) {
+    for (const conn of db.writers) this.source.register(conn);
     this.idle = db.writers.map((conn) => ({ conn, stagesReady: null }));
   }
 
@@ -148,19 +151,21 @@ export class StoreWriter {
   }
 
   /**
-   * Fast path: append straight into the tables inside one transaction. A key that already exists
+   * Fast path: insert straight into the tables inside one transaction. A key that already exists
    * (a retried export) aborts it; the batch is then upserted through staging tables instead.
    * Either way the batch lands whole or not at all.
    */
   private async commit(lane: Lane, batch: IngestBatch): Promise<void> {
     const conn = lane.conn;
-    await conn.run('BEGIN TRANSACTION');
+    const parts = partsOf(batch);
     try {
-      for (const { table, rows } of APPENDED_TABLES) {
-        const list = rows(batch);
-        if (list.length > 0) appendAll(await conn.createAppender(table.name), table, list);
-      }
-      await conn.run('COMMIT');
+      // One statement string, one round trip to DuckDB's thread: per statement, the trip costs about
+      // as much as a few hundred spans' appending. DuckDB stops at the first failing statement.
+      await this.source.serve(parts, (from) => conn.run([
+        'BEGIN TRANSACTION',
+        ...parts.map((p, i) => `INSERT INTO ${p.table.name} (${storedColumnNames(p.table)}) SELECT * FROM ${from[i]}`),
+        'COMMIT',
+      ].join(';\n')));
     } catch {
       await rollback(conn);
       await this.upsertSerially(lane, batch);
@@ -192,17 +197,12 @@ export class StoreWriter {
   private async commitWithUpsert(lane: Lane, batch: IngestBatch): Promise<void> {
     await this.ensureStages(lane);
     const conn = lane.conn;
-    const touched: TableDef<unknown>[] = [];
+    const parts = partsOf(batch);
     try {
-      for (const { table, rows } of APPENDED_TABLES) {
-        const list = rows(batch);
-        if (list.length === 0) continue;
-        touched.push(table);
-        appendAll(await conn.createAppender(`stage_${table.name}`, 'main', 'temp'), table, list);
-      }
+      await this.source.serve(parts, (from) => conn.run(parts.map((p, i) => `INSERT INTO stage_${p.table.name} SELECT * FROM ${from[i]}`).join(';\n')));
       await conn.run('BEGIN TRANSACTION');
       try {
-        for (const table of touched) {
+        for (const { table } of parts) {
           const cols = storedColumnNames(table);
           // A key twice in the batch (a span repeated in one request, or two senders' copies in one
           // group) would make DuckDB refuse the whole statement: the last copy wins, as across batches.
@@ -216,7 +216,7 @@ export class StoreWriter {
         throw err;
       }
     } finally {
-      for (const table of touched) await conn.run(`DELETE FROM stage_${table.name}`);
+      for (const { table } of parts) await conn.run(`DELETE FROM stage_${table.name}`);
     }
   }
 
@@ -263,6 +263,11 @@ export class StoreWriter {
 
 const MAX_CONFLICT_RETRIES = 50;
 
+/** The batch's rows per table, for the tables it has rows for. */
+function partsOf(batch: IngestBatch): RowsFor[] {
+  return APPENDED_TABLES.map(({ table, rows }) => ({ table, rows: rows(batch) })).filter((p) => p.rows.length > 0);
+}
+
 /** DuckDB's optimistic concurrency: another transaction touched the same rows; retrying succeeds. */
 function isConflict(err: unknown): boolean {
   return /conflict|transaction is aborted/i.test((err as Error)?.message ?? '');
@@ -294,18 +299,6 @@ function mergeSighting(into: Sighting, s: Sighting): void {
   if (s.first < into.first) into.first = s.first;
   if (s.last > into.last) into.last = s.last;
   into.resource = s.resource;
-}
-
-function appendAll(appender: DuckDBAppender, table: TableDef<unknown>, rows: unknown[]): void {
-  try {
-    for (const row of rows) {
-      for (const c of table.columns) c.append(appender, row);
-      appender.endRow();
-    }
-    appender.flushSync();
-  } finally {
-    appender.closeSync();
-  }
 }
 
 interface Sighting {

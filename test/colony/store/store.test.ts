@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ColonyStore } from '../../../src/colony/store/store.js';
 import { MIN, SEC, T0, beylaResource, ingest, logsBody, sdkResource, tracesBody } from '../../support/otlp-json.js';
 import { WINDOW, fixtureStore } from './fixture.js';
-import { normalizeTraces } from '../../../src/colony/otlp/normalize.js';
-import { decodeTracesJson } from '../../../src/colony/otlp/decode-json.js';
+import { normalizeLogs, normalizeTraces } from '../../../src/colony/otlp/normalize.js';
+import { decodeLogsJson, decodeTracesJson } from '../../../src/colony/otlp/decode-json.js';
 
 function normalizedSpans(service: string, n: number) {
   const body = tracesBody(sdkResource(service), 's', [{ traceId: (n + 1).toString(16).padStart(32, 'e'), spanId: (n + 1).toString(16).padStart(16, 'e'), name: 'x', startNs: T0 + SEC, durationMs: 1 }]);
@@ -27,6 +27,26 @@ describe('ingest', () => {
     await ingest(store, 'traces', body);
     await Promise.all([ingest(store, 'traces', body), ingest(store, 'traces', body)]);
     expect((await store.counts()).spans).toBe(before + 2);
+  });
+
+  it('re-sent batches spanning several tables land once each, old rows and new alike', async () => {
+    const fresh = await ColonyStore.open({ path: ':memory:' });
+    try {
+      const traces = (spanIds: number[]) =>
+        normalizeTraces(decodeTracesJson(Buffer.from(JSON.stringify(tracesBody(sdkResource('resend'), 's', spanIds.map((n) => ({ traceId: 'ab'.repeat(16), spanId: n.toString(16).padStart(16, '0'), name: `op${n}`, startNs: T0 + SEC, durationMs: 1 }))))))).batch;
+      const logs = normalizeLogs(decodeLogsJson(Buffer.from(JSON.stringify(logsBody(sdkResource('resend'), 's', [
+        { timeNs: T0, body: 'v2 rolled out', eventName: 'deploy' },
+        { timeNs: T0 + SEC, body: 'a plain line' },
+      ]))))).batch;
+      const batch = (spanIds: number[]) => Object.assign(traces(spanIds), { logs: logs.logs, events: logs.events });
+      await fresh.write(batch([1, 2]));
+      // The span table's insert fails on the key seen before; the whole batch then goes the upsert way.
+      await fresh.write(batch([1, 2, 3]));
+      await Promise.all([fresh.write(batch([3, 4])), fresh.write(batch([4, 5]))]);
+      expect(await fresh.counts()).toMatchObject({ spans: 5, logs: 2, events: 1 });
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('resolves every write, whether awaited one by one or many at once', async () => {

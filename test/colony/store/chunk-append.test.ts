@@ -1,0 +1,126 @@
+import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SLOT_INLINE, SLOT_NATIVE, SLOT_NULL, STRING_SLOT_BYTES, planStrings, writeInlineString } from '../../../src/colony/store/chunk-append.js';
+import { type TableDef, bigint, boolean, createTableSql, double, integer, json, storedColumnNames, varchar } from '../../../src/colony/store/columns.js';
+import { RowSource, rowsFor } from '../../../src/colony/store/row-source.js';
+
+describe('writeInlineString', () => {
+  it('inlines ASCII up to 12 bytes as length then zero-padded bytes', () => {
+    const slots = new Uint8Array(32).fill(0xee);
+    expect(writeInlineString(slots, 16, 'SERVER')).toBe(true);
+    expect([...slots.subarray(16, 32)]).toEqual([6, 0, 0, 0, 83, 69, 82, 86, 69, 82, 0, 0, 0, 0, 0, 0]);
+    expect([...slots.subarray(0, 16)]).toEqual(new Array(16).fill(0xee));
+    expect(writeInlineString(slots, 0, '')).toBe(true);
+    expect([...slots.subarray(0, 16)]).toEqual(new Array(16).fill(0));
+    expect(writeInlineString(slots, 0, 'abcdefghijkl')).toBe(true);
+  });
+
+  it('leaves longer or non-ASCII strings to DuckDB, writing nothing', () => {
+    const slots = new Uint8Array(16).fill(7);
+    expect(writeInlineString(slots, 0, 'abcdefghijklm')).toBe(false);
+    expect(writeInlineString(slots, 0, 'caf\u00e9')).toBe(false);
+    expect([...slots]).toEqual(new Array(16).fill(7));
+  });
+});
+
+describe('planStrings', () => {
+  it('assigns each distinct long string once and points repeats at its first row', () => {
+    const long = 'a-string-longer-than-twelve';
+    const values = [null, 'GET', long, long, 'other-long-string-here', long, null];
+    const source = new Int32Array(values.length);
+    const inline = new Uint8Array(values.length * STRING_SLOT_BYTES);
+    const assigned: [number, string][] = [];
+    const fromJs = planStrings((i) => values[i], values.length, source, inline, (i, s) => assigned.push([i, s]));
+    expect(assigned).toEqual([[2, long], [4, 'other-long-string-here']]);
+    expect([...source]).toEqual([SLOT_NULL, SLOT_INLINE, SLOT_NATIVE, 2, SLOT_NATIVE, 2, SLOT_NULL]);
+    expect(fromJs).toBe(true);
+  });
+
+  it('reports when every slot was written natively or is NULL', () => {
+    const values = ['first-distinct-value', null, 'second-distinct-value'];
+    const fromJs = planStrings((i) => values[i], 3, new Int32Array(3), new Uint8Array(48), () => undefined);
+    expect(fromJs).toBe(false);
+  });
+});
+
+interface Row {
+  s: string | null;
+  j: string | null;
+  b: bigint | null;
+  i: number | null;
+  d: number | null;
+  f: boolean | null;
+}
+
+const TABLE: TableDef<Row> = {
+  name: 'kinds',
+  primaryKey: ['k'],
+  columns: [
+    bigint('k', (r) => r.b),
+    varchar('s', (r) => r.s),
+    json('j', (r) => r.j),
+    integer('i', (r) => r.i),
+    double('d', (r) => r.d),
+    boolean('f', (r) => r.f),
+  ],
+};
+
+describe('rows through the row source', () => {
+  let instance: DuckDBInstance;
+  let conn: DuckDBConnection;
+  const source = new RowSource();
+
+  beforeAll(async () => {
+    instance = await DuckDBInstance.create(':memory:', { threads: '2' });
+    conn = await instance.connect();
+    source.register(conn);
+    await conn.run(createTableSql(TABLE));
+  });
+  afterAll(() => {
+    conn.closeSync();
+    instance.closeSync();
+  });
+
+  async function roundTrip(rows: Row[]): Promise<Record<string, unknown>[]> {
+    await conn.run(`DELETE FROM ${TABLE.name}`);
+    await source.serve([rowsFor(TABLE, rows)], ([from]) => conn.run(`INSERT INTO ${TABLE.name} (${storedColumnNames(TABLE)}) SELECT * FROM ${from}`));
+    return (await conn.runAndReadAll(`SELECT k AS b, s, j, i, d, f FROM ${TABLE.name} ORDER BY k`)).getRowObjectsJS();
+  }
+
+  it('stores every kind of value and NULL exactly, across several chunks', async () => {
+    // 5000 rows: three chunks of at most 2048, NULLs only in the later ones (a reused mask must not leak).
+    const strings = ['', 'GET', 'abcdefghijkl', 'abcdefghijklm', 'caf\u00e9', 'nul\u0000inside-a-long-string', 'x'.repeat(300), 'lone \ud800 surrogate'];
+    const rows: Row[] = Array.from({ length: 5000 }, (_, n) => {
+      const nulls = n >= 2048 && n % 3 === 0;
+      return {
+        b: 1_764_671_400_000_000_000n + BigInt(n),
+        s: nulls ? null : strings[n % strings.length],
+        j: nulls ? null : n % 2 === 0 ? '{"service.name":"checkout"}' : `{"n":${n}}`,
+        i: nulls ? null : n % 2 === 0 ? -(2 ** 31) : 2 ** 31 - 1,
+        d: nulls ? null : n / 7,
+        f: nulls ? null : n % 2 === 0,
+      };
+    });
+    const got = await roundTrip(rows);
+    expect(got).toHaveLength(rows.length);
+    const expected = rows.map((r) => ({ ...r, s: r.s?.replace('\ud800', '\ufffd') ?? null }));
+    for (let n = 0; n < rows.length; n++) expect(got[n], `row ${n}`).toEqual(expected[n]);
+  });
+
+  it('refuses a key seen twice, as the appender did (the writer then upserts)', async () => {
+    const row: Row = { b: 1n, s: 'a', j: '{}', i: 1, d: 1, f: true };
+    await expect(roundTrip([row, row])).rejects.toThrow(/constraint|duplicate/i);
+  });
+
+  it('refuses a value its column cannot hold instead of wrapping it, and stores none of the rows', async () => {
+    const ok: Row = { b: 1n, s: 'a', j: '{}', i: 1, d: 1, f: true };
+    await expect(roundTrip([ok, { ...ok, b: 1n << 63n }])).rejects.toThrow(/k: 9223372036854775808 is outside BIGINT/);
+    await expect(roundTrip([ok, { ...ok, b: 2n, i: 2 ** 31 }])).rejects.toThrow(/i: 2147483648 is not a 32-bit integer/);
+    await expect(roundTrip([ok, { ...ok, b: 2n, i: 2.5 }])).rejects.toThrow(/not a 32-bit integer/);
+    expect((await conn.runAndReadAll(`SELECT count(*)::INT AS n FROM ${TABLE.name}`)).getRowObjectsJS()).toEqual([{ n: 0 }]);
+  });
+
+  it('names an id that has no rows waiting', async () => {
+    await expect(conn.run('SELECT * FROM coral_rows(999999)')).rejects.toThrow(/no rows are waiting under this id/);
+  });
+});
