@@ -39,11 +39,11 @@ describe('console engine', () => {
     await engine.ask('');
     await engine.ask('is payment failing?');
     const started = events.flatMap((e) => (e.type === 'agent' && e.event.type === 'tool_call_started' ? [e.seq] : []));
-    // The startup :traces call is 1; the recorded investigation's calls follow; then the triage's one call.
+    // The startup pass is calls 1 (summary) and 2 (traces); the recorded investigation's calls follow; then the triage's one call.
     expect(started).toEqual(started.map((_, i) => i + 1));
     const answers = events.flatMap((e) => (e.type === 'agent' && e.event.type === 'message_end' ? [e.event.text] : []));
-    expect(answers[0]).toMatch(/\[2\]/);
-    expect(answers[0]).not.toMatch(/\[1\]/);
+    expect(answers[0]).toMatch(/\[3\]/);
+    expect(answers[0]).not.toMatch(/\[[12]\]/);
     expect(answers[1]).toContain(`[${started.length}]`);
     engine.runCommand(':model triage:automatic');
     engine.runCommand(':load healthy');

@@ -1,0 +1,69 @@
+import { formatPercent } from '../../src/core/format.js';
+import type { ServiceChange } from '../../src/colony/unified/summary.js';
+import { ms } from '../panes/format.js';
+import type { SummaryViewState } from '../state/types.js';
+import { summaryServices } from '../state/views.js';
+import { cut, padEnd, padStart, width as cells, wrap } from '../text/width.js';
+import { TAG_COLORS } from '../theme/palette.js';
+
+/**
+ * The Summary tab as lines (pure): the window, the "where to look first" line, the stand-out
+ * services with their signals, the recent events, then the other services. Service rows are
+ * selectable (`service` set); the view scrolls to keep the selected one in sight.
+ */
+export interface SummaryLine {
+  text: string;
+  color?: string;
+  bold?: boolean;
+  /** The index of the service this row selects (summaryServices order). */
+  service?: number;
+}
+
+const STATUS_COLORS: Record<string, string> = { unhealthy: TAG_COLORS.error, degraded: TAG_COLORS.slow };
+const rate = (r: number) => `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}/s`;
+const hhmm = (iso: string) => iso.slice(11, 16);
+
+/** One service as a row of fixed columns: name, status, errors, P95, rate, sources. */
+export function serviceRow(c: ServiceChange, nameCells: number, width: number, lead: string): string {
+  const tags = c.sources.map((s) => (s === 'ebpf' ? '[eBPF]' : '[OTLP]')).join('');
+  const text = `${lead}${padEnd(cut(c.service, nameCells), nameCells)} ${padEnd(c.status, 9)} ${padStart(formatPercent(c.errorRate), 6)} err  P95 ${padStart(c.p95Ms === null ? 'n/a' : ms(c.p95Ms), 7)}  ${padStart(rate(c.ratePerSec), 7)}  ${tags}`;
+  return cut(text, width);
+}
+
+/** The tool's line names the next tool calls for a model; here Enter does that. */
+export const lookFirstText = (s: string) => s.replace(/\s*Next: .*$/, '');
+
+export function summaryLines(v: SummaryViewState, width: number): SummaryLine[] {
+  if (v.error) return wrap(`✗ ${v.error}`, width).map((text) => ({ text, color: TAG_COLORS.error }));
+  const d = v.data;
+  if (!d) return wrap('No summary yet: run :summary [30m] for where to look first (the console runs one at startup).', width).map((text) => ({ text, color: 'gray' }));
+  const out: SummaryLine[] = [{ text: cut(`Last ${v.timeRange} (${hhmm(d.from)}-${hhmm(d.to)} UTC) against the ${v.timeRange} before`, width), bold: true }];
+  const para = (text: string, style: Omit<SummaryLine, 'text'> = {}) => out.push(...wrap(text, width).map((t) => ({ text: t, ...style })));
+  if (d.services.length === 0) {
+    para(`No services have sent telemetry in the last ${v.timeRange}.`, { color: 'gray' });
+    para('Against a running colony this fills in as telemetry arrives; or widen the window: :summary 2h', { color: 'gray' });
+    return out;
+  }
+  const list = summaryServices(d);
+  const nameCells = Math.min(18, Math.max(...list.map((c) => cells(c.service))));
+  if (d.lookFirst) para(lookFirstText(d.lookFirst), { color: TAG_COLORS.slow, bold: true });
+  out.push({ text: '' });
+  if (d.standOut.length === 0) para('Nothing stands out: no service changed beyond what its sample size allows against the window before.', { color: 'gray' });
+  else {
+    out.push({ text: cut('Stand out, most likely cause first · Enter: its metrics and worst traces', width), bold: true });
+    d.standOut.forEach((c, i) => {
+      out.push({ text: serviceRow(c, nameCells, width, `${padStart(String(i + 1), 2)}. `), color: STATUS_COLORS[c.status], service: i });
+      for (const sig of c.signals) out.push(...wrap(sig, Math.max(1, width - 6)).map((t) => ({ text: `      ${t}`, color: 'gray' })));
+    });
+  }
+  if (d.events.length > 0) {
+    out.push({ text: '' }, { text: 'Recent events', bold: true });
+    for (const e of d.events) out.push({ text: cut(`  ${hhmm(e.time)} ${e.serviceName} ${e.kind}: ${e.title}`, width) });
+  }
+  const rest = list.slice(d.standOut.length);
+  if (rest.length > 0) {
+    out.push({ text: '' }, { text: d.standOut.length ? 'Other services' : 'Services', bold: true });
+    rest.forEach((c, i) => out.push({ text: serviceRow(c, nameCells, width, '    '), color: STATUS_COLORS[c.status], service: d.standOut.length + i }));
+  }
+  return out;
+}
