@@ -99,13 +99,13 @@ export const startTime = (t: TraceJson) => t.start.slice(11, 19);
 
 /** A row's columns; the root operation takes the spare cells; the least useful drop first on a narrow pane. */
 export const TRACE_COLUMNS: Column<TraceJson>[] = [
-  { title: 'start', cells: 8, priority: 2, value: startTime },
+  { title: 'start', cells: 8, priority: 3, value: startTime },
   { title: 'root', cells: 16, priority: 0, flex: true, value: (t) => `${digestOf(t).rootService}: ${digestOf(t).rootName}` },
   { title: 'duration', cells: 8, priority: 0, align: 'right', value: (t) => ms(t.durationMs) },
-  { title: 'spans', cells: 5, priority: 3, align: 'right', value: (t) => String(t.spanCount) },
+  { title: 'spans', cells: 5, priority: 5, align: 'right', value: (t) => String(t.spanCount) },
   { title: 'err', cells: 4, priority: 0, align: 'right', value: (t) => (digestOf(t).errorCount ? `✗${digestOf(t).errorCount}` : ''), color: (t) => (digestOf(t).errorCount ? TAG_COLORS.error : undefined) },
   { title: 'services', cells: 18, priority: 4, value: (t) => digestOf(t).servicesByErrors.join(', ') },
-  { title: 'sources', cells: 9, priority: 5, value: (t) => digestOf(t).sourceMix },
+  { title: 'sources', cells: 9, priority: 6, value: (t) => digestOf(t).sourceMix },
 ];
 
 export interface Segment {
