@@ -7,6 +7,7 @@ import { type Line, ScrollLines } from '../panes/ScrollLines.js';
 import { colorEnabled, serviceColor, TAG_COLORS } from '../theme/palette.js';
 import { compactPrefix, duration, flagText, nameParts, rowColumns, tagsWidth } from './row-layout.js';
 import { type TreeRow, barCells, visibleRows, windowStart } from './rows.js';
+import { ruler } from './ruler.js';
 import { TraceList } from './TraceList.js';
 
 const TAG = { ebpf: '[eBPF]', otlp: '[OTLP]' } as const;
@@ -90,7 +91,10 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   return (
     <Box flexDirection="column">
       <Text bold>{fit(header, width)}</Text>
-      <Text color="gray">{fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : `${rows.length} rows`}${t.traces.length > 1 ? ' · Esc: trace list' : ''}`, width)}</Text>
+      <Text color="gray">
+        {fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : `${rows.length} rows`}${t.traces.length > 1 ? ' · Esc: trace list' : ''}`, width - cols.bar)}
+        {ruler(trace.durationMs, cols.bar)}
+      </Text>
       {shown.map((r, i) => (
         <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} cols={cols} tagsW={tagsW} />
       ))}

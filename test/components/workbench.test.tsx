@@ -3,6 +3,7 @@ import { completeLine } from '../../components/keys/router.js';
 import { initialState, reducer } from '../../components/state/reducer.js';
 import type { ConsoleAction, ConsoleState, SummaryJson, TraceJson } from '../../components/state/types.js';
 import { listedTraces, serviceSegments, traceMatches } from '../../components/trace/list-view.js';
+import { ruler } from '../../components/trace/ruler.js';
 import { width } from '../../components/text/width.js';
 import type { ServiceChange } from '../../src/colony/unified/summary.js';
 import { KEY, mountPerTest, node, tick, trace } from './fixtures.js';
@@ -69,6 +70,25 @@ describe('live refreshes in the reducer', () => {
     const s = reducer({ ...fresh(), tab: 'summary' }, finished('coral_query_traces', { traces: TRACES }, true));
     expect(s.tab).toBe('summary');
     expect(s.trace.traces).toHaveLength(3);
+  });
+});
+
+describe('the time ruler over the span bars', () => {
+  it('marks 0, the middle and the whole duration on the bars\' scale, in exactly the cells given', () => {
+    expect(ruler(100, 24)).toBe('0·········50ms·····100ms');
+    expect(ruler(100, 9)).toBe('0···100ms');
+    expect(ruler(100, 6)).toBe(' 100ms');
+    for (const cells of [0, 3, 7, 13, 24]) expect(width(ruler(12_345, cells))).toBe(cells);
+  });
+
+  it('sits over the bars of an open trace', async () => {
+    const { keys, frame } = mount({ cols: 200, traces: [NEWEST] });
+    await keys();
+    const f = lines(frame());
+    const ruled = f.find((l) => l.includes('2 rows'));
+    expect(ruled).toMatch(/0·+250ms·+500ms/);
+    // The bars take the pane's last cells (rowColumns): the ruler ends at the pane's edge too.
+    expect(ruled).toMatch(/500ms│$/);
   });
 });
 
