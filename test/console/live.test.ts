@@ -74,7 +74,7 @@ describe('live refresh against a running colony', () => {
     expect(state.tab).toBe('summary');
     expect(state.summary.data?.services).toEqual([]);
 
-    const replay = coral(['demo', 'replay', 'payment-failure', '--speed', '600', '--otlp', url]);
+    const replay = coral(['demo', 'replay', 'payment-failure', '--speed', '200', '--otlp', url]);
     const withServices = () => refreshes().find((r) => r.tool === 'coral_query_summary' && (r.structured.services as unknown[]).length > 0);
     const withTraces = () => refreshes().find((r) => r.tool === 'coral_query_traces' && (r.structured.traces as unknown[]).length > 0);
     await until(() => Boolean(withServices() && withTraces()), 'refreshes with the replayed telemetry');
@@ -87,6 +87,12 @@ describe('live refresh against a running colony', () => {
       const keys = refreshes().filter((r) => r.tool === tool).map((r) => resultKey(r.structured));
       expect(keys.every((k, i) => i === 0 || k !== keys[i - 1])).toBe(true);
     }
+
+    // The colony had no services at the start: completion learned them from the refreshed summary.
+    expect(engine.completions(':metrics front')).toContain(':metrics frontend');
+    // Enter on a service in the summary: its metrics follow it live as well.
+    engine.openService('frontend');
+    await until(() => refreshes().some((r) => r.tool === 'coral_query_metrics'), 'a metrics refresh');
 
     engine.setLivePaused(true);
     expect(events.at(-1)).toEqual({ type: 'status', patch: { live: 'paused' } });
