@@ -1,9 +1,9 @@
 import { Box, Text } from 'ink';
 import { LineInput } from '../input/LineInput.js';
 import { fit } from '../panes/format.js';
-import { cell, layoutTable } from '../panes/table.js';
+import { cell } from '../panes/table.js';
 import type { TraceViewState } from '../state/types.js';
-import { SORT_LABELS, TRACE_COLUMNS, listedTraces, serviceSegments } from './list-view.js';
+import { SORT_LABELS, listedTraces, serviceSegments, traceTable } from './list-view.js';
 import { windowStart } from './rows.js';
 
 /**
@@ -13,7 +13,7 @@ import { windowStart } from './rows.js';
  */
 export function TraceList({ view, width, height }: { view: TraceViewState; width: number; height: number }) {
   const listed = listedTraces(view.traces, view.sort, view.filter);
-  const t = layoutTable(TRACE_COLUMNS, width);
+  const t = traceTable(view.traces, width);
   const rowsHeight = Math.max(1, height - 2 - (view.filtering ? 1 : 0));
   const cursor = Math.min(view.listCursor, Math.max(0, listed.length - 1));
   const start = windowStart(listed.length, cursor, rowsHeight);

@@ -1,6 +1,6 @@
 import { digestTrace, sourceMix } from '../../src/colony/unified/trace-digest.js';
 import { ms } from '../panes/format.js';
-import type { Column } from '../panes/table.js';
+import { type Column, type TableLayout, layoutTable } from '../panes/table.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
 import { fit, take, width } from '../text/width.js';
 import { TAG_COLORS } from '../theme/palette.js';
@@ -107,6 +107,21 @@ export const TRACE_COLUMNS: Column<TraceJson>[] = [
   { title: 'services', cells: 18, priority: 4, value: (t) => digestOf(t).servicesByErrors.join(', ') },
   { title: 'sources', cells: 9, priority: 6, value: (t) => digestOf(t).sourceMix },
 ];
+
+/**
+ * The list's columns in `paneWidth` cells: the root operation takes the spare cells up to its longest
+ * text; past that they go to the services touched, so a wide pane shows every service.
+ */
+export function traceTable(traces: TraceJson[], paneWidth: number): TableLayout<TraceJson> {
+  const t = layoutTable(TRACE_COLUMNS, paneWidth);
+  const root = t.columns.find((c) => c.title === 'root');
+  const services = t.columns.find((c) => c.title === 'services');
+  if (!root || !services) return t;
+  const rootCol = TRACE_COLUMNS.find((c) => c.title === 'root') as Column<TraceJson>;
+  const needed = Math.max(rootCol.cells, ...traces.map((x) => width(rootCol.value(x))));
+  const spare = Math.max(0, root.width - needed);
+  return { ...t, columns: t.columns.map((c) => (c === root ? { ...c, width: c.width - spare } : c === services ? { ...c, width: c.width + spare } : c)) };
+}
 
 export interface Segment {
   text: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { completeLine } from '../../components/keys/router.js';
 import { initialState, reducer } from '../../components/state/reducer.js';
 import type { ConsoleAction, ConsoleState, SummaryJson, TraceJson } from '../../components/state/types.js';
-import { listedTraces, serviceSegments, traceMatches } from '../../components/trace/list-view.js';
+import { listedTraces, serviceSegments, traceMatches, traceTable } from '../../components/trace/list-view.js';
 import { ruler } from '../../components/trace/ruler.js';
 import { width } from '../../components/text/width.js';
 import type { ServiceChange } from '../../src/colony/unified/summary.js';
@@ -43,6 +43,17 @@ describe('the trace list (pure)', () => {
     expect(segs.find((s) => s.text === 'frontend')?.color).toBeUndefined();
     expect(serviceSegments(FAILING, 10).map((s) => s.text).join('')).toBe('payment, …');
     for (const cells of [1, 7, 8, 9, 17, 30]) expect(width(serviceSegments(FAILING, cells).map((s) => s.text).join(''))).toBe(cells);
+  });
+
+  it('fills the pane exactly: narrow panes drop sources and span counts first; wide ones give the root what it needs and the rest to the services', () => {
+    const at = (w: number) => traceTable(TRACES, w);
+    const total = (w: number) => at(w).columns.reduce((n, c) => n + c.width, 0) + at(w).columns.length - 1;
+    for (const w of [45, 68, 116]) expect(total(w)).toBe(w);
+    expect(at(45).columns.map((c) => c.title)).toEqual(['start', 'root', 'duration', 'err']);
+    expect(at(68).columns.map((c) => c.title)).toEqual(['start', 'root', 'duration', 'spans', 'err', 'services']);
+    const wide = at(116).columns;
+    expect(wide.find((c) => c.title === 'root')?.width).toBe(width('frontend: POST /checkout'));
+    expect(wide.find((c) => c.title === 'services')?.width).toBeGreaterThan(40);
   });
 });
 
