@@ -45,7 +45,7 @@ describe('console smoke test (tmux)', () => {
     await sleep(150);
     tmux('send-keys', '-t', 'smoke', 'Tab');
     await sleep(150);
-    // The startup pass loaded payment's worst traces behind the summary.
+    // The startup pass loaded the worst traces behind the summary.
     tmux('send-keys', '-t', 'smoke', '1');
     const traces = await waitFor((s) => s.includes('[OTLP]') && /Trace [0-9a-f]{16}/.test(s));
     expect(traces).toMatch(/Trace [0-9a-f]{16} · \d+(\.\d+)?ms · \d+ spans/);

@@ -32,7 +32,7 @@ async function session(cols: number, rows: number): Promise<string[]> {
   await sleep(150);
   await t.type('why');
   // Generous: the demo's hour loads first, and the three sizes start together on a shared machine.
-  // The startup pass: the summary shown, the stand-out service's worst traces loaded behind it.
+  // The startup pass: the summary shown, the worst traces loaded behind it.
   await t.waitFor((s) => s.includes('Where to look first') && /✓ \[2\] query_traces/.test(s), 'the summary', 180_000);
   expect(await check('start')).toMatch(/› why/);
 

@@ -2,7 +2,7 @@ import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AskSettings, resolveAskSettings } from '../agent/config.js';
 import { historyForTurn } from '../agent/conversation.js';
-import type { AgentEvent, Message, ToolResult } from '../agent/events.js';
+import type { AgentEvent, Message } from '../agent/events.js';
 import { runTurn } from '../agent/loop.js';
 import { createModel, createProvider } from '../agent/providers/index.js';
 import type { ModelProvider } from '../agent/providers/types.js';
@@ -65,8 +65,6 @@ export class ConsoleEngine {
   /** The model chosen with `:model`, kept across `:load`. */
   private chosenModel: string | undefined;
   private poller: LivePoller | null = null;
-  /** The startup pass; a turn waits for it, so the session's call numbers stay in order. */
-  private firstLooked: Promise<void> = Promise.resolve();
   /** The question Enter sends on an empty input: the recorded investigation's, or a generic one. */
   defaultQuestion = GENERIC_QUESTION;
 
@@ -134,17 +132,17 @@ export class ConsoleEngine {
     this.services = [...this.session.services];
     if (this.session.live) this.startLive();
     this.emit({ type: 'notice', text: `Ask a question below, or press Enter for: "${this.defaultQuestion}". Tab moves between panes, ? lists the keys, : runs a command.` });
-    this.firstLooked = this.firstLook();
+    this.firstLook();
   }
 
   /**
-   * A first look without a model: where to look first (the Summary tab), then the worst traces of
-   * the service that stands out most, loaded behind it in the Traces tab.
+   * A first look without a model: where to look first (shown in the Summary tab), and the worst
+   * traces of the window, failing first, then the slowest (loaded behind it in the Traces tab).
+   * Both start at once, so they are calls 1 and 2 whatever is asked meanwhile.
    */
-  private async firstLook(): Promise<void> {
-    const summary = await this.callTool('coral_query_summary', { time_range: '30m' });
-    const first = (summary?.structured?.standOut as { service: string }[] | undefined)?.[0]?.service;
-    await this.callTool('coral_query_traces', { ...(first ? { service: first } : {}), max_traces: 5, time_range: '30m' }, { quiet: true });
+  private firstLook(): void {
+    void this.callTool('coral_query_summary', { time_range: '30m' });
+    void this.callTool('coral_query_traces', { max_traces: 5, time_range: '30m' }, { quiet: true });
   }
 
   /** Enter on a service in the Summary tab: its metrics (into the Metrics tab) and its worst traces (shown). */
@@ -174,11 +172,6 @@ export class ConsoleEngine {
     this.poller.paused = paused;
     if (!paused) void this.poller.tick();
     this.emit({ type: 'status', patch: { live: paused ? 'paused' : 'on' } });
-  }
-
-  /** One live round now (tests; the timer does the same). Resolves to how many views changed. */
-  refreshLive(): Promise<number> {
-    return this.poller?.tick() ?? Promise.resolve(0);
   }
 
   /** A summary names every service that sent telemetry: `:` completion learns them (a live colony gains some). */
@@ -212,8 +205,6 @@ export class ConsoleEngine {
     try {
       // The same settings as coral ask: max_tool_rounds, and the history pruned to the conversation limits.
       const settings = this.settings as AskSettings;
-      await this.firstLooked;
-      if (this.abort.signal.aborted) return;
       this.messages = historyForTurn(this.messages, settings);
       const turnCalls: number[] = [];
       const argsOf = new Map<string, Record<string, unknown>>();
@@ -286,8 +277,8 @@ export class ConsoleEngine {
     void this.callTool(cmd.tool, cmd.args);
   }
 
-  private async callTool(tool: string, args: Record<string, unknown>, o: { quiet?: boolean } = {}): Promise<ToolResult | null> {
-    if (!this.session) return null;
+  private async callTool(tool: string, args: Record<string, unknown>, o: { quiet?: boolean } = {}): Promise<void> {
+    if (!this.session) return;
     const id = `cmd-${++this.commandSeq}`;
     const seq = this.startCall(id);
     this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: this.session.hub.serverOf(tool), tool, args }, seq, quiet: o.quiet });
@@ -295,7 +286,6 @@ export class ConsoleEngine {
     const r = await this.session.hub.call(id, tool, args, { timeoutMs: 60_000 });
     if (r.ok) this.shown(tool, args, r.structured);
     this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured }, seq, quiet: o.quiet });
-    return r;
   }
 
   private async load(scenario: string): Promise<void> {

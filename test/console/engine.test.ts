@@ -25,7 +25,8 @@ describe('console engine', () => {
     await engine.close();
     const agent = events.flatMap((e) => (e.type === 'agent' ? [e.event] : []));
     expect(agent.find((e) => e.type === 'warning')).toMatchObject({ message: expect.stringMatching(/max_tool_rounds \(1\)/) });
-    expect(agent.at(-1)).toMatchObject({ type: 'turn_end', reason: 'max_rounds' });
+    // The startup pass's calls may still finish after the turn: its end is the turn's last word.
+    expect(agent.filter((e) => e.type === 'turn_end').at(-1)).toMatchObject({ type: 'turn_end', reason: 'max_rounds' });
   }, 60_000);
 
   it('numbers tool calls per session in the order they start, answers cite those numbers, and :load keeps the model chosen with :model', async () => {
