@@ -24,13 +24,19 @@ export interface EngineLike {
   cancel(): void;
   runCommand(line: string): void;
   completions(line: string): string[];
+  /** A service's metrics (quietly, into the Metrics tab) and its worst traces (shown). */
+  openService?(service: string): void;
+  /** Engines with a live colony: stop or restart its refresh. */
+  setLivePaused?(paused: boolean): void;
   close(): Promise<void>;
 }
 
 function fromEngine(e: EngineEvent): ConsoleAction {
   switch (e.type) {
     case 'agent':
-      return { type: 'agent', event: e.event, seq: e.seq };
+      return { type: 'agent', event: e.event, seq: e.seq, quiet: e.quiet };
+    case 'refresh':
+      return { type: 'refresh', tool: e.tool, structured: e.structured };
     case 'status':
       return { type: 'status', patch: e.patch };
     case 'notice':
@@ -43,7 +49,7 @@ function fromEngine(e: EngineEvent): ConsoleAction {
 }
 
 /** The console: layout, state, and key routing through the one registry. Renders; never queries. */
-export function App({ initial, engine, redraw }: { initial: ConsoleState; engine: EngineLike; redraw?: () => void }) {
+export function App({ initial, engine, redraw, copy }: { initial: ConsoleState; engine: EngineLike; redraw?: () => void; copy?: (text: string) => void }) {
   const [state, dispatch] = useReducer(reducer, initial);
   const { stdout } = useStdout();
   const { isRawModeSupported } = useStdin();
@@ -87,7 +93,10 @@ export function App({ initial, engine, redraw }: { initial: ConsoleState; engine
       void engine.close().finally(() => exit());
     },
     redraw: () => redraw?.(),
-  }), [engine, exit, redraw]);
+    openService: (service: string) => engine.openService?.(service),
+    setLivePaused: (paused: boolean) => engine.setLivePaused?.(paused),
+    copy: (text: string) => copy?.(text),
+  }), [engine, exit, redraw, copy]);
 
   // One input handler for the whole console (keys/router.ts); it reads the state every earlier
   // key left, not the last render's.

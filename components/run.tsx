@@ -2,6 +2,7 @@ import { render } from 'ink';
 import { format } from 'node:util';
 import { App, type EngineLike } from './App.js';
 import { TerminalScreen } from './screen/terminal.js';
+import { osc52 } from './trace/copy.js';
 import type { ConsoleState } from './state/types.js';
 
 /**
@@ -39,7 +40,9 @@ export async function runConsole(engine: EngineLike, initial: ConsoleState): Pro
   process.once('uncaughtException', onCrash);
   try {
     // debug: ink hands over each whole frame and writes no cursor moves of its own (and ignores CI: T7).
-    const app = render(<App initial={initial} engine={engine} redraw={() => screen.redraw()} />, {
+    // OSC 52 goes straight to the terminal: the screen stream takes only whole frames.
+    const copy = (text: string) => void process.stdout.write(osc52(text));
+    const app = render(<App initial={initial} engine={engine} redraw={() => screen.redraw()} copy={copy} />, {
       stdout: screen as unknown as NodeJS.WriteStream,
       debug: true,
       exitOnCtrlC: false,

@@ -5,9 +5,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TmuxTerminal, sleep } from './support/tmux-terminal.js';
 
 /**
- * The console in a real terminal at three sizes: a scripted session (start, help, command line,
- * trace browsing with folds and jumps, an opened tool call, a resize while the answer streams,
- * a terminal too small, quitting). After each step the screen must equal a forced full redraw,
+ * The console in a real terminal at three sizes: a scripted session (start on the summary, help,
+ * command line, trace browsing with folds and jumps, the trace list sorted, filtered and copied
+ * from, a service opened from the summary, command history, an opened tool call, a resize while
+ * the answer streams, a terminal too small, quitting). After each step the screen must equal a forced full redraw,
  * fit the terminal, and show the status bar once, on the last row.
  */
 const home = mkdtempSync(join(tmpdir(), 'coral-term-'));
@@ -31,7 +32,8 @@ async function session(cols: number, rows: number): Promise<string[]> {
   await sleep(150);
   await t.type('why');
   // Generous: the demo's hour loads first, and the three sizes start together on a shared machine.
-  await t.waitFor((s) => s.includes('[OTLP]') && /Trace [0-9a-f]{16}/.test(s), 'the first trace', 180_000);
+  // The startup pass: the summary shown, the worst traces loaded behind it.
+  await t.waitFor((s) => s.includes('Where to look first') && /✓ \[2\] query_traces/.test(s), 'the summary', 180_000);
   expect(await check('start')).toMatch(/› why/);
 
   // ? and : act on an empty input only; the draft survives the overlays.
@@ -64,6 +66,31 @@ async function session(cols: number, rows: number): Promise<string[]> {
   await check('span details scrolled');
   await t.press('d', 'Escape');
   expect(await check('trace list')).toContain('3 traces');
+
+  // The list: sorted, filtered (the count shows, Esc clears), an id copied.
+  await t.press('s');
+  expect(await check('sorted')).toContain('slowest first (s)');
+  await t.press('/');
+  await t.type('front');
+  expect(await check('filtering')).toMatch(/\d of 3 traces match "front"/);
+  await t.press('Enter', 'Escape');
+  expect(await check('filter cleared')).toContain('3 traces · slowest first');
+  await t.press('y');
+  expect(await check('copied')).toMatch(/Copied trace id [0-9a-f]{8}/);
+
+  // The summary: Enter on a service opens its metrics and its worst traces.
+  await t.press('4', 'j');
+  expect(await check('summary')).toContain('Stand out');
+  await t.keys('Enter');
+  // Calls 1-2 were the startup pass, 3 the :traces above; the service's metrics are 4, its traces 5.
+  await t.waitFor((s) => /✓ \[5\] query_traces/.test(s), 'the opened service\'s traces');
+  await check('service opened');
+
+  // The : line remembers what ran.
+  await t.press(':');
+  await t.keys('Up');
+  expect(await check('command history')).toContain(':traces --max 3');
+  await t.press('Escape');
 
   // The tool calls pane: open the last call, scroll its result.
   await t.press('BTab', 'Enter');

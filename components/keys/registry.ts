@@ -1,10 +1,12 @@
 import type { ConsoleAction, ConsoleState } from '../state/types.js';
+import { summaryServices } from '../state/views.js';
+import { copyTarget } from '../trace/copy.js';
 
 /**
  * The one key registry: each binding's id, keys, description and scope drive key handling, the
  * status-bar hints and the `?` help overlay alike, so the three can never disagree.
  */
-export type Scope = 'global' | 'chat' | 'tools' | 'traces' | 'columns' | 'metrics' | 'help';
+export type Scope = 'global' | 'chat' | 'tools' | 'traces' | 'columns' | 'metrics' | 'summary' | 'help';
 
 /** What keys can ask of the engine (the actions context). */
 export interface ConsoleActions {
@@ -15,6 +17,12 @@ export interface ConsoleActions {
   quit(): void;
   /** Draws the whole screen again (Ctrl-L). */
   redraw(): void;
+  /** A service's metrics and its worst traces (Enter in the Summary tab). */
+  openService(service: string): void;
+  /** Stops or restarts the live refresh of a running colony. */
+  setLivePaused(paused: boolean): void;
+  /** Puts text on the terminal's clipboard (OSC 52). */
+  copy(text: string): void;
 }
 
 export interface KeyContext {
@@ -43,6 +51,14 @@ const STEP: Record<string, number> = { j: 1, down: 1, k: -1, up: -1 };
 const inInput = () => undefined;
 export const handledByInput = (b: KeyBinding) => b.run === inInput;
 
+/** y: the id under the cursor goes to the clipboard, and the status line says which. */
+function copyId(c: KeyContext): void {
+  const t = copyTarget(c.state.trace);
+  if (!t) return c.dispatch({ type: 'status', patch: { message: 'Nothing to copy: no trace here', messageError: false } });
+  c.actions.copy(t.id);
+  c.dispatch({ type: 'status', patch: { message: `Copied ${t.kind} id ${t.id}`, messageError: false } });
+}
+
 export const BINDINGS: readonly KeyBinding[] = [
   { id: 'focus.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true, run: (c) => c.dispatch({ type: 'focus_cycle', delta: 1 }) },
   { id: 'focus.prev', keys: ['shift+tab'], description: 'previous pane', scope: 'global', run: (c) => c.dispatch({ type: 'focus_cycle', delta: -1 }) },
@@ -57,6 +73,11 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'tab.traces', keys: ['1'], description: 'trace view', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'traces' }) },
   { id: 'tab.columns', keys: ['2'], description: 'column search', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'columns' }) },
   { id: 'tab.metrics', keys: ['3'], description: 'metrics table', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'metrics' }) },
+  { id: 'tab.summary', keys: ['4'], description: 'summary: where to look first', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'summary' }) },
+  { id: 'live.pause', keys: ['p'], description: 'pause / resume the live refresh (a running colony)', scope: 'global', run: (c) => {
+    if (!c.state.status.live) return c.dispatch({ type: 'status', patch: { message: 'Nothing to pause: live refresh runs against a running colony (--colony URL)', messageError: false } });
+    c.actions.setLivePaused(c.state.status.live === 'on');
+  } },
   { id: 'redraw', keys: ['ctrl+l'], description: 'redraw the screen', scope: 'global', run: (c) => c.actions.redraw() },
   { id: 'quit', keys: ['q'], description: 'quit', scope: 'global', hint: true, run: (c) => c.actions.quit() },
 
@@ -81,6 +102,15 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'trace.next', keys: ['n'], description: 'next slow or error span', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: 1 }) },
   { id: 'trace.prev', keys: ['N'], description: 'previous slow or error span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: -1 }) },
   { id: 'trace.detail', keys: ['d'], description: 'span details', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_detail' }) },
+  { id: 'trace.sort', keys: ['s'], description: 'sort the list: errors / duration / start time', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_sort' }) },
+  { id: 'trace.filter', keys: ['/'], description: 'filter the list by service, operation or attribute text', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_filter', text: c.state.trace.filter }) },
+  { id: 'trace.copy', keys: ['y'], description: 'copy the trace id (the span id in an open trace)', scope: 'traces', run: copyId },
+
+  { id: 'summary.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'summary', hint: true, run: (c, key) => c.dispatch({ type: 'summary_move', delta: STEP[key] }) },
+  { id: 'summary.open', keys: ['return'], description: "open the service's metrics and worst traces", scope: 'summary', hint: true, run: (c) => {
+    const svc = summaryServices(c.state.summary.data)[c.state.summary.cursor];
+    if (svc) c.actions.openService(svc.service);
+  } },
 
   { id: 'columns.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'columns', run: (c, key) => c.dispatch({ type: 'columns_move', delta: STEP[key] }) },
   { id: 'columns.filter', keys: ['/'], description: 'filter', scope: 'columns', hint: true, run: (c) => c.dispatch({ type: 'columns_filter', text: '' }) },

@@ -21,10 +21,11 @@ export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { disp
   if (s.overlay === 'command') {
     if (name === 'escape') return void c.dispatch({ type: 'overlay', overlay: 'none' });
     if (name === 'tab') {
-      const first = s.command.suggestions[0];
-      if (first) c.dispatch({ type: 'command_text', text: `${first} `, suggestions: c.actions.complete(`${first} `) });
+      const text = completeLine(s.command.text, c.actions.complete(s.command.text));
+      if (text !== null) c.dispatch({ type: 'command_text', text, suggestions: c.actions.complete(text) });
       return;
     }
+    if (name === 'up' || name === 'down') return void c.dispatch({ type: 'command_history', delta: name === 'up' ? -1 : 1 });
     const r = applyKey({ value: s.command.text, cursor: s.command.cursor }, input, key);
     if (!r) return;
     // Backspace over the `:` closes the line, as in vim.
@@ -32,8 +33,17 @@ export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { disp
     c.dispatch({ type: 'command_text', text: r.edit.value, cursor: r.edit.cursor, suggestions: c.actions.complete(r.edit.value) });
     if (r.submit) {
       c.dispatch({ type: 'overlay', overlay: 'none' });
+      if (r.edit.value.trim() !== ':') c.dispatch({ type: 'command_history_push', text: r.edit.value.trim() });
       c.actions.runCommand(r.edit.value);
     }
+    return;
+  }
+
+  if (s.trace.filtering && s.focus === 'detail' && s.tab === 'traces' && s.overlay === 'none') {
+    // Esc clears the filter; Enter keeps it and gives the keys back to the list.
+    if (name === 'escape') return void c.dispatch({ type: 'trace_filter', text: '', done: true });
+    const r = applyKey({ value: s.trace.filter, cursor: s.trace.filter.length }, input, key);
+    if (r) c.dispatch({ type: 'trace_filter', text: r.edit.value, done: r.submit });
     return;
   }
 
@@ -72,7 +82,8 @@ export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { disp
   c.actions.submit(text);
 }
 
-const editing = (s: ConsoleState) => s.overlay === 'command' || (s.overlay === 'none' && (s.focus === 'chat' || (s.columns.filtering && s.focus === 'detail' && s.tab === 'columns')));
+const editing = (s: ConsoleState) =>
+  s.overlay === 'command' || (s.overlay === 'none' && (s.focus === 'chat' || (s.focus === 'detail' && ((s.columns.filtering && s.tab === 'columns') || (s.trace.filtering && s.tab === 'traces')))));
 const keyOf = (ch: string): InkKey => (ch === '\t' ? { tab: true } : ch === '\r' || ch === '\n' ? { return: true } : ch === '\x7f' || ch === '\b' ? { delete: true } : {});
 
 /**
@@ -86,6 +97,18 @@ export function routeInput(state: () => ConsoleState, input: string, key: InkKey
     return;
   }
   routeKey(state(), input, key, c);
+}
+
+/**
+ * Tab in the `:` line (pure): one candidate completes the word (and a space); several complete
+ * as far as they agree, and once they agree no further, the first is taken. Null: nothing to do.
+ */
+export function completeLine(text: string, candidates: string[]): string | null {
+  if (candidates.length === 0) return null;
+  if (candidates.length === 1) return `${candidates[0]} `;
+  let common = candidates[0];
+  for (const c of candidates) while (!c.startsWith(common)) common = common.slice(0, -1);
+  return common.length > text.length ? common : `${candidates[0]} `;
 }
 
 /** Applies an action to the routing state at once, and to React's state. */

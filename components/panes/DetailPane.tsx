@@ -4,10 +4,11 @@ import { TABS } from '../state/types.js';
 import { TraceView } from '../trace/TraceView.js';
 import { ColumnsView } from './ColumnsView.js';
 import { MetricsView } from './MetricsView.js';
+import { SummaryView } from '../summary/SummaryView.js';
 
-const TITLES = { traces: '1 Traces', columns: '2 Columns', metrics: '3 Metrics' } as const;
+const TITLES = { traces: '1 Traces', columns: '2 Columns', metrics: '3 Metrics', summary: '4 Summary' } as const;
 
-/** The tabbed detail area: trace view, Honeycomb columns, metrics table. */
+/** The tabbed detail area: trace view, Honeycomb columns, metrics table, where to look first. */
 export function DetailPane({ width, height, focused }: { width: number; height: number; focused: boolean }) {
   const s = useConsoleState();
   const inner = { width: width - 2, height: height - 3 };
@@ -23,6 +24,7 @@ export function DetailPane({ width, height, focused }: { width: number; height: 
         {s.tab === 'traces' && <TraceView width={inner.width} height={inner.height} />}
         {s.tab === 'columns' && <ColumnsView width={inner.width} height={inner.height} />}
         {s.tab === 'metrics' && <MetricsView width={inner.width} height={inner.height} />}
+        {s.tab === 'summary' && <SummaryView width={inner.width} height={inner.height} />}
       </Box>
     </Box>
   );

@@ -4,7 +4,7 @@ import { BINDINGS, type Scope, label } from '../keys/registry.js';
 import { padEnd } from './format.js';
 import { type Line, ScrollLines } from './ScrollLines.js';
 
-const SCOPES: [Scope, string][] = [['global', 'Everywhere'], ['chat', 'Chat'], ['tools', 'Tool calls'], ['traces', 'Trace view'], ['columns', 'Columns'], ['metrics', 'Metrics'], ['help', 'This help']];
+const SCOPES: [Scope, string][] = [['global', 'Everywhere'], ['chat', 'Chat'], ['tools', 'Tool calls'], ['traces', 'Trace view'], ['columns', 'Columns'], ['metrics', 'Metrics'], ['summary', 'Summary'], ['help', 'This help']];
 
 /** Every key binding, grouped by scope, straight from the registry, and the `:` commands. */
 export function helpLines(): Line[] {

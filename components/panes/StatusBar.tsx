@@ -11,7 +11,9 @@ export function StatusBar({ width }: { width: number }) {
   // The embedded colony is implied by its demo source; tokens once there are some: room for the keys.
   const colony = st.colony === 'embedded' ? '' : `${st.colony} · `;
   const tokens = st.tokensIn + st.tokensOut > 0 ? ` · tokens ${st.tokensIn}/${st.tokensOut}` : '';
-  const left = ` ${colony}${st.source} · ${st.model}${tokens}${loading} │ `;
+  // A running colony refreshes its views: say so, and how to stop it.
+  const live = st.live === 'on' ? '● live (p pauses) · ' : st.live === 'paused' ? '‖ paused (p resumes) · ' : '';
+  const left = ` ${live}${colony}${st.source} · ${st.model}${tokens}${loading} │ `;
   const hints = hintsFor(s).map((h) => `${h.keys} ${h.description}`).join(' · ');
   if (!st.message) return <Text inverse>{fit(`${left}${hints}`, width)}</Text>;
   // The message comes first: it is what just happened.

@@ -1,9 +1,9 @@
 import type { AgentEvent } from '../../src/agent/events.js';
+import { historyEntry } from '../panes/history.js';
+import { listedTraces, nextSort } from '../trace/list-view.js';
 import { parents, visibleRows } from '../trace/rows.js';
-import { type ConsoleAction, type ConsoleState, PANES, type Pane, type ToolCallEntry, type TraceJson, type TraceViewState } from './types.js';
-
-/** A fresh trace view: these traces, this one open, nothing folded. */
-const traceView = (traces: TraceJson[] = [], open: number | null = null, notice: TraceViewState['notice'] = null): TraceViewState => ({ traces, open, listCursor: 0, cursor: 0, folded: {}, detail: false, notice });
+import { type ConsoleAction, type ConsoleState, PANES, type Pane, type SummaryJson, type ToolCallEntry, type TraceJson } from './types.js';
+import { clamp, cursorTrace, refreshTraces, summaryServices, summaryView, traceView } from './views.js';
 
 /** The console's state transitions (pure): agent events in, key actions in, new state out. */
 export function initialState(o: { cols: number; rows: number; colony: string; source: string; model: string }): ConsoleState {
@@ -31,12 +31,16 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
     trace: traceView(),
     columns: { search: null, env: null, view: 'search', cursor: 0, filter: '', filtering: false },
     metrics: null,
-    status: { colony: o.colony, source: o.source, model: o.model, tokensIn: 0, tokensOut: 0, loading: null, message: null },
+    summary: { data: null, timeRange: '30m', error: null, cursor: 0 },
+    commandHistory: [],
+    commandHistoryAt: null,
+    status: { colony: o.colony, source: o.source, model: o.model, tokensIn: 0, tokensOut: 0, loading: null, message: null, live: null },
   };
 }
 
-const TRACE_TOOLS = new Set(['coral_query_traces', 'coral_get_trace_by_id', 'coral_query_ebpf_traces', 'coral_query_telemetry_spans']);
-const METRIC_TOOLS = new Set(['coral_query_metrics', 'coral_query_ebpf_http_metrics', 'coral_query_ebpf_grpc_metrics', 'coral_query_ebpf_sql_metrics']);
+export const TRACE_TOOLS = new Set(['coral_query_traces', 'coral_get_trace_by_id', 'coral_query_ebpf_traces', 'coral_query_telemetry_spans']);
+export const METRIC_TOOLS = new Set(['coral_query_metrics', 'coral_query_ebpf_http_metrics', 'coral_query_ebpf_grpc_metrics', 'coral_query_ebpf_sql_metrics']);
+export const SUMMARY_TOOL = 'coral_query_summary';
 
 const short = (tool: string) => tool.replace(/^coral_|^honeycomb_/, '');
 const firstLine = (text: string) => text.split('\n').find((l) => l.trim())?.trim() ?? '';
@@ -51,31 +55,46 @@ export function noTracesText(args: Record<string, unknown>): string {
 
 /**
  * Every result lands somewhere visible: structured results feed the detail tabs (traces, metrics,
- * Honeycomb columns); an empty or failed result replaces what the tab showed with what happened.
+ * summary, Honeycomb columns); an empty or failed result replaces what the tab showed with what
+ * happened. A quiet call (one the console made on the side) fills its tab without showing it.
  */
-function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undefined, ok: boolean, text: string, structured: Record<string, unknown> | undefined): ConsoleState {
+function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undefined, ok: boolean, text: string, structured: Record<string, unknown> | undefined, quiet = false): ConsoleState {
   const args = call?.args ?? {};
+  const show = (tab: ConsoleState['tab']) => (quiet ? s.tab : tab);
   if (!ok) {
     const withStatus = { ...s, status: { ...s.status, message: `✗ ${short(tool)}: ${firstLine(text)}`, messageError: true } };
     if (call?.status === 'cancelled') return { ...s, status: { ...s.status, message: `${short(tool)} cancelled`, messageError: false } };
-    if (TRACE_TOOLS.has(tool)) return { ...withStatus, tab: 'traces', trace: traceView([], null, { text: `${short(tool)} failed: ${firstLine(text)}`, error: true }) };
-    if (METRIC_TOOLS.has(tool)) return { ...withStatus, tab: 'metrics', metrics: { error: `${short(tool)} failed: ${firstLine(text)}` } };
+    if (TRACE_TOOLS.has(tool)) return { ...withStatus, tab: show('traces'), trace: traceView([], { notice: { text: `${short(tool)} failed: ${firstLine(text)}`, error: true }, sort: s.trace.sort }) };
+    if (METRIC_TOOLS.has(tool)) return { ...withStatus, tab: show('metrics'), metrics: { error: `${short(tool)} failed: ${firstLine(text)}` } };
+    if (tool === SUMMARY_TOOL) return { ...withStatus, tab: show('summary'), summary: { ...s.summary, error: `${short(tool)} failed: ${firstLine(text)}` } };
     return withStatus;
   }
   if (!structured) return s;
   if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) {
     const traces = structured.traces as TraceJson[];
-    if (traces.length === 0) return { ...s, tab: 'traces', trace: traceView([], null, { text: noTracesText(args), error: false }) };
+    if (traces.length === 0) return { ...s, tab: show('traces'), trace: traceView([], { notice: { text: noTracesText(args), error: false }, sort: s.trace.sort }) };
     // The first trace opens at once; Esc shows the list.
-    return { ...s, tab: 'traces', trace: traceView(traces, 0), scroll: { ...s.scroll, detail: 0 } };
+    return { ...s, tab: show('traces'), trace: traceView(traces, { openFirst: true, sort: s.trace.sort }), scroll: { ...s.scroll, detail: 0 } };
   }
-  if (METRIC_TOOLS.has(tool)) return { ...s, tab: 'metrics', metrics: { ...structured, args } };
+  if (METRIC_TOOLS.has(tool)) return { ...s, tab: show('metrics'), metrics: { ...structured, args } };
+  if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) {
+    const range = typeof args.time_range === 'string' ? args.time_range : '30m';
+    return { ...s, tab: show('summary'), summary: summaryView(s.summary, structured as unknown as SummaryJson, range, false) };
+  }
   if (tool === 'honeycomb_search_columns') return { ...s, tab: 'columns', columns: { ...s.columns, search: structured, view: 'search', cursor: 0 } };
   if (tool === 'honeycomb_get_environment_summary') return { ...s, tab: 'columns', columns: { ...s.columns, env: structured, view: 'env', cursor: 0 } };
   return s;
 }
 
-function agent(s: ConsoleState, ev: AgentEvent, seq?: number): ConsoleState {
+/** A live refresh: the view that query filled takes the new data in place; no tab changes. */
+function refresh(s: ConsoleState, tool: string, structured: Record<string, unknown>): ConsoleState {
+  if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) return { ...s, trace: refreshTraces(s.trace, structured.traces as TraceJson[]) };
+  if (METRIC_TOOLS.has(tool) && s.metrics && !s.metrics.error) return { ...s, metrics: { ...structured, args: s.metrics.args } };
+  if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) return { ...s, summary: summaryView(s.summary, structured as unknown as SummaryJson, s.summary.timeRange, true) };
+  return s;
+}
+
+function agent(s: ConsoleState, ev: AgentEvent, seq?: number, quiet?: boolean): ConsoleState {
   switch (ev.type) {
     case 'user_message':
       // A new question brings the chat back to its newest lines.
@@ -97,7 +116,7 @@ function agent(s: ConsoleState, ev: AgentEvent, seq?: number): ConsoleState {
       // The hub reports a call stopped by Ctrl-C as failed with the text "cancelled".
       const status = ev.ok ? ('done' as const) : /^cancel/i.test(ev.text) ? ('cancelled' as const) : ('failed' as const);
       const toolCalls = s.toolCalls.map((c) => (c.id === ev.id ? { ...c, status, durationMs: ev.durationMs, text: ev.text, structured: ev.structured } : c));
-      return absorbResult({ ...s, toolCalls }, ev.tool, toolCalls.find((c) => c.id === ev.id), ev.ok, ev.text, ev.structured);
+      return absorbResult({ ...s, toolCalls }, ev.tool, toolCalls.find((c) => c.id === ev.id), ev.ok, ev.text, ev.structured, quiet);
     }
     case 'message_end':
       return { ...s, live: '', chat: [...s.chat, { role: 'assistant', text: ev.text.trim(), citations: s.turnCalls.map((id, i) => s.toolCalls.find((c) => c.id === id)?.seq ?? i + 1) }] };
@@ -126,12 +145,12 @@ function focusOn(s: ConsoleState, pane: Pane): ConsoleState {
   return { ...s, focus: pane, lastPane: pane === 'chat' ? s.lastPane : pane };
 }
 
-const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
-
 export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
   switch (a.type) {
     case 'agent':
-      return agent(s, a.event, a.seq);
+      return agent(s, a.event, a.seq, a.quiet);
+    case 'refresh':
+      return refresh(s, a.tool, a.structured);
     case 'resize':
       return { ...s, cols: a.cols, rows: a.rows };
     case 'focus':
@@ -141,7 +160,7 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'tab':
       return { ...focusOn(s, 'detail'), tab: a.tab };
     case 'overlay':
-      return { ...s, overlay: a.overlay, command: a.overlay === 'command' ? { text: ':', cursor: 1, suggestions: [] } : s.command, scroll: a.overlay === 'help' ? { ...s.scroll, help: 0 } : s.scroll };
+      return { ...s, overlay: a.overlay, command: a.overlay === 'command' ? { text: ':', cursor: 1, suggestions: [] } : s.command, commandHistoryAt: a.overlay === 'command' ? null : s.commandHistoryAt, scroll: a.overlay === 'help' ? { ...s.scroll, help: 0 } : s.scroll };
     case 'draft':
       return { ...s, draft: a.text, draftCursor: a.cursor ?? a.text.length, historyAt: a.historyAt === undefined ? s.historyAt : a.historyAt };
     case 'quit_arm':
@@ -166,18 +185,19 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     }
     case 'trace_move': {
       if (s.trace.detail && a.page) return { ...s, scroll: { ...s.scroll, detail: Math.max(0, s.scroll.detail + a.delta) } };
-      if (s.trace.open === null) return { ...s, trace: { ...s.trace, listCursor: clamp(s.trace.listCursor + a.delta, 0, Math.max(0, s.trace.traces.length - 1)) } };
+      if (s.trace.open === null) return { ...s, trace: { ...s.trace, listCursor: clamp(s.trace.listCursor + a.delta, 0, Math.max(0, listedTraces(s.trace.traces, s.trace.sort, s.trace.filter).length - 1)) } };
       return { ...s, trace: { ...s.trace, cursor: clamp(s.trace.cursor + a.delta, 0, Math.max(0, openRows(s).length - 1)) } };
     }
     case 'trace_jump': {
-      const last = (s.trace.open === null ? s.trace.traces.length : openRows(s).length) - 1;
+      const last = (s.trace.open === null ? listedTraces(s.trace.traces, s.trace.sort, s.trace.filter).length : openRows(s).length) - 1;
       const to = a.to === 'top' ? 0 : Math.max(0, last);
       return { ...s, trace: s.trace.open === null ? { ...s.trace, listCursor: to } : { ...s.trace, cursor: to } };
     }
     case 'trace_toggle': {
       if (s.trace.open === null) {
-        if (s.trace.traces.length === 0) return s;
-        return { ...s, trace: { ...s.trace, open: s.trace.listCursor, cursor: 0, folded: {}, detail: false } };
+        const open = cursorTrace(s.trace);
+        if (open === null) return s;
+        return { ...s, trace: { ...s.trace, open, cursor: 0, folded: {}, detail: false } };
       }
       const row = openRows(s)[s.trace.cursor];
       if (!row?.hasChildren) return s;
@@ -204,12 +224,28 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     }
     case 'trace_detail':
       return s.trace.open === null ? s : { ...s, trace: { ...s.trace, detail: !s.trace.detail }, scroll: { ...s.scroll, detail: 0 } };
+    case 'trace_sort':
+      // Sorting is about the list: an open trace closes to show it.
+      return { ...s, trace: { ...s.trace, sort: nextSort(s.trace.sort), open: null, detail: false, listCursor: 0 } };
+    case 'trace_filter':
+      return { ...s, trace: { ...s.trace, filter: a.text, filtering: !a.done, open: null, detail: false, listCursor: 0 } };
+    case 'summary_move':
+      return { ...s, summary: { ...s.summary, cursor: clamp(s.summary.cursor + a.delta, 0, Math.max(0, summaryServices(s.summary.data).length - 1)) } };
+    case 'command_history': {
+      const h = historyEntry(s.commandHistory, s.commandHistoryAt, a.delta);
+      // Down past the newest entry gives back an empty line, still a `:` line.
+      const text = h.text || ':';
+      return { ...s, commandHistoryAt: h.at, command: { text, cursor: text.length, suggestions: [] } };
+    }
+    case 'command_history_push':
+      return { ...s, commandHistory: [...s.commandHistory.filter((h) => h !== a.text), a.text].slice(-100), commandHistoryAt: null };
     case 'back':
       if (s.overlay !== 'none') return { ...s, overlay: 'none' };
       // Esc leaves the input for the pane the user was in before.
       if (s.focus === 'chat') return { ...s, focus: s.lastPane };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.detail) return { ...s, trace: { ...s.trace, detail: false } };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open !== null && s.trace.traces.length > 1) return { ...s, trace: { ...s.trace, open: null } };
+      if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open === null && s.trace.filter) return { ...s, trace: { ...s.trace, filter: '', filtering: false, listCursor: 0 } };
       if (s.focus === 'tools' && s.expandedTool) return { ...s, expandedTool: null };
       return { ...s, focus: 'chat' };
     case 'columns_move':
@@ -221,6 +257,6 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'history_push':
       return { ...s, history: [...s.history.filter((h) => h !== a.text), a.text].slice(-100) };
     case 'clear_session':
-      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView(), metrics: null, scroll: { chat: 0, tool: 0, detail: 0, help: 0 } };
+      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView([], { sort: s.trace.sort }), metrics: null, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, scroll: { chat: 0, tool: 0, detail: 0, help: 0 } };
   }
 }

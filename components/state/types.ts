@@ -1,12 +1,14 @@
 import type { AgentEvent } from '../../src/agent/events.js';
 import type { TreeNode } from '../../src/colony/unified/span-tree.js';
-import type { treeJson } from '../../src/colony/tools/traces.js';
+import type { listedTraceJson, treeJson } from '../../src/colony/tools/traces.js';
+import type { ServiceChange } from '../../src/colony/unified/summary.js';
+import type { TraceSort } from '../trace/list-view.js';
 
 /** Everything the console shows, in one read-only value that components get from context. */
 export type Pane = 'chat' | 'tools' | 'detail';
-export type Tab = 'traces' | 'columns' | 'metrics';
+export type Tab = 'traces' | 'columns' | 'metrics' | 'summary';
 export const PANES: readonly Pane[] = ['chat', 'tools', 'detail'];
-export const TABS: readonly Tab[] = ['traces', 'columns', 'metrics'];
+export const TABS: readonly Tab[] = ['traces', 'columns', 'metrics', 'summary'];
 
 export interface ChatEntry {
   role: 'user' | 'assistant' | 'notice' | 'error';
@@ -31,7 +33,29 @@ export interface ToolCallEntry {
 
 /** The structured trace as coral_query_traces returns it: the tool's own types, so the two cannot drift. */
 export type TraceNodeJson = TreeNode;
-export type TraceJson = ReturnType<typeof treeJson>;
+type TreeJson = ReturnType<typeof treeJson>;
+/** The trace tools add what an investigator reads first (root, errors, source mix); the list computes what is missing. */
+export type TraceJson = TreeJson & Partial<Omit<ReturnType<typeof listedTraceJson>, keyof TreeJson>>;
+
+/** coral_query_summary's structured result. */
+export interface SummaryJson {
+  from: string;
+  to: string;
+  previousFrom: string;
+  standOut: ServiceChange[];
+  services: ServiceChange[];
+  events: { time: string; serviceName: string; kind: string; title: string }[];
+  lookFirst: string;
+}
+
+export interface SummaryViewState {
+  data: SummaryJson | null;
+  /** The window it was asked for ("30m"). */
+  timeRange: string;
+  error: string | null;
+  /** Index into the selectable services (stand-out first, then the rest). */
+  cursor: number;
+}
 
 export interface TraceViewState {
   traces: TraceJson[];
@@ -44,6 +68,10 @@ export interface TraceViewState {
   detail: boolean;
   /** What the last trace query came to when it showed nothing: no traces, or its error. */
   notice: { text: string; error: boolean } | null;
+  /** The list's order and filter (`listCursor` indexes the sorted, filtered list). */
+  sort: TraceSort;
+  filter: string;
+  filtering: boolean;
 }
 
 /** What can scroll: the chat history, the opened tool call, span details, the help overlay. */
@@ -80,12 +108,19 @@ export interface ConsoleState {
   trace: TraceViewState;
   columns: { search: Record<string, unknown> | null; env: Record<string, unknown> | null; view: 'search' | 'env'; cursor: number; filter: string; filtering: boolean };
   metrics: Record<string, unknown> | null;
-  status: { colony: string; source: string; model: string; tokensIn: number; tokensOut: number; loading: number | null; message: string | null; messageError?: boolean };
+  summary: SummaryViewState;
+  /** `:` lines run, oldest first, and where Up/Down are in them (null: the line being typed). */
+  commandHistory: string[];
+  commandHistoryAt: number | null;
+  /** live: polling a running colony; paused: the user stopped it (p); null: a snapshot (demo). */
+  status: { colony: string; source: string; model: string; tokensIn: number; tokensOut: number; loading: number | null; message: string | null; messageError?: boolean; live?: 'on' | 'paused' | null };
 }
 
 export type ConsoleAction =
   /** `seq`: a tool call's number in the session (the engine numbers calls in the order they start). */
-  | { type: 'agent'; event: AgentEvent; seq?: number }
+  | { type: 'agent'; event: AgentEvent; seq?: number; quiet?: boolean }
+  /** A live refresh of a view's data: the same query again, nothing else moves. */
+  | { type: 'refresh'; tool: string; structured: Record<string, unknown> }
   | { type: 'resize'; cols: number; rows: number }
   | { type: 'focus'; pane: Pane }
   | { type: 'focus_cycle'; delta: 1 | -1 }
@@ -102,6 +137,11 @@ export type ConsoleAction =
   | { type: 'trace_fold_all'; fold: boolean }
   | { type: 'trace_next_flagged'; delta: 1 | -1 }
   | { type: 'trace_detail' }
+  | { type: 'trace_sort' }
+  | { type: 'trace_filter'; text: string; done?: boolean }
+  | { type: 'summary_move'; delta: number }
+  | { type: 'command_history'; delta: 1 | -1 }
+  | { type: 'command_history_push'; text: string }
   | { type: 'back' }
   | { type: 'columns_move'; delta: number }
   | { type: 'columns_view' }

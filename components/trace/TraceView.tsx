@@ -2,38 +2,16 @@ import { Box, Text } from 'ink';
 import { useMemo, useRef } from 'react';
 import { useConsoleState } from '../state/context.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
-import { fit, ms, padEnd, padStart, width as cells, wrap } from '../panes/format.js';
+import { fit, ms, width as cells, wrap } from '../panes/format.js';
 import { type Line, ScrollLines } from '../panes/ScrollLines.js';
 import { colorEnabled, serviceColor, TAG_COLORS } from '../theme/palette.js';
 import { compactPrefix, duration, flagText, nameParts, rowColumns, tagsWidth } from './row-layout.js';
 import { type TreeRow, barCells, visibleRows, windowStart } from './rows.js';
+import { ruler } from './ruler.js';
+import { TraceList } from './TraceList.js';
 
 const TAG = { ebpf: '[eBPF]', otlp: '[OTLP]' } as const;
 const COLOR = colorEnabled();
-
-function TraceList({ traces, cursor, width, height }: { traces: TraceJson[]; cursor: number; width: number; height: number }) {
-  const start = windowStart(traces.length, cursor, height - 1);
-  const servicesW = Math.max(0, width - 12 - 1 - 8 - 1 - 10 - 1 - 4);
-  return (
-    <Box flexDirection="column">
-      <Text color="gray">{fit(`${traces.length} traces · Enter opens one`, width)}</Text>
-      {traces.slice(start, start + height - 1).map((t, i) => {
-        const errors = countErrors(t.roots);
-        return (
-          <Text key={t.traceId} inverse={start + i === cursor}>
-            {`${t.traceId.slice(0, 12)} ${padStart(ms(t.durationMs), 8)} ${padStart(`${t.spanCount} spans`, 10)} `}
-            <Text color={TAG_COLORS.error}>{padEnd(errors ? `✗${errors}` : '', 4)}</Text>
-            {fit(t.services.join(', '), servicesW)}
-          </Text>
-        );
-      })}
-    </Box>
-  );
-}
-
-function countErrors(nodes: TraceNodeJson[]): number {
-  return nodes.reduce((n, x) => n + (x.error ? 1 : 0) + countErrors(x.children), 0);
-}
 
 function Row({ row, trace, selected, cols, tagsW }: { row: TreeRow; trace: TraceJson; selected: boolean; cols: ReturnType<typeof rowColumns>; tagsW: number }) {
   const n = row.node;
@@ -100,7 +78,7 @@ export function TraceView({ width, height }: { width: number; height: number }) 
       </Box>
     );
   }
-  if (!trace) return <TraceList traces={t.traces} cursor={t.listCursor} width={width} height={height} />;
+  if (!trace) return <TraceList view={t} width={width} height={height} />;
   const detailHeight = t.detail ? Math.max(6, Math.floor(height / 2)) : 0;
   const treeHeight = Math.max(1, height - 2 - detailHeight);
   const start = windowStart(rows.length, t.cursor, treeHeight, prevStart.current);
@@ -113,7 +91,10 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   return (
     <Box flexDirection="column">
       <Text bold>{fit(header, width)}</Text>
-      <Text color="gray">{fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : `${rows.length} rows`}${t.traces.length > 1 ? ' · Esc: trace list' : ''}`, width)}</Text>
+      <Text color="gray">
+        {fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : `${rows.length} rows`}${t.traces.length > 1 ? ' · Esc: trace list' : ''}`, width - cols.bar)}
+        {ruler(trace.durationMs, cols.bar)}
+      </Text>
       {shown.map((r, i) => (
         <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} cols={cols} tagsW={tagsW} />
       ))}

@@ -36,6 +36,10 @@ export interface AgentSession {
   /** Resolves when the colony's data is ready (a demo loads in the background). */
   ready: Promise<void>;
   honeycomb: string;
+  /** The colony's services when the session opened (a demo's, or the colony's own). */
+  services: string[];
+  /** Telemetry may still arrive: a running colony (URL) or a ClickHouse one, not a demo or a file this process holds. */
+  live: boolean;
   close(): Promise<void>;
 }
 
@@ -123,6 +127,8 @@ export async function openAgentSession(
     colonyId,
     ready,
     honeycomb: hc.describe,
+    services,
+    live: Boolean(choice.colony || (choice.clickhouse && !choice.demo)),
     close: async () => {
       for (const c of closers) await c();
     },

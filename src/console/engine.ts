@@ -12,21 +12,29 @@ import { hasConsent } from '../agent/consent.js';
 import { CommandError, complete, parseCommand } from './commands.js';
 import { renumberCitations } from './citations.js';
 import { exportMarkdown } from './export.js';
+import { DEFAULT_LIVE_INTERVAL_MS, LivePoller } from './live.js';
 
 /**
  * The console's engine: the agent session, the model, the conversation and the `:` commands.
  * It knows nothing of Ink; the UI subscribes to its events and calls its actions.
  */
 export type EngineEvent =
-  /** `seq`: a tool call's number in this session, in the order calls start (what answers cite). */
-  | { type: 'agent'; event: AgentEvent; seq?: number }
-  | { type: 'status'; patch: { colony?: string; source?: string; model?: string; loading?: number | null; message?: string | null } }
+  /**
+   * `seq`: a tool call's number in this session, in the order calls start (what answers cite).
+   * `quiet`: a call the console made on the side: its result fills its tab without showing it.
+   */
+  | { type: 'agent'; event: AgentEvent; seq?: number; quiet?: boolean }
+  /** A live view's query asked again, with a different result (never logged: it repeats). */
+  | { type: 'refresh'; tool: string; args: Record<string, unknown>; structured: Record<string, unknown> }
+  | { type: 'status'; patch: { colony?: string; source?: string; model?: string; loading?: number | null; message?: string | null; live?: 'on' | 'paused' | null } }
   | { type: 'notice'; text: string; error?: boolean }
   | { type: 'clear' }
   | { type: 'help' };
 
 export interface EngineOptions extends ColonyChoice {
   model?: string;
+  /** How often a running colony's views are asked again (default 5 s). */
+  liveIntervalMs?: number;
 }
 
 export const DEFAULT_SCENARIO = 'payment-failure';
@@ -56,6 +64,7 @@ export class ConsoleEngine {
   private readonly seqOf = new Map<string, number>();
   /** The model chosen with `:model`, kept across `:load`. */
   private chosenModel: string | undefined;
+  private poller: LivePoller | null = null;
   /** The question Enter sends on an empty input: the recorded investigation's, or a generic one. */
   defaultQuestion = GENERIC_QUESTION;
 
@@ -67,7 +76,7 @@ export class ConsoleEngine {
   }
 
   private emit(e: EngineEvent): void {
-    this.log.push({ at: new Date().toISOString(), event: e });
+    if (e.type !== 'refresh') this.log.push({ at: new Date().toISOString(), event: e });
     for (const l of this.listeners) l(e);
   }
 
@@ -120,15 +129,61 @@ export class ConsoleEngine {
       () => this.emit({ type: 'status', patch: { loading: null } }),
       (err: Error) => this.emit({ type: 'notice', text: `loading failed: ${err.message}`, error: true }),
     );
-    const { SERVICES } = await import('../demo/world.js');
-    this.services = SERVICES.map((s) => s.name);
+    this.services = [...this.session.services];
+    if (this.session.live) this.startLive();
     this.emit({ type: 'notice', text: `Ask a question below, or press Enter for: "${this.defaultQuestion}". Tab moves between panes, ? lists the keys, : runs a command.` });
-    if (choice.demo) {
-      const { readMeta } = await import('../demo/files.js');
-      const culprit = readMeta(choice.demo).truth.culprits[0];
-      // A first look without a model: the slowest traces of the service that matters most here.
-      this.runCommand(`:traces ${culprit ?? 'frontend'} --max 5 --since 30m`);
-    }
+    this.firstLook();
+  }
+
+  /**
+   * A first look without a model: where to look first (shown in the Summary tab), and the worst
+   * traces of the window, failing first, then the slowest (loaded behind it in the Traces tab).
+   * Both start at once, so they are calls 1 and 2 whatever is asked meanwhile.
+   */
+  private firstLook(): void {
+    void this.callTool('coral_query_summary', { time_range: '30m' });
+    void this.callTool('coral_query_traces', { max_traces: 5, time_range: '30m' }, { quiet: true });
+  }
+
+  /** Enter on a service in the Summary tab: its metrics (into the Metrics tab) and its worst traces (shown). */
+  openService(service: string): void {
+    void this.callTool('coral_query_metrics', { service }, { quiet: true });
+    void this.callTool('coral_query_traces', { service, max_traces: 10 });
+    this.emit({ type: 'status', patch: { message: `${service}: worst traces here, its metrics on tab 3` } });
+  }
+
+  private startLive(): void {
+    const session = this.session as AgentSession;
+    this.poller = new LivePoller({
+      intervalMs: this.opts.liveIntervalMs ?? DEFAULT_LIVE_INTERVAL_MS,
+      call: (id, tool, args) => session.hub.call(id, tool, args, { timeoutMs: 30_000 }),
+      onChange: (r) => {
+        this.learnServices(r.tool, r.structured);
+        this.emit({ type: 'refresh', ...r });
+      },
+    });
+    this.poller.start();
+    this.emit({ type: 'status', patch: { live: 'on' } });
+  }
+
+  /** p: stops the live refresh, or starts it again at once. */
+  setLivePaused(paused: boolean): void {
+    if (!this.poller) return;
+    this.poller.paused = paused;
+    if (!paused) void this.poller.tick();
+    this.emit({ type: 'status', patch: { live: paused ? 'paused' : 'on' } });
+  }
+
+  /** A summary names every service that sent telemetry: `:` completion learns them (a live colony gains some). */
+  private learnServices(tool: string, structured: Record<string, unknown> | undefined): void {
+    if (tool !== 'coral_query_summary' || !Array.isArray(structured?.services)) return;
+    for (const c of structured.services as { service: string }[]) if (!this.services.includes(c.service)) this.services.push(c.service);
+  }
+
+  /** What the user was shown: the live views follow it, completion learns its services. */
+  private shown(tool: string, args: Record<string, unknown>, structured: Record<string, unknown> | undefined): void {
+    this.poller?.note(tool, args, structured);
+    this.learnServices(tool, structured);
   }
 
   private modelLabel(): string {
@@ -152,8 +207,13 @@ export class ConsoleEngine {
       const settings = this.settings as AskSettings;
       this.messages = historyForTurn(this.messages, settings);
       const turnCalls: number[] = [];
+      const argsOf = new Map<string, Record<string, unknown>>();
       for await (const ev of runTurn({ provider: this.provider, hub: this.session.hub, system: this.session.system, messages: this.messages, question: q, maxToolRounds: settings.maxToolRounds, signal: this.abort.signal })) {
-        if (ev.type === 'tool_call_started') turnCalls.push(this.startCall(ev.id));
+        if (ev.type === 'tool_call_started') {
+          turnCalls.push(this.startCall(ev.id));
+          argsOf.set(ev.id, ev.args);
+        }
+        if (ev.type === 'tool_call_finished' && ev.ok) this.shown(ev.tool, argsOf.get(ev.id) ?? {}, ev.structured);
         if (ev.type === 'message_end') this.emit({ type: 'agent', event: { ...ev, text: renumberCitations(ev.text, turnCalls) } });
         else if (ev.type === 'error') this.emit({ type: 'agent', event: { ...ev, message: explainModelError(ev.message, this.provider?.name ?? 'the model') } });
         else this.emit({ type: 'agent', event: ev, seq: this.seqOf.get((ev as { id?: string }).id ?? '') });
@@ -217,14 +277,15 @@ export class ConsoleEngine {
     void this.callTool(cmd.tool, cmd.args);
   }
 
-  private async callTool(tool: string, args: Record<string, unknown>): Promise<void> {
+  private async callTool(tool: string, args: Record<string, unknown>, o: { quiet?: boolean } = {}): Promise<void> {
     if (!this.session) return;
     const id = `cmd-${++this.commandSeq}`;
     const seq = this.startCall(id);
-    this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: this.session.hub.serverOf(tool), tool, args }, seq });
+    this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: this.session.hub.serverOf(tool), tool, args }, seq, quiet: o.quiet });
     const t = performance.now();
     const r = await this.session.hub.call(id, tool, args, { timeoutMs: 60_000 });
-    this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured }, seq });
+    if (r.ok) this.shown(tool, args, r.structured);
+    this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured }, seq, quiet: o.quiet });
   }
 
   private async load(scenario: string): Promise<void> {
@@ -233,6 +294,7 @@ export class ConsoleEngine {
       return;
     }
     this.cancel();
+    this.stopLive();
     await this.session?.close();
     this.session = null;
     this.messages = [];
@@ -254,8 +316,15 @@ export class ConsoleEngine {
     return [md, jsonl];
   }
 
+  private stopLive(): void {
+    this.poller?.stop();
+    this.poller = null;
+    this.emit({ type: 'status', patch: { live: null } });
+  }
+
   async close(): Promise<void> {
     this.cancel();
+    this.poller?.stop();
     await this.session?.close();
     this.session = null;
   }

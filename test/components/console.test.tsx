@@ -131,7 +131,9 @@ describe('the console (ink-testing-library)', () => {
   });
 
   it('builds the help overlay from the registry', async () => {
-    const { app } = mount();
+    const m = mountApp({ rows: 60 });
+    cleanup = m.app.unmount;
+    const { app } = m;
     await tick();
     app.stdin.write('\u001b');
     await tick();

@@ -27,6 +27,8 @@ export class FakeEngine implements EngineLike {
   readonly subscribed = new Promise<void>((r) => (this.onSubscribe = r));
   asked: string[] = [];
   commands: string[] = [];
+  opened: string[] = [];
+  paused: boolean[] = [];
   cancelled = 0;
   closed = 0;
   subscribe(l: (e: EngineEvent) => void) {
@@ -48,6 +50,12 @@ export class FakeEngine implements EngineLike {
   runCommand(line: string) {
     this.commands.push(line);
   }
+  openService(service: string) {
+    this.opened.push(service);
+  }
+  setLivePaused(paused: boolean) {
+    this.paused.push(paused);
+  }
   completions(line: string) {
     return [':traces', ':metrics'].filter((c) => c.startsWith(line));
   }
@@ -60,12 +68,14 @@ export const tick = (ms = 60) => new Promise((r) => setTimeout(r, ms));
 
 export function mount(o: { cols?: number; rows?: number; traces?: TraceJson[] } = {}) {
   const engine = new FakeEngine();
+  const copied: string[] = [];
+  const copy = (text: string) => void copied.push(text);
   const initial = initialState({ cols: o.cols ?? 140, rows: o.rows ?? 40, colony: 'embedded', source: 'demo: payment-failure', model: 'replay:payment-failure (recorded)' });
-  const app = render(<App initial={initial} engine={engine} />);
+  const app = render(<App initial={initial} engine={engine} copy={copy} />);
   // ink-testing-library's terminal is 100 columns; ink lays the root out at that width and cuts.
   Object.defineProperty(app.stdout, 'columns', { value: o.cols ?? 140 });
   Object.defineProperty(app.stdout, 'rows', { value: o.rows ?? 40 });
-  app.rerender(<App initial={initial} engine={engine} />);
+  app.rerender(<App initial={initial} engine={engine} copy={copy} />);
   if (o.traces) engine.emit({ type: 'agent', event: { type: 'tool_call_finished', id: 'x', tool: 'coral_query_traces', ok: true, durationMs: 5, text: '', structured: { traces: o.traces } } });
   /** Writes keys one at a time, as a person types them. */
   const keys = async (...ks: string[]) => {
@@ -78,7 +88,7 @@ export function mount(o: { cols?: number; rows?: number; traces?: TraceJson[] } 
     }
     await tick();
   };
-  return { engine, app, keys, frame: () => app.lastFrame() ?? '' };
+  return { engine, app, keys, copied, frame: () => app.lastFrame() ?? '' };
 }
 
 export const KEY = { tab: '\t', shiftTab: '\u001b[Z', esc: '\u001b', enter: '\r', ctrlC: '\u0003', ctrlU: '\u0015', pageUp: '\u001b[5~', pageDown: '\u001b[6~', home: '\u001b[H', end: '\u001b[F', backspace: '\u007f' } as const;

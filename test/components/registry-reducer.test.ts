@@ -23,7 +23,7 @@ interface Recorded extends ConsoleActions {
 }
 const recorder = (): Recorded => {
   const calls: string[] = [];
-  return { calls, submit: (q) => calls.push(`submit ${q}`), cancel: () => calls.push('cancel'), runCommand: (l) => calls.push(`run ${l}`), complete: () => [], quit: () => calls.push('quit'), redraw: () => calls.push('redraw') };
+  return { calls, submit: (q) => calls.push(`submit ${q}`), cancel: () => calls.push('cancel'), runCommand: (l) => calls.push(`run ${l}`), complete: () => [], quit: () => calls.push('quit'), redraw: () => calls.push('redraw'), openService: (svc) => calls.push(`open ${svc}`), setLivePaused: (p) => calls.push(`paused ${p}`), copy: (t) => calls.push(`copy ${t}`) };
 };
 
 function press(s: ConsoleState, key: string, actions: ConsoleActions = recorder(), page = 10): ConsoleState {
@@ -343,6 +343,7 @@ describe('the key map itself', () => {
       ['focus.next', 'global', 'tab', true], ['focus.prev', 'global', 'shift+tab', false], ['turn.cancel', 'global', 'ctrl+c', false],
       ['back', 'global', 'escape', false], ['help', 'global', '?', true], ['command', 'global', ':', true],
       ['tab.traces', 'global', '1', false], ['tab.columns', 'global', '2', false], ['tab.metrics', 'global', '3', false],
+      ['tab.summary', 'global', '4', false], ['live.pause', 'global', 'p', false],
       ['redraw', 'global', 'ctrl+l', false], ['quit', 'global', 'q', true],
       ['chat.send', 'chat', 'return', true], ['chat.history', 'chat', 'up down', false],
       ['chat.page', 'chat', 'pageup pagedown', false], ['chat.ends', 'chat', 'home end', false],
@@ -350,13 +351,15 @@ describe('the key map itself', () => {
       ['trace.move', 'traces', 'j k down up', true], ['trace.page', 'traces', 'pagedown pageup', false], ['trace.top', 'traces', 'g', false],
       ['trace.bottom', 'traces', 'G', false], ['trace.fold', 'traces', 'return space', true], ['trace.collapse', 'traces', '[', false],
       ['trace.expand', 'traces', ']', false], ['trace.next', 'traces', 'n', true], ['trace.prev', 'traces', 'N', false], ['trace.detail', 'traces', 'd', true],
+      ['trace.sort', 'traces', 's', true], ['trace.filter', 'traces', '/', true], ['trace.copy', 'traces', 'y', false],
+      ['summary.move', 'summary', 'j k down up', true], ['summary.open', 'summary', 'return', true],
       ['columns.move', 'columns', 'j k down up', false], ['columns.filter', 'columns', '/', true], ['columns.view', 'columns', 'e', true],
       ['help.scroll', 'help', 'j k down up', true], ['help.page', 'help', 'pagedown pageup', false], ['help.ends', 'help', 'g G', false],
     ]);
   });
 
   it('hints the trace keys in the trace tab', () => {
-    expect(hintsFor(fresh({ focus: 'detail', tab: 'traces' })).map((h) => h.keys)).toEqual(['j/k/↓/↑', 'Enter/Space', 'n', 'd', 'Tab', '?', ':', 'q']);
+    expect(hintsFor(fresh({ focus: 'detail', tab: 'traces' })).map((h) => h.keys)).toEqual(['j/k/↓/↑', 'Enter/Space', 'n', 'd', 's', '/', 'Tab', '?', ':', 'q']);
   });
 
   it('moves with the arrow keys as with j and k, in every pane that moves', () => {

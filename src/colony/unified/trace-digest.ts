@@ -33,7 +33,7 @@ function walk(nodes: TreeNode[], visit: (n: TreeNode) => void): void {
   }
 }
 
-export function digestTrace(t: TraceTree): TraceDigest {
+export function digestTrace(t: Pick<TraceTree, 'roots' | 'mergedCount'>): TraceDigest {
   const seen: string[] = [];
   const failing = new Set<string>();
   let errorCount = 0;

@@ -1,0 +1,58 @@
+import type { ServiceChange } from '../../src/colony/unified/summary.js';
+import { type TraceSort, listedTraces } from '../trace/list-view.js';
+import type { SummaryJson, SummaryViewState, TraceJson, TraceViewState } from './types.js';
+
+/**
+ * The detail views' data transitions (pure): a new query result replaces a view; a live refresh of
+ * the same query updates it in place, keeping what the user was looking at.
+ */
+export const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
+
+/** A fresh trace view: these traces, the first listed one open (or the list), nothing folded; the sort stays. */
+export function traceView(traces: TraceJson[] = [], o: { openFirst?: boolean; notice?: TraceViewState['notice']; sort?: TraceSort } = {}): TraceViewState {
+  const sort = o.sort ?? 'errors';
+  const open = o.openFirst && traces.length > 0 ? (listedTraces(traces, sort, '')[0] ?? null) : null;
+  return { traces, open, listCursor: 0, cursor: 0, folded: {}, detail: false, notice: o.notice ?? null, sort, filter: '', filtering: false };
+}
+
+/** The trace index under the list cursor, or null. */
+export function cursorTrace(t: TraceViewState): number | null {
+  return listedTraces(t.traces, t.sort, t.filter)[t.listCursor] ?? null;
+}
+
+/**
+ * The same query again, with what has arrived since: the open trace stays open (its folds too)
+ * and the list cursor stays on the trace it was on; a trace that dropped out of the result while
+ * open is kept, so the view never changes under the user's eyes.
+ */
+export function refreshTraces(t: TraceViewState, fresh: TraceJson[]): TraceViewState {
+  const openId = t.open === null ? null : t.traces[t.open]?.traceId;
+  const atId = t.open === null ? t.traces[cursorTrace(t) ?? -1]?.traceId : null;
+  const kept = openId && !fresh.some((x) => x.traceId === openId) ? [...fresh, t.traces[t.open as number]] : fresh;
+  const open = openId ? kept.findIndex((x) => x.traceId === openId) : null;
+  const listed = listedTraces(kept, t.sort, t.filter);
+  const at = atId ? listed.findIndex((i) => kept[i].traceId === atId) : -1;
+  const listCursor = at >= 0 ? at : clamp(t.listCursor, 0, Math.max(0, listed.length - 1));
+  return { ...t, traces: kept, open, listCursor, notice: kept.length === 0 ? t.notice : null };
+}
+
+/** The services the Summary tab lists and Enter opens: the stand-out ones first, then the rest. */
+const selectable = new WeakMap<SummaryJson, ServiceChange[]>();
+export function summaryServices(d: SummaryJson | null): ServiceChange[] {
+  if (!d) return [];
+  const known = selectable.get(d);
+  if (known) return known;
+  const top = new Set(d.standOut.map((c) => c.service));
+  const list = [...d.standOut, ...d.services.filter((c) => !top.has(c.service))];
+  selectable.set(d, list);
+  return list;
+}
+
+/** A summary result; on a refresh the cursor stays on the service it was on. */
+export function summaryView(prev: SummaryViewState, data: SummaryJson, timeRange: string, refresh: boolean): SummaryViewState {
+  const list = summaryServices(data);
+  if (!refresh) return { data, timeRange, error: null, cursor: 0 };
+  const was = summaryServices(prev.data)[prev.cursor]?.service;
+  const at = list.findIndex((c) => c.service === was);
+  return { ...prev, data, error: null, cursor: at >= 0 ? at : clamp(prev.cursor, 0, Math.max(0, list.length - 1)) };
+}

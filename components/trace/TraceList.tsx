@@ -1,0 +1,53 @@
+import { Box, Text } from 'ink';
+import { LineInput } from '../input/LineInput.js';
+import { fit } from '../panes/format.js';
+import { cell } from '../panes/table.js';
+import type { TraceViewState } from '../state/types.js';
+import { SORT_LABELS, listedTraces, serviceSegments, traceTable } from './list-view.js';
+import { windowStart } from './rows.js';
+
+/**
+ * The trace list: one row per trace in terminal cells (start, root `service: operation`, duration,
+ * spans, errors, services touched with the failing ones first, source mix), sorted with s and
+ * filtered with /; the header says the order, the filter and how many traces it leaves.
+ */
+export function TraceList({ view, width, height }: { view: TraceViewState; width: number; height: number }) {
+  const listed = listedTraces(view.traces, view.sort, view.filter);
+  const t = traceTable(view.traces, width);
+  const rowsHeight = Math.max(1, height - 2 - (view.filtering ? 1 : 0));
+  const cursor = Math.min(view.listCursor, Math.max(0, listed.length - 1));
+  const start = windowStart(listed.length, cursor, rowsHeight);
+  const count = view.filter ? `${listed.length} of ${view.traces.length} traces match "${view.filter}"${view.filtering ? '' : ' (Esc clears)'}` : `${view.traces.length} traces`;
+  return (
+    <Box flexDirection="column">
+      <Text color={view.filter ? 'cyan' : 'gray'}>{fit(`${count} · ${SORT_LABELS[view.sort]} (s) · / filters · Enter opens`, width)}</Text>
+      <Text bold>{fit(t.columns.map((c) => cell(c.title, c.width, c.align)).join(' '), width)}</Text>
+      {listed.length === 0 && <Text color="gray">{fit(`No trace has a span matching "${view.filter}" (service, operation or attribute text)`, width)}</Text>}
+      {listed.slice(start, start + rowsHeight).map((idx, i) => {
+        const tr = view.traces[idx];
+        return (
+          <Text key={tr.traceId} inverse={start + i === cursor}>
+            {t.columns.map((c, j) => {
+              const sep = j ? ' ' : '';
+              if (c.title === 'services') {
+                return (
+                  <Text key={c.title}>
+                    {sep}
+                    {serviceSegments(tr, c.width).map((g, k) => <Text key={k} color={g.color}>{g.text}</Text>)}
+                  </Text>
+                );
+              }
+              return <Text key={c.title} color={c.color?.(tr)}>{`${sep}${cell(c.value(tr), c.width, c.align)}`}</Text>;
+            })}
+          </Text>
+        );
+      })}
+      {view.filtering && (
+        <Box>
+          <Text color="cyan">/</Text>
+          <LineInput edit={{ value: view.filter, cursor: view.filter.length }} width={width - 1} focus />
+        </Box>
+      )}
+    </Box>
+  );
+}

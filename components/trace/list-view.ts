@@ -1,0 +1,151 @@
+import { digestTrace, sourceMix } from '../../src/colony/unified/trace-digest.js';
+import { ms } from '../panes/format.js';
+import { type Column, type TableLayout, layoutTable } from '../panes/table.js';
+import type { TraceJson, TraceNodeJson } from '../state/types.js';
+import { fit, take, width } from '../text/width.js';
+import { TAG_COLORS } from '../theme/palette.js';
+
+/**
+ * The trace list as an investigator reads it (pure): sorted (s cycles errors / duration / start
+ * time), filtered (/ matches service, operation or attribute text), one row of cells per trace.
+ */
+export const TRACE_SORTS = ['errors', 'duration', 'start'] as const;
+export type TraceSort = (typeof TRACE_SORTS)[number];
+
+export const SORT_LABELS: Record<TraceSort, string> = {
+  errors: 'failing first, then slowest',
+  duration: 'slowest first',
+  start: 'most recent first',
+};
+
+export const nextSort = (s: TraceSort): TraceSort => TRACE_SORTS[(TRACE_SORTS.indexOf(s) + 1) % TRACE_SORTS.length];
+
+export interface ListedDigest {
+  rootService: string;
+  rootName: string;
+  errorCount: number;
+  errorServices: string[];
+  servicesByErrors: string[];
+  sourceMix: string;
+}
+
+const digests = new WeakMap<TraceJson, ListedDigest>();
+
+/** What a row shows about a trace: from the tool's result, or worked out from the tree when it lacks it. */
+export function digestOf(t: TraceJson): ListedDigest {
+  const known = digests.get(t);
+  if (known) return known;
+  let d: ListedDigest;
+  if (t.rootService !== undefined && t.rootName !== undefined && t.errorCount !== undefined && t.errorServices && t.servicesByErrors && t.sourceMix) {
+    d = { rootService: t.rootService, rootName: t.rootName, errorCount: t.errorCount, errorServices: t.errorServices, servicesByErrors: t.servicesByErrors, sourceMix: t.sourceMix };
+  } else {
+    const g = digestTrace(t);
+    d = { rootService: g.rootService, rootName: g.rootName, errorCount: g.errorCount, errorServices: g.errorServices, servicesByErrors: g.services, sourceMix: sourceMix(g) };
+  }
+  digests.set(t, d);
+  return d;
+}
+
+const recent = (a: TraceJson, b: TraceJson) => {
+  const x = BigInt(a.startNs);
+  const y = BigInt(b.startNs);
+  return x === y ? a.traceId.localeCompare(b.traceId) : x > y ? -1 : 1;
+};
+const slower = (a: TraceJson, b: TraceJson) => b.durationMs - a.durationMs;
+const failing = (a: TraceJson, b: TraceJson) => Number(digestOf(b).errorCount > 0) - Number(digestOf(a).errorCount > 0);
+const ORDER: Record<TraceSort, (a: TraceJson, b: TraceJson) => number> = {
+  errors: (a, b) => failing(a, b) || slower(a, b) || recent(a, b),
+  duration: (a, b) => slower(a, b) || recent(a, b),
+  start: recent,
+};
+
+/** Everything a filter can match in a trace, lower-cased, built once per trace. */
+const haystacks = new WeakMap<TraceJson, string>();
+
+function haystack(t: TraceJson): string {
+  const known = haystacks.get(t);
+  if (known !== undefined) return known;
+  const parts: string[] = [t.traceId];
+  const walk = (n: TraceNodeJson) => {
+    parts.push(n.service, n.name, n.statusMessage);
+    for (const [k, v] of Object.entries(n.attributes)) parts.push(`${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
+    n.children.forEach(walk);
+  };
+  t.roots.forEach(walk);
+  const text = parts.join('\n').toLowerCase();
+  haystacks.set(t, text);
+  return text;
+}
+
+/** Whether a trace has a span whose service, operation, status or attribute text contains `filter`. */
+export function traceMatches(t: TraceJson, filter: string): boolean {
+  const f = filter.trim().toLowerCase();
+  return !f || haystack(t).includes(f);
+}
+
+const lastListed = new WeakMap<TraceJson[], { sort: TraceSort; filter: string; rows: number[] }>();
+
+/** The list as shown: indices into `traces`, filtered then sorted (remembered for the last sort and filter). */
+export function listedTraces(traces: TraceJson[], sort: TraceSort, filter: string): number[] {
+  const hit = lastListed.get(traces);
+  if (hit && hit.sort === sort && hit.filter === filter) return hit.rows;
+  const rows = traces.map((_, i) => i).filter((i) => traceMatches(traces[i], filter)).sort((a, b) => ORDER[sort](traces[a], traces[b]));
+  lastListed.set(traces, { sort, filter, rows });
+  return rows;
+}
+
+/** "10:30:05" from the trace's ISO start (UTC, as the tools report it). */
+export const startTime = (t: TraceJson) => t.start.slice(11, 19);
+
+/** A row's columns; the root operation takes the spare cells; the least useful drop first on a narrow pane. */
+export const TRACE_COLUMNS: Column<TraceJson>[] = [
+  { title: 'start', cells: 8, priority: 3, value: startTime },
+  { title: 'root', cells: 16, priority: 0, flex: true, value: (t) => `${digestOf(t).rootService}: ${digestOf(t).rootName}` },
+  { title: 'duration', cells: 8, priority: 0, align: 'right', value: (t) => ms(t.durationMs) },
+  { title: 'spans', cells: 5, priority: 5, align: 'right', value: (t) => String(t.spanCount) },
+  { title: 'err', cells: 4, priority: 0, align: 'right', value: (t) => (digestOf(t).errorCount ? `✗${digestOf(t).errorCount}` : ''), color: (t) => (digestOf(t).errorCount ? TAG_COLORS.error : undefined) },
+  { title: 'services', cells: 18, priority: 4, value: (t) => digestOf(t).servicesByErrors.join(', ') },
+  { title: 'sources', cells: 9, priority: 6, value: (t) => digestOf(t).sourceMix },
+];
+
+/**
+ * The list's columns in `paneWidth` cells: the root operation takes the spare cells up to its longest
+ * text; past that they go to the services touched, so a wide pane shows every service.
+ */
+export function traceTable(traces: TraceJson[], paneWidth: number): TableLayout<TraceJson> {
+  const t = layoutTable(TRACE_COLUMNS, paneWidth);
+  const root = t.columns.find((c) => c.title === 'root');
+  const services = t.columns.find((c) => c.title === 'services');
+  if (!root || !services) return t;
+  const rootCol = TRACE_COLUMNS.find((c) => c.title === 'root') as Column<TraceJson>;
+  const needed = Math.max(rootCol.cells, ...traces.map((x) => width(rootCol.value(x))));
+  const spare = Math.max(0, root.width - needed);
+  return { ...t, columns: t.columns.map((c) => (c === root ? { ...c, width: c.width - spare } : c === services ? { ...c, width: c.width + spare } : c)) };
+}
+
+export interface Segment {
+  text: string;
+  color?: string;
+}
+
+/** The services touched, those with errors first and in the error colour, as exactly `cells` cells. */
+export function serviceSegments(t: TraceJson, cells: number): Segment[] {
+  const d = digestOf(t);
+  const joined = d.servicesByErrors.join(', ');
+  const shown = fit(joined, cells);
+  // What is left of `joined` before the ellipsis or the padding.
+  const kept = width(joined) <= cells ? joined.length : take(joined, cells - 1).length;
+  const failed = new Set(d.errorServices);
+  const out: Segment[] = [];
+  let at = 0;
+  d.servicesByErrors.forEach((s, i) => {
+    if (i > 0) {
+      out.push({ text: joined.slice(at, Math.min(at + 2, kept)) });
+      at += 2;
+    }
+    out.push({ text: joined.slice(Math.min(at, kept), Math.min(at + s.length, kept)), color: failed.has(s) ? TAG_COLORS.error : undefined });
+    at += s.length;
+  });
+  out.push({ text: shown.slice(kept) });
+  return out.filter((x) => x.text);
+}

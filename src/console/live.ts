@@ -1,0 +1,97 @@
+import type { ToolResult } from '../agent/events.js';
+
+/**
+ * Live views of a running colony: the summary, trace list and metrics the user last asked for are
+ * asked again every few seconds, and a result goes to the UI only when it differs from the last one.
+ * The UI updates those views in place (it never switches tabs for a refresh).
+ */
+export type LiveView = 'summary' | 'traces' | 'metrics';
+
+export const DEFAULT_LIVE_INTERVAL_MS = 5000;
+
+const VIEWS: Record<string, LiveView> = {
+  coral_query_summary: 'summary',
+  coral_query_traces: 'traces',
+  coral_query_ebpf_traces: 'traces',
+  coral_query_telemetry_spans: 'traces',
+  coral_query_metrics: 'metrics',
+  coral_query_ebpf_http_metrics: 'metrics',
+  coral_query_ebpf_grpc_metrics: 'metrics',
+  coral_query_ebpf_sql_metrics: 'metrics',
+};
+
+export const liveViewOf = (tool: string): LiveView | null => VIEWS[tool] ?? null;
+
+/** The window's bounds move with the clock; the data is what counts as a change. */
+const MOVING = new Set(['from', 'to', 'previousFrom']);
+
+/** A result's identity for "did anything change" (pure). */
+export function resultKey(structured: Record<string, unknown>): string {
+  return JSON.stringify(Object.fromEntries(Object.entries(structured).filter(([k]) => !MOVING.has(k))));
+}
+
+export interface LiveRefresh {
+  tool: string;
+  args: Record<string, unknown>;
+  structured: Record<string, unknown>;
+}
+
+interface Watched {
+  tool: string;
+  args: Record<string, unknown>;
+  key: string;
+}
+
+export class LivePoller {
+  private readonly views = new Map<LiveView, Watched>();
+  private timer: NodeJS.Timeout | null = null;
+  private polling: Promise<number> | null = null;
+  private seq = 0;
+  paused = false;
+
+  constructor(private readonly o: { call(id: string, tool: string, args: Record<string, unknown>): Promise<ToolResult>; onChange(r: LiveRefresh): void; intervalMs: number }) {}
+
+  /** A result the user was shown: its view now follows that query. A trace id lookup is not a list to follow. */
+  note(tool: string, args: Record<string, unknown>, structured: Record<string, unknown> | undefined): void {
+    const view = liveViewOf(tool);
+    if (!view || !structured || args.trace_id !== undefined) return;
+    this.views.set(view, { tool, args, key: resultKey(structured) });
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      if (!this.paused) void this.tick();
+    }, this.o.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** One round: every followed view asked again; returns how many changed. One round at a time. */
+  tick(): Promise<number> {
+    this.polling ??= this.round().finally(() => {
+      this.polling = null;
+    });
+    return this.polling;
+  }
+
+  private async round(): Promise<number> {
+    let changed = 0;
+    for (const [view, w] of [...this.views]) {
+      const r = await this.o.call(`live-${++this.seq}`, w.tool, w.args);
+      // A failed refresh keeps what is shown; the next round tries again.
+      if (!r.ok || !r.structured) continue;
+      const key = resultKey(r.structured);
+      // The user may have asked something else meanwhile: that query is the one followed now.
+      if (this.views.get(view) !== w || key === w.key) continue;
+      this.views.set(view, { ...w, key });
+      changed++;
+      this.o.onChange({ tool: w.tool, args: w.args, structured: r.structured });
+    }
+    return changed;
+  }
+}
