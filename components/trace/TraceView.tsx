@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useMemo, useRef } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { useConsoleState } from '../state/context.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
 import { fit, ms, padEnd, padStart, width as cells, wrap } from '../panes/format.js';
@@ -35,13 +35,14 @@ function countErrors(nodes: TraceNodeJson[]): number {
   return nodes.reduce((n, x) => n + (x.error ? 1 : 0) + countErrors(x.children), 0);
 }
 
-function Row({ row, trace, selected, cols, tagsW }: { row: TreeRow; trace: TraceJson; selected: boolean; cols: ReturnType<typeof rowColumns>; tagsW: number }) {
+/** One span row; memoised, so a cursor move re-renders the two rows whose selection changed. */
+const Row = memo(function Row({ row, trace, selected, nameW, barW, tagsW }: { row: TreeRow; trace: TraceJson; selected: boolean; nameW: number; barW: number; tagsW: number }) {
   const n = row.node;
   const fold = row.hasChildren ? (row.folded ? '▸' : '▾') : ' ';
-  const name = nameParts(`${fold}${cols.name < 48 ? compactPrefix(row.prefix) : row.prefix} `, n.service, n.name, cols.name);
+  const name = nameParts(`${fold}${nameW < 48 ? compactPrefix(row.prefix) : row.prefix} `, n.service, n.name, nameW);
   const f = flagText(n);
   const tagCells = cells(TAG[n.source]) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan);
-  const bar = cols.bar ? barCells(n.offsetMs, n.durationMs, trace.durationMs, cols.bar) : null;
+  const bar = barW ? barCells(n.offsetMs, n.durationMs, trace.durationMs, barW) : null;
   return (
     <Text inverse={selected}>
       {name.head}
@@ -59,7 +60,7 @@ function Row({ row, trace, selected, cols, tagsW }: { row: TreeRow; trace: Trace
       {bar && ' '.repeat(bar[2])}
     </Text>
   );
-}
+});
 
 /** Everything known about a span, wrapped to the pane: it scrolls when it does not fit. */
 export function spanLines(node: TraceNodeJson, trace: TraceJson, width: number): Line[] {
@@ -115,7 +116,7 @@ export function TraceView({ width, height }: { width: number; height: number }) 
       <Text bold>{fit(header, width)}</Text>
       <Text color="gray">{fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : `${rows.length} rows`}${t.traces.length > 1 ? ' · Esc: trace list' : ''}`, width)}</Text>
       {shown.map((r, i) => (
-        <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} cols={cols} tagsW={tagsW} />
+        <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} nameW={cols.name} barW={cols.bar} tagsW={tagsW} />
       ))}
       {t.detail && rows[t.cursor] && <SpanDetail node={rows[t.cursor].node} trace={trace} width={width} height={detailHeight} />}
     </Box>

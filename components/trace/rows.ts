@@ -22,14 +22,47 @@ const lastRows = new WeakMap<TraceNodeJson[], { folded: Record<string, true>; ro
 export function visibleRows(roots: TraceNodeJson[], folded: Record<string, true>): TreeRow[] {
   const hit = lastRows.get(roots);
   if (hit?.folded === folded) return hit.rows;
-  const rows = flattenRows(roots, folded);
+  const rows = (hit && refold(hit.rows, hit.folded, folded)) ?? flattenRows(roots, folded);
   lastRows.set(roots, { folded, rows });
   return rows;
 }
 
-function flattenRows(roots: TraceNodeJson[], folded: Record<string, true>): TreeRow[] {
+function flattenRows(roots: TraceNodeJson[], folded: Record<string, true>, from?: { depth: number; lead: string }): TreeRow[] {
   const isFolded = (n: TraceNodeJson) => folded[n.spanId] === true;
-  return flatten(roots, isFolded).map((r) => ({ ...r, hasChildren: r.node.children.length > 0, folded: isFolded(r.node) }));
+  return flatten(roots, isFolded, from).map((r) => ({ ...r, hasChildren: r.node.children.length > 0, folded: isFolded(r.node) }));
+}
+
+/** The one span id folded or unfolded between two fold sets; null when they differ by more. */
+function toggledId(before: Record<string, true>, after: Record<string, true>): string | null {
+  const [small, large] = Object.keys(before).length < Object.keys(after).length ? [before, after] : [after, before];
+  if (Object.keys(large).length !== Object.keys(small).length + 1) return null;
+  for (const k of Object.keys(small)) if (!large[k]) return null;
+  return Object.keys(large).find((k) => !small[k]) ?? null;
+}
+
+/**
+ * The rows after one fold or unfold, from the rows before it (pure): the folded span's subtree is
+ * cut out, or the unfolded span's visible subtree put in, instead of flattening a 100,000-span tree
+ * again. Null when the change is not one span's fold (the caller flattens the whole tree).
+ */
+function refold(rows: TreeRow[], before: Record<string, true>, after: Record<string, true>): TreeRow[] | null {
+  const id = toggledId(before, after);
+  if (id === null) return null;
+  const at: number[] = [];
+  for (let i = 0; i < rows.length; i++) if (rows[i].node.spanId === id) at.push(i);
+  // A span hidden under a folded parent changes nothing visible; a repeated id folds every copy.
+  if (at.length === 0) return rows;
+  if (at.length > 1) return null;
+  const i = at[0];
+  const row = rows[i];
+  if (after[id]) {
+    let end = i + 1;
+    while (end < rows.length && rows[end].depth > row.depth) end++;
+    return [...rows.slice(0, i), { ...row, folded: true }, ...rows.slice(end)];
+  }
+  const lead = `${row.prefix.slice(0, -2)}${row.prefix.endsWith('└─') ? '   ' : '│  '}`;
+  const subtree = flattenRows(row.node.children, after, { depth: row.depth + 1, lead });
+  return [...rows.slice(0, i), { ...row, folded: false }, ...subtree, ...rows.slice(i + 1)];
 }
 
 /** Every span id with children: what `[` folds. */
