@@ -91,7 +91,7 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const s = useConsoleState();
   const t = s.trace;
   const trace = t.open === null ? null : t.traces[t.open];
-  const rows = trace ? visibleRows(trace.roots, t.folded) : [];
+  const rows = trace ? visibleRows(trace.roots, t.folded, t.cursor) : [];
   const prevStart = useRef(0);
   if (t.traces.length === 0) {
     const notice = t.notice ?? { text: 'No traces yet: ask a question, or run :traces [service] --min 500ms', error: false };
