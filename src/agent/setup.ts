@@ -10,9 +10,7 @@ import { honeycombOptions } from './honeycomb-options.js';
 import { ToolHub } from './toolhub.js';
 import { colonyMcpUrl, colonyTransport, httpTransport } from './mcp-http.js';
 import { CoralError } from '../core/errors.js';
-import { type AskSettings, type McpServerConfig, resolveAskSettings, resolveSecret } from './config.js';
-import { bundledSession } from './providers/index.js';
-import type { RecordedSession } from './providers/replay.js';
+import { type McpServerConfig, resolveSecret } from './config.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -37,19 +35,6 @@ export interface AgentSession {
   ready: Promise<void>;
   honeycomb: string;
   close(): Promise<void>;
-}
-
-/**
- * The settings a session with this colony runs with, as coral ask and the console both resolve them:
- * config for the colony's id (colonies.<id>), and on a demo with no model configured, the scenario's
- * recorded investigation (its tool calls run for real).
- */
-export function sessionSettings(choice: ColonyChoice, model: string | undefined): { colonyId: string; settings: AskSettings; recorded: RecordedSession | null } {
-  const colonyId = choice.colony ?? (choice.demo ? `demo:${choice.demo}` : (choice.db ?? 'default'));
-  const settings = resolveAskSettings({ flags: { model }, colonyId });
-  const recorded = !settings.model && choice.demo ? bundledSession(choice.demo) : null;
-  if (recorded) settings.model = `replay:${choice.demo}`;
-  return { colonyId, settings, recorded };
 }
 
 /** Connects the tool servers the agent uses: the colony (local, demo or remote) and Honeycomb. */

@@ -6,7 +6,8 @@ import type { AgentEvent, Message } from '../agent/events.js';
 import { runTurn } from '../agent/loop.js';
 import { createModel, createProvider } from '../agent/providers/index.js';
 import type { ModelProvider } from '../agent/providers/types.js';
-import { type AgentSession, type ColonyChoice, openAgentSession, sessionSettings } from '../agent/setup.js';
+import type { AgentSession, ColonyChoice } from '../agent/setup.js';
+import { sessionSettings } from '../agent/session-settings.js';
 import { coralHome } from '../core/paths.js';
 import { hasConsent } from '../agent/consent.js';
 import { CommandError, complete, parseCommand } from './commands.js';
@@ -102,6 +103,8 @@ export class ConsoleEngine {
     const { listScenarios } = await import('../demo/files.js');
     this.scenarios = listScenarios().map((s) => s.name);
     this.emit({ type: 'status', patch: { ...this.describeColony(), model: this.modelLabel(), loading: choice.demo ? 0 : null } });
+    // The tool servers' code (MCP, the colony's tools) loads after the first frame.
+    const { openAgentSession } = await import('../agent/setup.js');
     try {
       this.session = await openAgentSession(choice, {
         mcpServers: settings.mcpServers,
