@@ -33,6 +33,8 @@ export interface AgentSession {
   colonyId: string;
   /** Resolves when the colony's data is ready (a demo loads in the background). */
   ready: Promise<void>;
+  /** Resolves when the first data is in (a demo's newest minutes; else with `ready`). */
+  firstData: Promise<void>;
   honeycomb: string;
   close(): Promise<void>;
 }
@@ -47,6 +49,7 @@ export async function openAgentSession(
   const entries: Parameters<typeof ToolHub.connect>[0] = [];
   let colonyId: string;
   let ready: Promise<void> = Promise.resolve();
+  let firstData: Promise<void> | undefined;
   let services: string[] = [];
   if (choice.colony) {
     colonyId = choice.colony;
@@ -65,13 +68,23 @@ export async function openAgentSession(
       const { loadScenario } = await import('../demo/load.js');
       const { SERVICES } = await import('../demo/world.js');
       services = SERVICES.map((s) => s.name);
-      // The turn starts at once; tool calls wait for the data.
-      ready = loadScenario(store, choice.demo, { onProgress: (p) => o.onProgress?.(p.exportsDone / p.exportsTotal) }).then(() => undefined);
+      // The turn starts at once; tool calls wait for the data. Newest first: an early call (the
+      // console's first look) is answered from the last minutes while the hour loads.
+      let first: () => void = () => undefined;
+      firstData = new Promise<void>((r) => (first = r));
+      ready = loadScenario(store, choice.demo, {
+        newestFirst: true,
+        onProgress: (p) => {
+          first();
+          o.onProgress?.(p.exportsDone / p.exportsTotal);
+        },
+      }).then(() => undefined);
+      ready.finally(first).catch(() => undefined);
     } else {
       colonyId = store.path;
       services = (await store.listServices()).map((s) => s.serviceName);
     }
-    entries.push({ name: 'colony', server: createColonyServer(createToolContext(store)), ready });
+    entries.push({ name: 'colony', server: createColonyServer(createToolContext(store)), ready, early: firstData });
   }
   const hc: HoneycombConnection = await connectHoneycomb(honeycombOptions());
   closers.push(() => hc.close());
@@ -107,6 +120,7 @@ export async function openAgentSession(
     system: systemPrompt({ now: new Date(), services }),
     colonyId,
     ready,
+    firstData: firstData ?? ready,
     honeycomb: hc.describe,
     close: async () => {
       for (const c of closers) await c();

@@ -57,6 +57,8 @@ export class ConsoleEngine {
   private readonly seqOf = new Map<string, number>();
   /** The model chosen with `:model`, kept across `:load`. */
   private chosenModel: string | undefined;
+  /** A demo's hour is still loading (newest first). */
+  private loading = false;
   /** The question Enter sends on an empty input: the recorded investigation's, or a generic one. */
   defaultQuestion = GENERIC_QUESTION;
 
@@ -119,8 +121,12 @@ export class ConsoleEngine {
       throw new Error(`Cannot reach the colony at ${choice.colony} (${(err as Error).message}). Check that it is running (coral colony serve prints its URL), the host and port, and --token if it needs one; or start without --colony for the demo.`);
     }
     for (const w of this.session.hub.warnings) this.emit({ type: 'notice', text: w });
+    this.loading = Boolean(choice.demo);
     this.session.ready.then(
-      () => this.emit({ type: 'status', patch: { loading: null } }),
+      () => {
+        this.loading = false;
+        this.emit({ type: 'status', patch: { loading: null } });
+      },
       (err: Error) => this.emit({ type: 'notice', text: `loading failed: ${err.message}`, error: true }),
     );
     const { SERVICES } = await import('../demo/world.js');
@@ -130,8 +136,25 @@ export class ConsoleEngine {
       const { readMeta } = await import('../demo/files.js');
       const culprit = readMeta(choice.demo).truth.culprits[0];
       // A first look without a model: the slowest traces of the service that matters most here.
-      this.runCommand(`:traces ${culprit ?? 'frontend'} --max 5 --since 30m`);
+      this.firstLook(this.session, `:traces ${culprit ?? 'frontend'} --max 5 --since 30m`);
     }
+  }
+
+  /**
+   * The first look is answered from the newest minutes as soon as they are in (the demo loads
+   * newest first), then asked again once the whole hour is: the view ends as a full load leaves
+   * it, unless another call came in between (then that call's answer is what the user looks at).
+   */
+  private firstLook(session: AgentSession, line: string): void {
+    const call = parseCommand(line);
+    if (call.kind !== 'tool') return this.runCommand(line);
+    const partial = this.loading;
+    void this.callTool(call.tool, call.args, { early: partial }).then((seq) => {
+      if (!partial || seq === undefined) return;
+      session.ready.then(() => {
+        if (this.session === session && this.callSeq === seq) void this.callTool(call.tool, call.args);
+      }, () => undefined);
+    });
   }
 
   private modelLabel(): string {
@@ -220,14 +243,16 @@ export class ConsoleEngine {
     void this.callTool(cmd.tool, cmd.args);
   }
 
-  private async callTool(tool: string, args: Record<string, unknown>): Promise<void> {
-    if (!this.session) return;
+  /** Runs one tool as a `:` command; its number in the session, or undefined without a session. */
+  private async callTool(tool: string, args: Record<string, unknown>, o: { early?: boolean } = {}): Promise<number | undefined> {
+    if (!this.session) return undefined;
     const id = `cmd-${++this.commandSeq}`;
     const seq = this.startCall(id);
     this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: this.session.hub.serverOf(tool), tool, args }, seq });
     const t = performance.now();
-    const r = await this.session.hub.call(id, tool, args, { timeoutMs: 60_000 });
+    const r = await this.session.hub.call(id, tool, args, { timeoutMs: 60_000, early: o.early });
     this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured }, seq });
+    return seq;
   }
 
   private async load(scenario: string): Promise<void> {
