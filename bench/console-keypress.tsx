@@ -3,6 +3,7 @@
  * run by console.bench.tsx with React's production build and colours on (a moved cursor changes
  * the frame). The frame is ink's whole frame, as the terminal screen receives it.
  */
+import { loadavg } from 'node:os';
 import { render } from 'ink-testing-library';
 import { App, type EngineLike } from '../components/App.js';
 import { initialState } from '../components/state/reducer.js';
@@ -42,14 +43,20 @@ async function keypressLatency(fan: number): Promise<void> {
   // Esc leaves the chat input for the trace view.
   app.stdin.write('\u001b');
   await tick(100);
+  // Each key changes the frame: a cycle of 50 keys jumps to the top, folds and unfolds the first
+  // parent span, moves down, and jumps to the bottom. One cycle warms up (JIT, caches) unmeasured.
+  const cycle = (i: number) => (i % 50 === 0 ? 'g' : i % 50 === 1 ? 'j' : i % 50 === 2 || i % 50 === 3 ? '\r' : i % 50 === 49 ? 'G' : 'j');
   const samples: number[] = [];
   const cpu: number[] = [];
-  for (let i = 0; i < 300; i++) {
+  let noFrame = 0;
+  for (let i = -50; i < 300; i++) {
     const before = app.lastFrame();
     const t = performance.now();
     const c = process.cpuUsage();
-    app.stdin.write(i % 50 === 49 ? 'G' : i % 50 === 0 ? 'g' : i % 25 === 10 ? '\r' : 'j');
+    app.stdin.write(cycle(i));
     while (app.lastFrame() === before && performance.now() - t < 1000) await new Promise((r) => setImmediate(r));
+    if (i < 0) continue;
+    if (app.lastFrame() === before) noFrame++;
     samples.push(performance.now() - t);
     const used = process.cpuUsage(c);
     cpu.push((used.user + used.system) / 1000);
@@ -58,7 +65,7 @@ async function keypressLatency(fan: number): Promise<void> {
   const pct = (xs: number[], p: number) => Number([...xs].sort((a, b) => a - b)[Math.floor(xs.length * p)].toFixed(2));
   const p95 = pct(samples, 0.95);
   // On a shared machine wall time includes waiting for a core; CPU time is what the frame costs.
-  report({ bench: 'console_keypress_to_frame', spans: trace.spanCount, keys: samples.length, p50_ms: pct(samples, 0.5), p95_ms: p95, cpu_p50_ms: pct(cpu, 0.5), cpu_p95_ms: pct(cpu, 0.95), target_p95_ms: TARGET_P95_MS, meets_target: p95 <= TARGET_P95_MS });
+  report({ bench: 'console_keypress_to_frame', spans: trace.spanCount, keys: samples.length, keys_without_frame: noFrame, p50_ms: pct(samples, 0.5), p95_ms: p95, cpu_p50_ms: pct(cpu, 0.5), cpu_p95_ms: pct(cpu, 0.95), target_p95_ms: TARGET_P95_MS, meets_target: p95 <= TARGET_P95_MS && noFrame === 0, load: loadavg().map((l) => Number(l.toFixed(2))) });
 }
 
 await keypressLatency(100);

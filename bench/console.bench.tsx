@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listScenarios } from '../src/demo/files.js';
 import { report } from './report.js';
+import { inkFastOutput } from '../scripts/ink-fast-output.mjs';
 
 function tmux(socket: string, ...args: string[]): string {
   return execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
@@ -84,6 +85,8 @@ async function keypressLatency(): Promise<void> {
       define: { 'process.env.NODE_ENV': '"production"' },
       alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
       banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
+      plugins: [inkFastOutput],
+      metafile: true,
       logLevel: 'error',
     });
     process.stdout.write(execFileSync(process.execPath, [join(dir, 'keys.mjs')], { encoding: 'utf8', env: { ...process.env, FORCE_COLOR: '1' } }));

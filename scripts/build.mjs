@@ -2,6 +2,7 @@
 // Lazy sub-commands become their own chunks (splitting), so `coral --help` loads almost nothing.
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
+import { inkFastOutput } from './ink-fast-output.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const started = performance.now();
@@ -33,6 +34,8 @@ await build({
   alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
   define: { 'process.env.NODE_ENV': '"production"', __CORAL_NAME_WORKER__: JSON.stringify(nameWorker.outputFiles[0].text) },
   banner: { js: "import { createRequire as __coralCreateRequire } from 'node:module'; const require = __coralCreateRequire(import.meta.url);" },
+  plugins: [inkFastOutput],
+  metafile: true,
   logLevel: 'warning',
 });
 console.error(`coral: built dist/coral.js in ${Math.round(performance.now() - started)} ms`);

@@ -138,7 +138,7 @@ function agent(s: ConsoleState, ev: AgentEvent, seq?: number, quiet?: boolean): 
 
 function openRows(s: ConsoleState) {
   const t = s.trace.open === null ? null : s.trace.traces[s.trace.open];
-  return t ? visibleRows(t.roots, s.trace.folded) : [];
+  return t ? visibleRows(t.roots, s.trace.folded, s.trace.cursor) : [];
 }
 
 function focusOn(s: ConsoleState, pane: Pane): ConsoleState {

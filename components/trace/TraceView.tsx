@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { useMemo, useRef } from 'react';
+import { memo, useMemo, useRef } from 'react';
 import { useConsoleState } from '../state/context.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
 import { fit, ms, width as cells, wrap } from '../panes/format.js';
@@ -13,13 +13,14 @@ import { TraceList } from './TraceList.js';
 const TAG = { ebpf: '[eBPF]', otlp: '[OTLP]' } as const;
 const COLOR = colorEnabled();
 
-function Row({ row, trace, selected, cols, tagsW }: { row: TreeRow; trace: TraceJson; selected: boolean; cols: ReturnType<typeof rowColumns>; tagsW: number }) {
+/** One span row; memoised, so a cursor move re-renders the two rows whose selection changed. */
+const Row = memo(function Row({ row, trace, selected, nameW, barW, tagsW }: { row: TreeRow; trace: TraceJson; selected: boolean; nameW: number; barW: number; tagsW: number }) {
   const n = row.node;
   const fold = row.hasChildren ? (row.folded ? '▸' : '▾') : ' ';
-  const name = nameParts(`${fold}${cols.name < 48 ? compactPrefix(row.prefix) : row.prefix} `, n.service, n.name, cols.name);
+  const name = nameParts(`${fold}${nameW < 48 ? compactPrefix(row.prefix) : row.prefix} `, n.service, n.name, nameW);
   const f = flagText(n);
   const tagCells = cells(TAG[n.source]) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan);
-  const bar = cols.bar ? barCells(n.offsetMs, n.durationMs, trace.durationMs, cols.bar) : null;
+  const bar = barW ? barCells(n.offsetMs, n.durationMs, trace.durationMs, barW) : null;
   return (
     <Text inverse={selected}>
       {name.head}
@@ -37,7 +38,7 @@ function Row({ row, trace, selected, cols, tagsW }: { row: TreeRow; trace: Trace
       {bar && ' '.repeat(bar[2])}
     </Text>
   );
-}
+});
 
 /** Everything known about a span, wrapped to the pane: it scrolls when it does not fit. */
 export function spanLines(node: TraceNodeJson, trace: TraceJson, width: number): Line[] {
@@ -68,7 +69,7 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const s = useConsoleState();
   const t = s.trace;
   const trace = t.open === null ? null : t.traces[t.open];
-  const rows = trace ? visibleRows(trace.roots, t.folded) : [];
+  const rows = trace ? visibleRows(trace.roots, t.folded, t.cursor) : [];
   const prevStart = useRef(0);
   if (t.traces.length === 0) {
     const notice = t.notice ?? { text: 'No traces yet: ask a question, or run :traces [service] --min 500ms', error: false };
@@ -96,7 +97,7 @@ export function TraceView({ width, height }: { width: number; height: number }) 
         {ruler(trace.durationMs, cols.bar)}
       </Text>
       {shown.map((r, i) => (
-        <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} cols={cols} tagsW={tagsW} />
+        <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} nameW={cols.name} barW={cols.bar} tagsW={tagsW} />
       ))}
       {t.detail && rows[t.cursor] && <SpanDetail node={rows[t.cursor].node} trace={trace} width={width} height={detailHeight} />}
     </Box>

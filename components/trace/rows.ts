@@ -19,17 +19,87 @@ export interface TreeRow {
  */
 const lastRows = new WeakMap<TraceNodeJson[], { folded: Record<string, true>; rows: TreeRow[] }>();
 
-export function visibleRows(roots: TraceNodeJson[], folded: Record<string, true>): TreeRow[] {
+/**
+ * `cursor` is where a fold is looked for first: a fold happens at the cursor, and reading the span
+ * of every row of a 100,000-span tree to find it costs tens of ms (each row is a cache miss).
+ */
+export function visibleRows(roots: TraceNodeJson[], folded: Record<string, true>, cursor = -1): TreeRow[] {
   const hit = lastRows.get(roots);
   if (hit?.folded === folded) return hit.rows;
-  const rows = flattenRows(roots, folded);
+  // Whether ids are unique is settled with the first flatten, so that no fold pays for it.
+  const hint = uniqueIds(roots) ? cursor : -1;
+  const rows = (hit && refold(hit.rows, hit.folded, folded, hint)) ?? flattenRows(roots, folded);
   lastRows.set(roots, { folded, rows });
   return rows;
 }
 
-function flattenRows(roots: TraceNodeJson[], folded: Record<string, true>): TreeRow[] {
+function flattenRows(roots: TraceNodeJson[], folded: Record<string, true>, from?: { depth: number; lead: string }): TreeRow[] {
   const isFolded = (n: TraceNodeJson) => folded[n.spanId] === true;
-  return flatten(roots, isFolded).map((r) => ({ ...r, hasChildren: r.node.children.length > 0, folded: isFolded(r.node) }));
+  return flatten(roots, isFolded, from).map((r) => ({ ...r, hasChildren: r.node.children.length > 0, folded: isFolded(r.node) }));
+}
+
+const unique = new WeakMap<TraceNodeJson[], boolean>();
+
+/** Whether no span id appears twice in the tree (then the span at the cursor is the only row to fold). */
+function uniqueIds(roots: TraceNodeJson[]): boolean {
+  let known = unique.get(roots);
+  if (known === undefined) {
+    const seen = new Set<string>();
+    let count = 0;
+    const stack = [...roots];
+    while (stack.length) {
+      const n = stack.pop() as TraceNodeJson;
+      seen.add(n.spanId);
+      count++;
+      for (const c of n.children) stack.push(c);
+    }
+    known = seen.size === count;
+    unique.set(roots, known);
+  }
+  return known;
+}
+
+/**
+ * How two fold sets differ: not at all (two copies of one state: the key router and React each run
+ * the reducer), by one span id, or by more (null).
+ */
+function foldChange(before: Record<string, true>, after: Record<string, true>): { id: string | null } | null {
+  const nb = Object.keys(before).length;
+  const na = Object.keys(after).length;
+  const [small, large] = nb <= na ? [before, after] : [after, before];
+  const extra = Math.abs(na - nb);
+  if (extra > 1) return null;
+  for (const k of Object.keys(small)) if (!large[k]) return null;
+  return { id: extra === 0 ? null : (Object.keys(large).find((k) => !small[k]) as string) };
+}
+
+/**
+ * The rows after one fold or unfold, from the rows before it (pure): the folded span's subtree is
+ * cut out, or the unfolded span's visible subtree put in, instead of flattening a 100,000-span tree
+ * again. Null when the change is not one span's fold (the caller flattens the whole tree).
+ */
+function refold(rows: TreeRow[], before: Record<string, true>, after: Record<string, true>, cursor: number): TreeRow[] | null {
+  const change = foldChange(before, after);
+  if (change === null) return null;
+  const id = change.id;
+  if (id === null) return rows;
+  const at: number[] = [];
+  if (rows[cursor]?.node.spanId === id) at.push(cursor);
+  else for (let i = 0; i < rows.length; i++) if (rows[i].node.spanId === id) at.push(i);
+  // A span hidden under a folded parent changes nothing visible; a repeated id folds every copy.
+  if (at.length === 0) return rows;
+  if (at.length > 1) return null;
+  const i = at[0];
+  const row = rows[i];
+  if (after[id]) {
+    let end = i + 1;
+    while (end < rows.length && rows[end].depth > row.depth) end++;
+    // concat copies the rows around the fold in bulk (spreading 100,000 rows cost tens of ms).
+    return rows.slice(0, i).concat([{ ...row, folded: true }], rows.slice(end));
+  }
+  const lead = `${row.prefix.slice(0, -2)}${row.prefix.endsWith('└─') ? '   ' : '│  '}`;
+  const subtree = flattenRows(row.node.children, after, { depth: row.depth + 1, lead });
+  return rows.slice(0, i).concat([{ ...row, folded: false }], subtree, rows.slice(i + 1));
 }
 
 /** Every span id with children: what `[` folds. */

@@ -10,9 +10,7 @@ import { honeycombOptions } from './honeycomb-options.js';
 import { ToolHub } from './toolhub.js';
 import { colonyMcpUrl, colonyTransport, httpTransport } from './mcp-http.js';
 import { CoralError } from '../core/errors.js';
-import { type AskSettings, type McpServerConfig, resolveAskSettings, resolveSecret } from './config.js';
-import { bundledSession } from './providers/index.js';
-import type { RecordedSession } from './providers/replay.js';
+import { type McpServerConfig, resolveSecret } from './config.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
@@ -35,25 +33,14 @@ export interface AgentSession {
   colonyId: string;
   /** Resolves when the colony's data is ready (a demo loads in the background). */
   ready: Promise<void>;
+  /** Resolves when the first data is in (a demo's newest minutes; else with `ready`). */
+  firstData: Promise<void>;
   honeycomb: string;
   /** The colony's services when the session opened (a demo's, or the colony's own). */
   services: string[];
   /** Telemetry may still arrive: a running colony (URL) or a ClickHouse one, not a demo or a file this process holds. */
   live: boolean;
   close(): Promise<void>;
-}
-
-/**
- * The settings a session with this colony runs with, as coral ask and the console both resolve them:
- * config for the colony's id (colonies.<id>), and on a demo with no model configured, the scenario's
- * recorded investigation (its tool calls run for real).
- */
-export function sessionSettings(choice: ColonyChoice, model: string | undefined): { colonyId: string; settings: AskSettings; recorded: RecordedSession | null } {
-  const colonyId = choice.colony ?? (choice.demo ? `demo:${choice.demo}` : (choice.db ?? 'default'));
-  const settings = resolveAskSettings({ flags: { model }, colonyId });
-  const recorded = !settings.model && choice.demo ? bundledSession(choice.demo) : null;
-  if (recorded) settings.model = `replay:${choice.demo}`;
-  return { colonyId, settings, recorded };
 }
 
 /** Connects the tool servers the agent uses: the colony (local, demo or remote) and Honeycomb. */
@@ -66,6 +53,7 @@ export async function openAgentSession(
   const entries: Parameters<typeof ToolHub.connect>[0] = [];
   let colonyId: string;
   let ready: Promise<void> = Promise.resolve();
+  let firstData: Promise<void> | undefined;
   let services: string[] = [];
   if (choice.colony) {
     colonyId = choice.colony;
@@ -84,13 +72,23 @@ export async function openAgentSession(
       const { loadScenario } = await import('../demo/load.js');
       const { SERVICES } = await import('../demo/world.js');
       services = SERVICES.map((s) => s.name);
-      // The turn starts at once; tool calls wait for the data.
-      ready = loadScenario(store, choice.demo, { onProgress: (p) => o.onProgress?.(p.exportsDone / p.exportsTotal) }).then(() => undefined);
+      // The turn starts at once; tool calls wait for the data. Newest first: an early call (the
+      // console's first look) is answered from the last minutes while the hour loads.
+      let first: () => void = () => undefined;
+      firstData = new Promise<void>((r) => (first = r));
+      ready = loadScenario(store, choice.demo, {
+        newestFirst: true,
+        onProgress: (p) => {
+          first();
+          o.onProgress?.(p.exportsDone / p.exportsTotal);
+        },
+      }).then(() => undefined);
+      ready.finally(first).catch(() => undefined);
     } else {
       colonyId = store.path;
       services = (await store.listServices()).map((s) => s.serviceName);
     }
-    entries.push({ name: 'colony', server: createColonyServer(createToolContext(store)), ready });
+    entries.push({ name: 'colony', server: createColonyServer(createToolContext(store)), ready, early: firstData });
   }
   const hc: HoneycombConnection = await connectHoneycomb(honeycombOptions());
   closers.push(() => hc.close());
@@ -126,6 +124,7 @@ export async function openAgentSession(
     system: systemPrompt({ now: new Date(), services }),
     colonyId,
     ready,
+    firstData: firstData ?? ready,
     honeycomb: hc.describe,
     services,
     live: Boolean(choice.colony || (choice.clickhouse && !choice.demo)),

@@ -14,6 +14,8 @@ interface Connected {
   client: Client;
   /** Calls wait for this (a demo colony still loading), so the loop can start at once. */
   ready?: Promise<void>;
+  /** What an `early` call waits for instead: the first data (a demo's newest minutes). */
+  early?: Promise<void>;
 }
 
 export class ToolHub {
@@ -29,7 +31,7 @@ export class ToolHub {
    * Connects every server. The built-in ones must connect; an optional one (from config) that
    * fails is left out with a warning rather than stopping the investigation.
    */
-  static async connect(entries: { name: string; server?: McpServer; transport?: Transport; ready?: Promise<void>; optional?: boolean }[]): Promise<ToolHub> {
+  static async connect(entries: { name: string; server?: McpServer; transport?: Transport; ready?: Promise<void>; early?: Promise<void>; optional?: boolean }[]): Promise<ToolHub> {
     const servers: Connected[] = [];
     const warnings: string[] = [];
     for (const e of entries) {
@@ -49,7 +51,7 @@ export class ToolHub {
         warnings.push(`MCP server ${e.name} is unavailable (${(err as Error).message}); its tools are left out.`);
         continue;
       }
-      servers.push({ name: e.name, client, ready: e.ready });
+      servers.push({ name: e.name, client, ready: e.ready, early: e.early });
     }
     const hub = new ToolHub(servers);
     hub.warnings.push(...warnings);
@@ -77,12 +79,15 @@ export class ToolHub {
     return this.owner.get(tool)?.name ?? 'unknown';
   }
 
-  /** Calls a tool; never throws: failures, timeouts and unknown tools come back as results with ok=false. */
-  async call(id: string, name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal }): Promise<ToolResult> {
+  /**
+   * Calls a tool; never throws: failures, timeouts and unknown tools come back as results with ok=false.
+   * `early`: answer from the data loaded so far (the console's first look), not after the whole load.
+   */
+  async call(id: string, name: string, args: Record<string, unknown>, opts: { timeoutMs: number; signal?: AbortSignal; early?: boolean }): Promise<ToolResult> {
     const s = this.owner.get(name);
     if (!s) return { id, name, ok: false, text: `No tool named ${name}. Available: ${this.specs.map((t) => t.name).join(', ')}.` };
     try {
-      await s.ready;
+      await (opts.early ? (s.early ?? s.ready) : s.ready);
       const timeout = AbortSignal.timeout(opts.timeoutMs);
       const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
       const r = await s.client.callTool({ name, arguments: args }, undefined, { signal, timeout: opts.timeoutMs });

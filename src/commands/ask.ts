@@ -9,7 +9,8 @@ import type { AgentEvent } from '../agent/events.js';
 import { runTurn } from '../agent/loop.js';
 import { createModel, providerOf } from '../agent/providers/index.js';
 import type { RecordedSession } from '../agent/providers/replay.js';
-import { type AgentSession, type ColonyChoice, openAgentSession, sessionSettings } from '../agent/setup.js';
+import { type AgentSession, type ColonyChoice, openAgentSession } from '../agent/setup.js';
+import { sessionSettings } from '../agent/session-settings.js';
 import { type AskJson, citationsOf } from './ask-output.js';
 
 export interface AskOptions extends ColonyChoice {

@@ -6,7 +6,8 @@ import type { AgentEvent, Message } from '../agent/events.js';
 import { runTurn } from '../agent/loop.js';
 import { createModel, createProvider } from '../agent/providers/index.js';
 import type { ModelProvider } from '../agent/providers/types.js';
-import { type AgentSession, type ColonyChoice, openAgentSession, sessionSettings } from '../agent/setup.js';
+import type { AgentSession, ColonyChoice } from '../agent/setup.js';
+import { sessionSettings } from '../agent/session-settings.js';
 import { coralHome } from '../core/paths.js';
 import { hasConsent } from '../agent/consent.js';
 import { CommandError, complete, parseCommand } from './commands.js';
@@ -65,6 +66,8 @@ export class ConsoleEngine {
   /** The model chosen with `:model`, kept across `:load`. */
   private chosenModel: string | undefined;
   private poller: LivePoller | null = null;
+  /** A demo's hour is still loading (newest first). */
+  private loading = false;
   /** The question Enter sends on an empty input: the recorded investigation's, or a generic one. */
   defaultQuestion = GENERIC_QUESTION;
 
@@ -111,6 +114,8 @@ export class ConsoleEngine {
     const { listScenarios } = await import('../demo/files.js');
     this.scenarios = listScenarios().map((s) => s.name);
     this.emit({ type: 'status', patch: { ...this.describeColony(), model: this.modelLabel(), loading: choice.demo ? 0 : null } });
+    // The tool servers' code (MCP, the colony's tools) loads after the first frame.
+    const { openAgentSession } = await import('../agent/setup.js');
     try {
       this.session = await openAgentSession(choice, {
         mcpServers: settings.mcpServers,
@@ -125,14 +130,18 @@ export class ConsoleEngine {
       throw new Error(`Cannot reach the colony at ${choice.colony} (${(err as Error).message}). Check that it is running (coral colony serve prints its URL), the host and port, and --token if it needs one; or start without --colony for the demo.`);
     }
     for (const w of this.session.hub.warnings) this.emit({ type: 'notice', text: w });
+    this.loading = Boolean(choice.demo);
     this.session.ready.then(
-      () => this.emit({ type: 'status', patch: { loading: null } }),
+      () => {
+        this.loading = false;
+        this.emit({ type: 'status', patch: { loading: null } });
+      },
       (err: Error) => this.emit({ type: 'notice', text: `loading failed: ${err.message}`, error: true }),
     );
     this.services = [...this.session.services];
     if (this.session.live) this.startLive();
     this.emit({ type: 'notice', text: `Ask a question below, or press Enter for: "${this.defaultQuestion}". Tab moves between panes, ? lists the keys, : runs a command.` });
-    this.firstLook();
+    this.firstLook(this.session);
   }
 
   /**
@@ -140,9 +149,18 @@ export class ConsoleEngine {
    * traces of the window, failing first, then the slowest (loaded behind it in the Traces tab).
    * Both start at once, so they are calls 1 and 2 whatever is asked meanwhile.
    */
-  private firstLook(): void {
+  private firstLook(session: AgentSession): void {
     void this.callTool('coral_query_summary', { time_range: '30m' });
-    void this.callTool('coral_query_traces', { max_traces: 5, time_range: '30m' }, { quiet: true });
+    const traces = { max_traces: 5, time_range: '30m' };
+    // A demo loads newest first: the traces are answered from the newest minutes at once, then
+    // asked again once the hour is in, unless another call came in between.
+    const partial = this.loading;
+    void this.callTool('coral_query_traces', traces, { quiet: true, early: partial }).then((seq) => {
+      if (!partial || seq === undefined) return;
+      session.ready.then(() => {
+        if (this.session === session && this.callSeq === seq) void this.callTool('coral_query_traces', traces, { quiet: true });
+      }, () => undefined);
+    });
   }
 
   /** Enter on a service in the Summary tab: its metrics (into the Metrics tab) and its worst traces (shown). */
@@ -277,15 +295,17 @@ export class ConsoleEngine {
     void this.callTool(cmd.tool, cmd.args);
   }
 
-  private async callTool(tool: string, args: Record<string, unknown>, o: { quiet?: boolean } = {}): Promise<void> {
-    if (!this.session) return;
+  /** Runs one tool as a `:` command; its number in the session, or undefined without a session. */
+  private async callTool(tool: string, args: Record<string, unknown>, o: { quiet?: boolean; early?: boolean } = {}): Promise<number | undefined> {
+    if (!this.session) return undefined;
     const id = `cmd-${++this.commandSeq}`;
     const seq = this.startCall(id);
     this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: this.session.hub.serverOf(tool), tool, args }, seq, quiet: o.quiet });
     const t = performance.now();
-    const r = await this.session.hub.call(id, tool, args, { timeoutMs: 60_000 });
+    const r = await this.session.hub.call(id, tool, args, { timeoutMs: 60_000, early: o.early });
     if (r.ok) this.shown(tool, args, r.structured);
     this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured }, seq, quiet: o.quiet });
+    return seq;
   }
 
   private async load(scenario: string): Promise<void> {

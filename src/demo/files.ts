@@ -1,7 +1,8 @@
 import { createReadStream, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { createGunzip, gzipSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { createGunzip, gunzip, gzipSync } from 'node:zlib';
 import { CoralError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
 import type { ExportLine } from './generate.js';
@@ -57,6 +58,25 @@ export function readMeta(name: string, dir = scenariosDir()): ScenarioMeta {
 export async function* streamExportLines(name: string, dir = scenariosDir()): AsyncGenerator<ExportLine> {
   const lines = createInterface({ input: createReadStream(telemetryFile(dir, name)).pipe(createGunzip()), crlfDelay: Infinity });
   for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as ExportLine;
+}
+
+/**
+ * The scenario's exports newest first (by offsetMs; send order among equals reversed), for a
+ * console that answers its first question from the last minutes while the rest of the hour loads.
+ * The file is inflated whole (about 40 MB, held as bytes) and each line parsed only when reached.
+ */
+export async function* exportLinesNewestFirst(name: string, dir = scenariosDir()): AsyncGenerator<ExportLine> {
+  const text = await promisify(gunzip)(readFileSync(telemetryFile(dir, name)));
+  const lines: { start: number; end: number; offsetMs: number }[] = [];
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf(10, start);
+    if (end < 0) end = text.length;
+    // Every line opens with {"offsetMs":N: read it without parsing the whole export.
+    if (end > start) lines.push({ start, end, offsetMs: Number(/^\{"offsetMs":(\d+)/.exec(text.toString('latin1', start, Math.min(end, start + 40)))?.[1] ?? 0) });
+    start = end + 1;
+  }
+  const order = lines.map((l, i) => ({ ...l, i })).sort((a, b) => b.offsetMs - a.offsetMs || b.i - a.i);
+  for (const l of order) yield JSON.parse(text.toString('utf8', l.start, l.end)) as ExportLine;
 }
 
 /** Writes a scenario's telemetry and metadata; each file lands whole (written aside, then renamed). */

@@ -5,7 +5,7 @@ import { decodeLogsValue, decodeMetricsValue, decodeTracesValue } from '../colon
 import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces } from '../colony/otlp/normalize.js';
 import { type Nanos, nowNs } from '../core/time.js';
 import type { ExportLine } from './generate.js';
-import { type ScenarioMeta, readMeta, scenariosDir, streamExportLines } from './files.js';
+import { type ScenarioMeta, exportLinesNewestFirst, readMeta, scenariosDir, streamExportLines } from './files.js';
 import { shiftTimestamps } from './shift.js';
 
 export interface LoadOptions {
@@ -13,6 +13,12 @@ export interface LoadOptions {
   endAtNs?: Nanos;
   dir?: string;
   onProgress?: (p: { exportsDone: number; exportsTotal: number; rows: number }) => void;
+  /**
+   * Newest exports first, the first of them written after FIRST_WRITE_ROWS rows: a console can
+   * query the last minutes within a second while the rest of the hour loads. The store ends
+   * with the same rows either way.
+   */
+  newestFirst?: boolean;
 }
 
 export interface LoadResult {
@@ -28,6 +34,8 @@ export interface LoadResult {
 
 /** Rows gathered before each store write: big enough to amortise a commit, small enough to show progress. */
 const WRITE_ROWS = 20_000;
+/** With newestFirst: the first write, about the last two minutes of a demo hour. */
+const FIRST_WRITE_ROWS = 3_000;
 
 export function decodeLine(line: ExportLine): Normalized {
   if (line.signal === 'traces') return normalizeTraces(decodeTracesValue(line.body));
@@ -42,7 +50,7 @@ export function decodeLine(line: ExportLine): Normalized {
 export async function loadScenario(store: ColonyWriter, name: string, opts: LoadOptions = {}): Promise<LoadResult> {
   const dir = opts.dir ?? scenariosDir();
   const meta = readMeta(name, dir);
-  return loadLines(store, meta, streamExportLines(name, dir), opts);
+  return loadLines(store, meta, opts.newestFirst ? exportLinesNewestFirst(name, dir) : streamExportLines(name, dir), opts);
 }
 
 /**
@@ -64,6 +72,7 @@ export async function loadLines(store: ColonyWriter, meta: ScenarioMeta, lines: 
   };
   const total = meta.counts.exports;
   let done = 0;
+  let writeRows = opts.newestFirst ? FIRST_WRITE_ROWS : WRITE_ROWS;
   for await (const line of lines) {
     done++;
     shiftTimestamps(line.body, shiftNs);
@@ -76,8 +85,12 @@ export async function loadLines(store: ColonyWriter, meta: ScenarioMeta, lines: 
     accepted.events += b.events.length;
     appendBatch(pending, b);
     rows += batchSize(b);
-    if (batchSize(pending) >= WRITE_ROWS) {
+    // Each export is parsed and decoded synchronously: let queries, tool calls and frames run
+    // between two of them, not only between two writes seconds apart.
+    await new Promise((r) => setImmediate(r));
+    if (batchSize(pending) >= writeRows) {
       await flush();
+      writeRows = WRITE_ROWS;
       opts.onProgress?.({ exportsDone: done, exportsTotal: total, rows });
     }
   }

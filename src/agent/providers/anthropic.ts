@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message } from '../events.js';
 import { type KeyOrigin, providerFailure } from './errors.js';
@@ -50,11 +50,16 @@ function streamErrorStatus(err: unknown): number {
 export class AnthropicProvider implements ModelProvider {
   readonly name: string;
   readonly cloud = true;
-  private readonly client: Anthropic;
+  /** The SDK loads on the first request, not with the console (it is megabytes of JavaScript). */
+  private client: Promise<Anthropic> | null = null;
 
   constructor(private readonly opts: AnthropicOptions) {
     this.name = `anthropic:${opts.model}`;
-    this.client = new Anthropic({ apiKey: opts.apiKey, baseURL: opts.baseUrl, maxRetries: opts.maxRetries ?? 2 });
+  }
+
+  private anthropic(): Promise<Anthropic> {
+    this.client ??= import('@anthropic-ai/sdk').then((m) => new m.default({ apiKey: this.opts.apiKey, baseURL: this.opts.baseUrl, maxRetries: this.opts.maxRetries ?? 2 }));
+    return this.client;
   }
 
   async *generate(req: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
@@ -62,7 +67,7 @@ export class AnthropicProvider implements ModelProvider {
     for (let attempt = 1; ; attempt++) {
       let yielded = false;
       try {
-        const stream = await this.client.messages.create({
+        const stream = await (await this.anthropic()).messages.create({
           model: this.opts.model,
           max_tokens: this.opts.maxTokens ?? 4096,
           system: req.system,

@@ -1,4 +1,4 @@
-import { type Content, type FunctionCallingConfigMode, GoogleGenAI, type Part } from '@google/genai';
+import type { Content, FunctionCallingConfigMode, GoogleGenAI, Part } from '@google/genai';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Message } from '../events.js';
 import { type KeyOrigin, providerFailure } from './errors.js';
@@ -65,18 +65,24 @@ export interface GeminiOptions {
 export class GeminiProvider implements ModelProvider {
   readonly name: string;
   readonly cloud = true;
-  private readonly ai: GoogleGenAI;
+  /** The SDK loads on the first request, not with the console (it is megabytes of JavaScript). */
+  private ai: Promise<GoogleGenAI> | null = null;
   /** The last HTTP response's Retry-After, which @google/genai's ApiError does not carry. */
   private retryAfter: string | null = null;
 
   constructor(private readonly opts: GeminiOptions) {
     this.name = `google:${opts.model}`;
-    const recordingFetch: typeof fetch = async (input, init) => {
-      const r = await fetch(input, init);
-      this.retryAfter = r.ok ? null : r.headers.get('retry-after');
-      return r;
-    };
-    this.ai = new GoogleGenAI({ apiKey: opts.apiKey, httpOptions: { fetch: recordingFetch, ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}) } });
+  }
+
+  private readonly recordingFetch: typeof fetch = async (input, init) => {
+    const r = await fetch(input, init);
+    this.retryAfter = r.ok ? null : r.headers.get('retry-after');
+    return r;
+  };
+
+  private client(): Promise<GoogleGenAI> {
+    this.ai ??= import('@google/genai').then((m) => new m.GoogleGenAI({ apiKey: this.opts.apiKey, httpOptions: { fetch: this.recordingFetch, ...(this.opts.baseUrl ? { baseUrl: this.opts.baseUrl } : {}) } }));
+    return this.ai;
   }
 
   async *generate(req: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
@@ -84,7 +90,7 @@ export class GeminiProvider implements ModelProvider {
     for (let attempt = 1; ; attempt++) {
       let yielded = false;
       try {
-        const stream = await this.ai.models.generateContentStream({
+        const stream = await (await this.client()).models.generateContentStream({
           model: this.opts.model,
           contents: toContents(req.messages),
           config: {

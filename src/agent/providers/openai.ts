@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { Message } from '../events.js';
 import { type KeyOrigin, apiMessage, providerFailure } from './errors.js';
 import { modelText } from './history.js';
@@ -50,7 +50,9 @@ const estimateTokens = (...parts: unknown[]) => Math.ceil(JSON.stringify(parts).
 export class OpenAIProvider implements ModelProvider {
   readonly name: string;
   readonly cloud: boolean;
-  private readonly client: OpenAI;
+  /** The SDK loads on the first request, not with the console (it is megabytes of JavaScript). */
+  private client: Promise<OpenAI> | null = null;
+  private sdk: typeof OpenAI | null = null;
   private readonly baseUrl: string;
   /** Warned this turn that the prompt outgrew Ollama's context (once a turn is enough). */
   private warnedContext = false;
@@ -59,7 +61,14 @@ export class OpenAIProvider implements ModelProvider {
     this.name = `${opts.provider}:${opts.model}`;
     this.cloud = opts.provider === 'openai' && !opts.baseUrl?.includes('localhost') && !opts.baseUrl?.includes('127.0.0.1');
     this.baseUrl = opts.baseUrl ?? (opts.provider === 'ollama' ? OLLAMA_URL : 'https://api.openai.com/v1');
-    this.client = new OpenAI({ apiKey: opts.apiKey, baseURL: this.baseUrl, maxRetries: opts.maxRetries ?? 2 });
+  }
+
+  private openai(): Promise<OpenAI> {
+    this.client ??= import('openai').then((m) => {
+      this.sdk = m.default;
+      return new m.default({ apiKey: this.opts.apiKey, baseURL: this.baseUrl, maxRetries: this.opts.maxRetries ?? 2 });
+    });
+    return this.client;
   }
 
   async *generate(req: ModelRequest, signal: AbortSignal): AsyncIterable<ModelChunk> {
@@ -76,7 +85,7 @@ export class OpenAIProvider implements ModelProvider {
     }
     let stream;
     try {
-      stream = await this.client.chat.completions.create({
+      stream = await (await this.openai()).chat.completions.create({
         model: this.opts.model,
         messages,
         stream: true,
@@ -112,7 +121,7 @@ export class OpenAIProvider implements ModelProvider {
     const status = (err as { status?: number }).status ?? 0;
     const raw = (err as Error).message;
     if (this.opts.provider === 'ollama') {
-      if (err instanceof OpenAI.APIConnectionError) {
+      if (this.sdk && err instanceof this.sdk.APIConnectionError) {
         const cause = (err.cause as Error | undefined)?.message;
         return new ProviderError(`${this.name}: cannot reach Ollama at ${this.baseUrl}${cause ? ` (${cause})` : ''}. Start it with \`ollama serve\`, or set OLLAMA_BASE_URL to where it runs, ending in /v1 (e.g. http://gpu-box:11434/v1).`);
       }

@@ -226,8 +226,11 @@ export interface FlatRow {
   prefix: string;
 }
 
-/** Depth-first rows with their tree prefix; the children of spans `isFolded` says are folded are left out. */
-export function flatten(roots: TreeNode[], isFolded: (n: TreeNode) => boolean = () => false): FlatRow[] {
+/**
+ * Depth-first rows with their tree prefix; the children of spans `isFolded` says are folded are left
+ * out. `from` places `roots` under a parent row already drawn (its children's depth and lead).
+ */
+export function flatten(roots: TreeNode[], isFolded: (n: TreeNode) => boolean = () => false, from = { depth: 0, lead: '' }): FlatRow[] {
   const out: FlatRow[] = [];
   const walk = (nodes: TreeNode[], depth: number, lead: string) => {
     nodes.forEach((node, i) => {
@@ -236,6 +239,6 @@ export function flatten(roots: TreeNode[], isFolded: (n: TreeNode) => boolean = 
       if (node.children.length > 0 && !isFolded(node)) walk(node.children, depth + 1, `${lead}${last ? '   ' : '│  '}`);
     });
   };
-  walk(roots, 0, '');
+  walk(roots, from.depth, from.lead);
   return out;
 }

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolHub } from '../../src/agent/toolhub.js';
+import { createColonyServer } from '../../src/colony/server.js';
+import { ColonyStore } from '../../src/colony/store/store.js';
+import { createToolContext } from '../../src/colony/tools/types.js';
+import { exportLinesNewestFirst, readMeta, streamExportLines } from '../../src/demo/files.js';
+import { loadScenario } from '../../src/demo/load.js';
+
+/**
+ * The console loads a demo newest first, so that its first look is answered within a second: the
+ * colony must end up answering every question exactly as after a load in send order.
+ */
+const END = 1_764_676_800_000_000_000n; // 2025-12-02T12:00:00Z
+const SCENARIO = 'payment-failure';
+
+async function colony(newestFirst: boolean) {
+  const store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '2GB' });
+  const progress: number[] = [];
+  await loadScenario(store, SCENARIO, { endAtNs: END, newestFirst, onProgress: (p) => progress.push(p.rows) });
+  const hub = await ToolHub.connect([{ name: 'colony', server: createColonyServer(createToolContext(store, () => END)) }]);
+  return { store, hub, progress };
+}
+
+let inOrder: Awaited<ReturnType<typeof colony>>;
+let newest: Awaited<ReturnType<typeof colony>>;
+beforeAll(async () => {
+  inOrder = await colony(false);
+  newest = await colony(true);
+}, 600_000);
+afterAll(async () => {
+  for (const c of [inOrder, newest]) {
+    await c?.hub.close();
+    await c?.store.close();
+  }
+});
+
+describe('a demo loaded newest first', () => {
+  it('reads every export, newest first', async () => {
+    const sent: number[] = [];
+    for await (const l of streamExportLines(SCENARIO)) sent.push(l.offsetMs);
+    const got: number[] = [];
+    for await (const l of exportLinesNewestFirst(SCENARIO)) got.push(l.offsetMs);
+    expect(got).toHaveLength(readMeta(SCENARIO).counts.exports);
+    expect(got).toEqual([...sent].sort((a, b) => b - a));
+  });
+
+  it('writes a small first batch, so the newest minutes can be queried early', () => {
+    expect(newest.progress[0]).toBeLessThan(inOrder.progress[0] / 3);
+  });
+
+  it('answers the tools exactly as a load in send order', async () => {
+    const culprit = readMeta(SCENARIO).truth.culprits[0];
+    const calls: [string, Record<string, unknown>][] = [
+      ['coral_query_traces', { service: culprit, max_traces: 5, time_range: '30m' }],
+      ['coral_query_traces', { max_traces: 10, time_range: '1h', min_duration_ms: 200 }],
+      ['coral_get_service_health', { time_range: '1h' }],
+      ['coral_query_summary', { time_range: '30m' }],
+      ['coral_get_service_topology', { time_range: '1h' }],
+      ['coral_query_telemetry_logs', { service: culprit, time_range: '1h' }],
+    ];
+    expect(await newest.store.counts()).toEqual(await inOrder.store.counts());
+    for (const [tool, args] of calls) {
+      const a = await inOrder.hub.call('a', tool, args, { timeoutMs: 60_000 });
+      const b = await newest.hub.call('a', tool, args, { timeoutMs: 60_000 });
+      expect(a.ok, `${tool}: ${a.text}`).toBe(true);
+      expect(b, tool).toEqual(a);
+    }
+  }, 120_000);
+});
