@@ -153,12 +153,14 @@ export class ConsoleEngine {
     void this.callTool('coral_query_summary', { time_range: '30m' });
     const traces = { max_traces: 5, time_range: '30m' };
     // A demo loads newest first: the traces are answered from the newest minutes at once, then
-    // asked again once the hour is in, unless another call came in between.
+    // refreshed in place once the hour is in (as a live view is), unless another call came in between.
     const partial = this.loading;
     void this.callTool('coral_query_traces', traces, { quiet: true, early: partial }).then((seq) => {
       if (!partial || seq === undefined) return;
-      session.ready.then(() => {
-        if (this.session === session && this.callSeq === seq) void this.callTool('coral_query_traces', traces, { quiet: true });
+      session.ready.then(async () => {
+        if (this.session !== session || this.callSeq !== seq) return;
+        const r = await session.hub.call(`first-look-${seq}`, 'coral_query_traces', traces, { timeoutMs: 60_000 });
+        if (r.ok && r.structured && this.session === session && this.callSeq === seq) this.emit({ type: 'refresh', tool: 'coral_query_traces', args: traces, structured: r.structured });
       }, () => undefined);
     });
   }
