@@ -32,6 +32,9 @@ async function session(cols: number, rows: number): Promise<string[]> {
   await t.type('why');
   // Generous: the demo's hour loads first, and the three sizes start together on a shared machine.
   await t.waitFor((s) => s.includes('[OTLP]') && /Trace [0-9a-f]{16}/.test(s), 'the first trace', 180_000);
+  // The first trace comes from the newest minutes; the steps below start once the hour is in and
+  // the first look has been asked again (the status bar's progress changes until then).
+  await t.waitFor((s) => !s.includes('loading ') && !/⋯ \[\d+\]/.test(s), 'the demo to finish loading', 180_000);
   expect(await check('start')).toMatch(/› why/);
 
   // ? and : act on an empty input only; the draft survives the overlays.
