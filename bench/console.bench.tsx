@@ -6,7 +6,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { listScenarios } from '../src/demo/files.js';
 import { report } from './report.js';
@@ -61,9 +61,11 @@ async function startAndMemory(): Promise<void> {
   }
   firstFrame.sort((a, b) => a - b);
   firstTrace.sort((a, b) => a - b);
-  report({ bench: 'console_first_frame', scenario: largest, runs: firstFrame.length, p50_ms: Math.round(firstFrame[2]), max_ms: Math.round(firstFrame[4]), target_ms: 800, meets_target: firstFrame[2] <= 800 });
-  report({ bench: 'console_first_trace_on_screen', scenario: largest, runs: firstTrace.length, p50_ms: Math.round(firstTrace[2]), max_ms: Math.round(firstTrace[4]), target_ms: 1500, meets_target: firstTrace[2] > 0 && firstTrace[2] <= 1500 });
-  report({ bench: 'console_rss_largest_demo', scenario: largest, rss_mb: rssMb, target_mb: 400, meets_target: rssMb > 0 && rssMb <= 400 });
+  // Wall-clock start times on a shared machine grow with its load: printed beside them.
+  const load = loadavg().map((l) => Number(l.toFixed(2)));
+  report({ bench: 'console_first_frame', scenario: largest, runs: firstFrame.length, p50_ms: Math.round(firstFrame[2]), max_ms: Math.round(firstFrame[4]), target_ms: 800, meets_target: firstFrame[2] <= 800, load });
+  report({ bench: 'console_first_trace_on_screen', scenario: largest, runs: firstTrace.length, p50_ms: Math.round(firstTrace[2]), max_ms: Math.round(firstTrace[4]), target_ms: 1500, meets_target: firstTrace[2] > 0 && firstTrace[2] <= 1500, load });
+  report({ bench: 'console_rss_largest_demo', scenario: largest, rss_mb: rssMb, target_mb: 400, meets_target: rssMb > 0 && rssMb <= 400, load });
 }
 
 /**

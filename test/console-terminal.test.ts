@@ -34,6 +34,8 @@ async function session(cols: number, rows: number): Promise<string[]> {
   // Generous: the demo's hour loads first, and the three sizes start together on a shared machine.
   // The startup pass: the summary shown, the worst traces loaded behind it.
   await t.waitFor((s) => s.includes('Where to look first') && /✓ \[2\] query_traces/.test(s), 'the summary', 180_000);
+  // The summary waits for the whole hour; the steps below start once nothing is loading or running.
+  await t.waitFor((s) => !s.includes('loading ') && !/⋯ \[\d+\]/.test(s), 'the demo to finish loading', 180_000);
   expect(await check('start')).toMatch(/› why/);
 
   // ? and : act on an empty input only; the draft survives the overlays.

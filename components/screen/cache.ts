@@ -3,7 +3,7 @@
  * `limit` entries: a console frame repeats almost every string of the previous one, and scrolling
  * a large trace must not grow it without bound.
  */
-export function memo<K, V>(fn: (key: K) => V, limit = 20_000): (key: K) => V {
+export function memo<K, V>(fn: (key: K) => V, limit: number): (key: K) => V {
   let map = new Map<K, V>();
   return (key: K) => {
     let v = map.get(key);

@@ -1,5 +1,5 @@
 import sliceAnsi from 'slice-ansi';
-import stringWidth from 'string-width';
+import { lineWidth } from './widest-line.js';
 
 /**
  * Turns one full frame into the bytes that put it on the terminal (pure).
@@ -31,9 +31,13 @@ export function splitFrame(frame: string): string[] {
   return lines;
 }
 
-/** Clips a row to `cols` terminal cells so it can never wrap onto the next row. */
+/**
+ * Clips a row to `cols` terminal cells so it can never wrap onto the next row. Widths are
+ * remembered across frames: measuring every coloured row of every frame afresh was most of the
+ * cost of drawing a frame on the terminal.
+ */
 export function clipRow(line: string, cols: number): { line: string; cut: boolean } {
-  if (stringWidth(line) <= cols) return { line, cut: false };
+  if (lineWidth(line) <= cols) return { line, cut: false };
   return { line: `${sliceAnsi(line, 0, cols)}\x1b[0m`, cut: true };
 }
 

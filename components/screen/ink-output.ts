@@ -23,14 +23,15 @@ interface Clip {
 }
 type Operation = { type: 'write'; x: number; y: number; text: string; transformers: Transformer[] } | { type: 'clip'; clip: Clip } | { type: 'unclip' };
 
-const styledChars = memo((line: string) => styledCharsFromTokens(tokenize(line)));
-const widestOf = memo((text: string) => text.split('\n').reduce((w, l) => Math.max(w, lineWidth(l)), 0));
+// Bounded by memory: a line's styled characters are ~100 bytes a cell (a frame needs a few hundred lines).
+const styledChars = memo((line: string) => styledCharsFromTokens(tokenize(line)), 2_000);
+const widestOf = memo((text: string) => text.split('\n').reduce((w, l) => Math.max(w, lineWidth(l)), 0), 5_000);
 /** sliceAnsi of `from,to,line`. */
 const sliced = memo((key: string) => {
   const c1 = key.indexOf(',');
   const c2 = key.indexOf(',', c1 + 1);
   return sliceAnsi(key.slice(c2 + 1), Number(key.slice(0, c1)), Number(key.slice(c1 + 1, c2)));
-});
+}, 5_000);
 /** Rows as ink would print them, keyed by the frame width and the row's writes. */
 const rowCache = memo((key: string) => composeRow(key), 5_000);
 

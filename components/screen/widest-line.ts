@@ -6,7 +6,7 @@ import { memo } from './cache.js';
  * line remembered across frames: the same answer, without re-segmenting unchanged rows.
  * The bundle swaps it in for ink (scripts/ink-fast-output.mjs).
  */
-export const lineWidth = memo((line: string) => stringWidth(line));
+export const lineWidth = memo((line: string) => stringWidth(line), 10_000);
 
 export default function widestLine(text: string): number {
   let widest = 0;

@@ -2,6 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { ToolResult } from './events.js';
 import type { ToolSpec } from './providers/types.js';
 
@@ -16,6 +18,20 @@ interface Connected {
   ready?: Promise<void>;
   /** What an `early` call waits for instead: the first data (a demo's newest minutes). */
   early?: Promise<void>;
+}
+
+/**
+ * The SDK's output-schema validation (ajv), compiled when a tool's result is first checked instead
+ * of for every tool when the tools are listed: that compiled some 20 schemas, over a second of
+ * CPU on a busy machine, before the console could make its first call.
+ */
+export function lazyValidator(inner: jsonSchemaValidator = new AjvJsonSchemaValidator()): jsonSchemaValidator {
+  return {
+    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+      let compiled: JsonSchemaValidator<T> | null = null;
+      return (input) => (compiled ??= inner.getValidator<T>(schema))(input);
+    },
+  };
 }
 
 export class ToolHub {
@@ -35,7 +51,7 @@ export class ToolHub {
     const servers: Connected[] = [];
     const warnings: string[] = [];
     for (const e of entries) {
-      const client = new Client({ name: 'coral-agent', version: '1' });
+      const client = new Client({ name: 'coral-agent', version: '1' }, { jsonSchemaValidator: lazyValidator() });
       try {
         if (e.server) {
           const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();

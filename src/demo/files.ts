@@ -1,8 +1,7 @@
 import { createReadStream, mkdirSync, readFileSync, readdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { createGunzip, gunzip, gzipSync } from 'node:zlib';
+import { createGunzip, gzipSync } from 'node:zlib';
 import { CoralError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
 import type { ExportLine } from './generate.js';
@@ -63,20 +62,25 @@ export async function* streamExportLines(name: string, dir = scenariosDir()): As
 /**
  * The scenario's exports newest first (by offsetMs; send order among equals reversed), for a
  * console that answers its first question from the last minutes while the rest of the hour loads.
- * The file is inflated whole (about 40 MB, held as bytes) and each line parsed only when reached.
+ * Every line is read first (about 40 MB of text) and each is parsed when reached and let go, so
+ * the text shrinks as the load goes on rather than staying whole until its end.
  */
 export async function* exportLinesNewestFirst(name: string, dir = scenariosDir()): AsyncGenerator<ExportLine> {
-  const text = await promisify(gunzip)(readFileSync(telemetryFile(dir, name)));
-  const lines: { start: number; end: number; offsetMs: number }[] = [];
-  for (let start = 0; start < text.length; ) {
-    let end = text.indexOf(10, start);
-    if (end < 0) end = text.length;
+  const lines: (string | null)[] = [];
+  const offsets: number[] = [];
+  const input = createInterface({ input: createReadStream(telemetryFile(dir, name)).pipe(createGunzip()), crlfDelay: Infinity });
+  for await (const line of input) {
+    if (line.length === 0) continue;
     // Every line opens with {"offsetMs":N: read it without parsing the whole export.
-    if (end > start) lines.push({ start, end, offsetMs: Number(/^\{"offsetMs":(\d+)/.exec(text.toString('latin1', start, Math.min(end, start + 40)))?.[1] ?? 0) });
-    start = end + 1;
+    offsets.push(Number(/^\{"offsetMs":(\d+)/.exec(line)?.[1] ?? 0));
+    lines.push(line);
   }
-  const order = lines.map((l, i) => ({ ...l, i })).sort((a, b) => b.offsetMs - a.offsetMs || b.i - a.i);
-  for (const l of order) yield JSON.parse(text.toString('utf8', l.start, l.end)) as ExportLine;
+  const order = offsets.map((offsetMs, i) => ({ offsetMs, i })).sort((a, b) => b.offsetMs - a.offsetMs || b.i - a.i);
+  for (const { i } of order) {
+    const line = lines[i] as string;
+    lines[i] = null;
+    yield JSON.parse(line) as ExportLine;
+  }
 }
 
 /** Writes a scenario's telemetry and metadata; each file lands whole (written aside, then renamed). */
