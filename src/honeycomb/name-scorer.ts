@@ -88,7 +88,7 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   let pending = 0;
   for (let r = 0; r + 1 < table.ranges.length; r++) {
     const { sub, bound, reach } = byWorker?.[r] === 1 ? buffers.theirs : buffers.outputs;
-    for (let id = table.ranges[r]; id < table.ranges[r + 1]; id++) {
+    for (let id = table.ranges[r], end = table.ranges[r + 1]; id < end; id++) {
       if (sub[id] !== SUB_NONE) {
         push(out, id, SUB_SCORES[sub[id]]);
         aboveRatios += w[id];
