@@ -1,7 +1,7 @@
 /**
  * One query against one range of a NameTable's names: everything about each name that needs no
  * other name. Ranges are independent, so two threads can share them out (name-pool.ts), each with
- * its own QueryPlan, writing into the same per-name outputs.
+ * its own QueryPlan and its own outputs.
  *
  * Per name: does it hold the query (exact, prefix, substring)? If not, an upper bound on its
  * difflib matching characters: real_quick_ratio (lengths alone), then the longest common
@@ -27,7 +27,7 @@ export const SUB_EXACT = 3;
 export const SUB_SCORES = [0, 0.8, 0.9, 1.0];
 
 /**
- * Per name id, written once per query by whichever thread scores its range: how it holds the query
+ * Per name id, written once per query by the thread that scores its range: how it holds the query
  * (sub), the bound on its matching characters when it stays open (bound, else -1), and whether its
  * blocks reach the threshold (reach; computed only when thresholds are asked for).
  */
