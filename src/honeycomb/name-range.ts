@@ -163,13 +163,20 @@ function bounds(plan: QueryPlan, lo: number, hi: number, out: RangeOutputs, thre
     }
     if (useLcs && L < AUTOJUNK_LENGTH) {
       const base = offsets[id];
+      // Later names resume at most from the prefix this one shares with the next: only those states are kept.
+      const keep = Math.min(L, id + 1 < hi ? sharedPrefix[id + 1] : 0);
       let v = states[valid];
-      for (let x = valid; x < L; x++) {
+      let x = valid;
+      for (; x < keep; x++) {
         const u = v & masks[syms[base + x]];
         v = (v + u) | (v - u);
         states[x + 1] = v;
       }
-      valid = L;
+      for (; x < L; x++) {
+        const u = v & masks[syms[base + x]];
+        v = (v + u) | (v - u);
+      }
+      valid = keep;
       b = popcount(~v & lowBits);
       if (b < needed) {
         bound[id] = -1;
