@@ -19,22 +19,17 @@ export const AUTOJUNK_LENGTH = 200;
 /** The longest query the LCS bound handles (one 32-bit word). */
 const LCS_BITS = 32;
 
-/** Codes of how a name holds the query. */
-export const SUB_INSIDE = 1;
-export const SUB_PREFIX = 2;
-export const SUB_EXACT = 3;
-export const SUB_SCORES = [0, 0.8, 0.9, 1.0];
-
 /**
  * What scoring the ranges found, written by the thread that scored each range, as short lists so
  * that reading them costs what was found rather than the table's size. Range r's lists start at
- * index ranges[r] of each array (ids ascending): counts[r] names holding the query (subIds, subCode),
+ * index ranges[r] of each array (ids ascending): counts[r] names holding the query (subIds, and subScores:
+ * exact 1.0, prefix 0.9, else 0.8),
  * counts[RANGES + r] names the bounds leave open (openIds, their bound, and whether their blocks
  * reach the threshold when thresholds are asked for).
  */
 export interface RangeOutputs {
   subIds: Int32Array;
-  subCode: Uint8Array;
+  subScores: Float64Array;
   openIds: Int32Array;
   openBound: Int16Array;
   openReach: Uint8Array;
@@ -45,7 +40,7 @@ export function rangeOutputs(size: number, shared: boolean): RangeOutputs {
   const buffer = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
   return {
     subIds: new Int32Array(buffer(4 * size)),
-    subCode: new Uint8Array(buffer(size)),
+    subScores: new Float64Array(buffer(8 * size)),
     openIds: new Int32Array(buffer(4 * size)),
     openBound: new Int16Array(buffer(2 * size)),
     openReach: new Uint8Array(buffer(size)),
@@ -125,7 +120,7 @@ function substrings(plan: QueryPlan, lo: number, hi: number, out: RangeOutputs):
   if (plan.noSubstring) return 0;
   const { names, lengths, grams, syms, offsets } = plan.table;
   const { la, qSyms, query, allKnown, bitIsAnswer } = plan;
-  const { subIds, subCode } = out;
+  const { subIds, subScores } = out;
   const [w0, w1, w2, w3, w4, w5] = plan.want;
   const shortest = allKnown ? la : 0;
   let k = lo;
@@ -134,12 +129,12 @@ function substrings(plan: QueryPlan, lo: number, hi: number, out: RangeOutputs):
     if (!bitIsAnswer && !names[id].includes(query)) continue;
     subIds[k] = id;
     if (!allKnown) {
-      subCode[k++] = names[id] === query ? SUB_EXACT : names[id].startsWith(query) ? SUB_PREFIX : SUB_INSIDE;
+      subScores[k++] = names[id] === query ? 1.0 : names[id].startsWith(query) ? 0.9 : 0.8;
       continue;
     }
     let prefix = true;
     for (let c = 0, base = offsets[id]; c < la && prefix; c++) prefix = syms[base + c] === qSyms[c];
-    subCode[k++] = !prefix ? SUB_INSIDE : lengths[id] === la ? SUB_EXACT : SUB_PREFIX;
+    subScores[k++] = !prefix ? 0.8 : lengths[id] === la ? 1.0 : 0.9;
   }
   return k - lo;
 }

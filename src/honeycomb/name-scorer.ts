@@ -6,7 +6,7 @@
  * difflib ratios only for the names that can reach the page asked for.
  */
 import { EXACT } from './block-matcher.js';
-import { AUTOJUNK_LENGTH, QueryPlan, type RangeOutputs, SUB_SCORES, rangeOutputs, scoreRange } from './name-range.js';
+import { AUTOJUNK_LENGTH, QueryPlan, type RangeOutputs, rangeOutputs, scoreRange } from './name-range.js';
 import { PARALLEL_MIN_NAMES, shareRanges } from './name-pool.js';
 import { type NameTable, RANGES } from './name-table.js';
 import { MIN_SCORE, matchScore } from './similarity.js';
@@ -87,12 +87,13 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   let aboveRatios = 0;
   let pending = 0;
   for (let r = 0; r + 1 < table.ranges.length; r++) {
-    const { subIds, subCode, openIds, openBound, openReach, counts } = byWorker?.[r] === 1 ? buffers.theirs : buffers.outputs;
+    const { subIds, subScores, openIds, openBound, openReach, counts } = byWorker?.[r] === 1 ? buffers.theirs : buffers.outputs;
     const lo = table.ranges[r];
-    for (let k = lo, end = lo + counts[r]; k < end; k++) {
-      push(out, subIds[k], SUB_SCORES[subCode[k]]);
-      aboveRatios += w[subIds[k]];
-    }
+    const held = counts[r];
+    out.ids.set(subIds.subarray(lo, lo + held), out.count);
+    out.scores.set(subScores.subarray(lo, lo + held), out.count);
+    out.count += held;
+    for (let k = lo; k < lo + held; k++) aboveRatios += w[subIds[k]];
     for (let k = lo, end = lo + counts[RANGES + r]; k < end; k++) {
       pendingId[pending] = openIds[k];
       pendingReach[pending] = openReach[k];
