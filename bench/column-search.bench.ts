@@ -68,8 +68,10 @@ const at = (sorted: number[], q: number) => Number(sorted[Math.min(sorted.length
 const p50s: number[] = [];
 let allIdentical = true;
 for (const query of QUERIES) {
-  const full = await searchColumns(client, { query, limit: MAX_LIMIT });
-  const single = await searchColumns(client, { query, limit: MAX_LIMIT, parallel: false });
+  // One clock for both: last_written is relative to it.
+  const now = Date.now();
+  const full = await searchColumns(client, { query, limit: MAX_LIMIT, now });
+  const single = await searchColumns(client, { query, limit: MAX_LIMIT, parallel: false, now });
   const ms: Record<'1' | '2', number[]> = { 1: [], 2: [] };
   const cpu: Record<'1' | '2', number[]> = { 1: [], 2: [] };
   const workerBefore = workerRanges();
