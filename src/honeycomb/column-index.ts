@@ -13,7 +13,7 @@ export interface RankedPage {
   scores: number[];
   /** Matching candidates in all. */
   total: number;
-  /** Per name id: 1 when the name matched. */
+  /** Per name id: 1 when the name matched. The index's own array: valid until its next rank(). */
   matched: Uint8Array;
 }
 
@@ -25,6 +25,10 @@ export class ColumnIndex {
   private readonly weights: Int32Array;
   /** A candidate's name as written to its name id. */
   private readonly idOfName = new Map<string, number>();
+  /** Reused by every rank(): a megabyte of garbage per query costs more than clearing them. */
+  private readonly matched: Uint8Array;
+  /** Per name id: its page group, -1 between calls. */
+  private readonly groupOf: Int32Array;
 
   constructor(names: readonly string[]) {
     const distinct = new Map<string, number>();
@@ -41,6 +45,8 @@ export class ColumnIndex {
     this.table.names.forEach((lower, id) => idOfLower.set(lower, id));
     this.nameOf = new Int32Array(names.length);
     this.weights = new Int32Array(this.table.size);
+    this.matched = new Uint8Array(this.table.size);
+    this.groupOf = new Int32Array(this.table.size).fill(-1);
     names.forEach((name, c) => {
       const id = idOfLower.get(name.toLowerCase()) as number;
       this.nameOf[c] = id;
@@ -62,9 +68,9 @@ export class ColumnIndex {
   rank(queryLower: string, offset: number, limit: number, tieBreak?: (nameLower: string) => number, parallel = true): RankedPage {
     const depth = offset + limit;
     const { ids, scores, count } = scoreNames(this.table, queryLower, depth, this.weights, parallel);
-    const matched = new Uint8Array(this.table.size);
+    const matched = this.matched.fill(0);
     let total = 0;
-    // Scores come in runs (all substring hits first), so the level map is consulted only on a change.
+    // Scores mostly come in runs (substring hits first), so the level map is consulted only on a change.
     const levelOfScore = new Map<number, number>();
     const levelScore: number[] = [];
     const levelWeight: number[] = [];
@@ -111,7 +117,7 @@ export class ColumnIndex {
       if (l >= 0 && pageLevel[l] >= 0) members[pageLevel[l]].push(ids[k]);
     }
     // Groups in result order: a level, or with a tie-break a level split by tie-break value.
-    const groupOf = new Int32Array(this.table.size).fill(-1);
+    const groupOf = this.groupOf;
     const groupWeight: number[] = [];
     const groupScore: number[] = [];
     const addGroup = (names: number[], score: number) => {
@@ -150,6 +156,8 @@ export class ColumnIndex {
     }
     const indexes = picked.flat();
     const scoreOf = (c: number) => groupScore[groupOf[this.nameOf[c]]];
-    return { indexes, scores: indexes.map(scoreOf), total, matched };
+    const scored = indexes.map(scoreOf);
+    for (const names of members) for (const id of names) groupOf[id] = -1;
+    return { indexes, scores: scored, total, matched };
   }
 }

@@ -1,7 +1,7 @@
 /**
  * One query against one range of a NameTable's names: everything about each name that needs no
  * other name. Ranges are independent, so two threads can share them out (name-pool.ts), each with
- * its own QueryPlan, writing into the same per-name outputs.
+ * its own QueryPlan and its own outputs.
  *
  * Per name: does it hold the query (exact, prefix, substring)? If not, an upper bound on its
  * difflib matching characters: real_quick_ratio (lengths alone), then the longest common
@@ -11,7 +11,7 @@
  * until that answer is known.
  */
 import { BlockMatcher } from './block-matcher.js';
-import { GRAM_WORDS, type NameTable, addGrams } from './name-table.js';
+import { GRAM_WORDS, type NameTable, RANGES, addGrams } from './name-table.js';
 import { MIN_SCORE, matchScore } from './similarity.js';
 
 /** difflib's autojunk starts at this length of the column side: such names take the plain path. */
@@ -19,27 +19,33 @@ export const AUTOJUNK_LENGTH = 200;
 /** The longest query the LCS bound handles (one 32-bit word). */
 const LCS_BITS = 32;
 
-/** sub[] codes: how a name holds the query. */
-export const SUB_NONE = 0;
-export const SUB_INSIDE = 1;
-export const SUB_PREFIX = 2;
-export const SUB_EXACT = 3;
-export const SUB_SCORES = [0, 0.8, 0.9, 1.0];
-
 /**
- * Per name id, written once per query by whichever thread scores its range: how it holds the query
- * (sub), the bound on its matching characters when it stays open (bound, else -1), and whether its
- * blocks reach the threshold (reach; computed only when thresholds are asked for).
+ * What scoring the ranges found, written by the thread that scored each range, as short lists so
+ * that reading them costs what was found rather than the table's size. Range r's lists start at
+ * index ranges[r] of each array (ids ascending): counts[r] names holding the query (subIds, and subScores:
+ * exact 1.0, prefix 0.9, else 0.8),
+ * counts[RANGES + r] names the bounds leave open (openIds, their bound, and whether their blocks
+ * reach the threshold when thresholds are asked for).
  */
 export interface RangeOutputs {
-  sub: Uint8Array;
-  bound: Int16Array;
-  reach: Uint8Array;
+  subIds: Int32Array;
+  subScores: Float64Array;
+  openIds: Int32Array;
+  openBound: Int16Array;
+  openReach: Uint8Array;
+  counts: Int32Array;
 }
 
 export function rangeOutputs(size: number, shared: boolean): RangeOutputs {
   const buffer = (bytes: number) => (shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
-  return { sub: new Uint8Array(buffer(size)), bound: new Int16Array(buffer(2 * size)), reach: new Uint8Array(buffer(size)) };
+  return {
+    subIds: new Int32Array(buffer(4 * size)),
+    subScores: new Float64Array(buffer(8 * size)),
+    openIds: new Int32Array(buffer(4 * size)),
+    openBound: new Int16Array(buffer(2 * size)),
+    openReach: new Uint8Array(buffer(size)),
+    counts: new Int32Array(buffer(4 * 2 * RANGES)),
+  };
 }
 
 /** What one thread derives from a query before scoring ranges: nothing here depends on a name. */
@@ -101,90 +107,97 @@ export class QueryPlan {
   }
 }
 
-/** Scores names [lo, hi) into `out`; `thresholds`: also decide reach for the names left open. */
-export function scoreRange(plan: QueryPlan, lo: number, hi: number, out: RangeOutputs, thresholds: boolean): void {
-  substrings(plan, lo, hi, out.sub);
-  if (plan.la === 0) {
-    out.bound.fill(-1, lo, hi);
-    out.reach.fill(0, lo, hi);
-    return;
-  }
-  bounds(plan, lo, hi, out, thresholds);
+/** Scores range r into `out`; `thresholds`: also decide reach for the names left open. */
+export function scoreRange(plan: QueryPlan, r: number, out: RangeOutputs, thresholds: boolean): void {
+  const lo = plan.table.ranges[r];
+  const hi = plan.table.ranges[r + 1];
+  out.counts[r] = substrings(plan, lo, hi, out);
+  out.counts[RANGES + r] = plan.la === 0 ? 0 : bounds(plan, lo, hi, out.counts[r], out, thresholds);
 }
 
-function substrings(plan: QueryPlan, lo: number, hi: number, sub: Uint8Array): void {
+/** Lists the names of [lo, hi) holding the query; returns how many. */
+function substrings(plan: QueryPlan, lo: number, hi: number, out: RangeOutputs): number {
+  if (plan.noSubstring) return 0;
   const { names, lengths, grams, syms, offsets } = plan.table;
   const { la, qSyms, query, allKnown, bitIsAnswer } = plan;
-  if (plan.noSubstring) {
-    sub.fill(SUB_NONE, lo, hi);
-    return;
-  }
+  const { subIds, subScores } = out;
   const [w0, w1, w2, w3, w4, w5] = plan.want;
   const shortest = allKnown ? la : 0;
+  let k = lo;
   for (let id = lo, g = lo * GRAM_WORDS; id < hi; id++, g += GRAM_WORDS) {
-    if (lengths[id] < shortest || (grams[g] & w0) !== w0 || (grams[g + 1] & w1) !== w1 || (grams[g + 2] & w2) !== w2 || (grams[g + 3] & w3) !== w3 || (grams[g + 4] & w4) !== w4 || (grams[g + 5] & w5) !== w5 || (!bitIsAnswer && !names[id].includes(query))) {
-      sub[id] = SUB_NONE;
-      continue;
-    }
+    if (lengths[id] < shortest || (grams[g] & w0) !== w0 || (grams[g + 1] & w1) !== w1 || (grams[g + 2] & w2) !== w2 || (grams[g + 3] & w3) !== w3 || (grams[g + 4] & w4) !== w4 || (grams[g + 5] & w5) !== w5) continue;
+    if (!bitIsAnswer && !names[id].includes(query)) continue;
+    subIds[k] = id;
     if (!allKnown) {
-      sub[id] = names[id] === query ? SUB_EXACT : names[id].startsWith(query) ? SUB_PREFIX : SUB_INSIDE;
+      subScores[k++] = names[id] === query ? 1.0 : names[id].startsWith(query) ? 0.9 : 0.8;
       continue;
     }
     let prefix = true;
-    for (let k = 0, base = offsets[id]; k < la && prefix; k++) prefix = syms[base + k] === qSyms[k];
-    sub[id] = !prefix ? SUB_INSIDE : lengths[id] === la ? SUB_EXACT : SUB_PREFIX;
+    for (let c = 0, base = offsets[id]; c < la && prefix; c++) prefix = syms[base + c] === qSyms[c];
+    subScores[k++] = !prefix ? 0.8 : lengths[id] === la ? 1.0 : 0.9;
   }
+  return k - lo;
 }
 
 /**
- * Bounds for the names not holding the query. Names are in code-point order, so a name resumes the
- * LCS state after the prefix it shares with the last name computed, and the first block search
+ * Lists the names of [lo, hi) not holding the query (the first `held` listed by substrings() do)
+ * that the bounds leave open; returns how many. Names are in code-point order, so a name resumes
+ * the LCS state after the prefix it shares with the last name computed, and the first block search
  * after the prefix it shares with the last name matched.
  */
-function bounds(plan: QueryPlan, lo: number, hi: number, out: RangeOutputs, thresholds: boolean): void {
+function bounds(plan: QueryPlan, lo: number, hi: number, held: number, out: RangeOutputs, thresholds: boolean): number {
   const { sharedPrefix, syms, offsets, lengths, names } = plan.table;
   const { la, need, masks, lowBits, states, matcher, query } = plan;
-  const { sub, bound, reach } = out;
+  const { subIds, openIds, openBound, openReach } = out;
   const useLcs = la <= LCS_BITS;
   let valid = 0;
   let sinceMatched = 0;
+  let nextHeld = lo;
+  const heldEnd = lo + held;
+  let k = lo;
   for (let id = lo; id < hi; id++) {
     if (id > lo) {
       if (sharedPrefix[id] < valid) valid = sharedPrefix[id];
       if (sharedPrefix[id] < sinceMatched) sinceMatched = sharedPrefix[id];
     }
+    if (nextHeld < heldEnd && subIds[nextHeld] === id) {
+      nextHeld++;
+      continue;
+    }
     const L = lengths[id];
     const needed = need[L];
     let b = la < L ? la : L;
-    if (sub[id] !== SUB_NONE || b < needed) {
-      bound[id] = -1;
-      reach[id] = 0;
-      continue;
-    }
+    if (b < needed) continue;
     if (useLcs && L < AUTOJUNK_LENGTH) {
       const base = offsets[id];
+      // Later names resume at most from the prefix this one shares with the next: only those states are kept.
+      const keep = Math.min(L, id + 1 < hi ? sharedPrefix[id + 1] : 0);
       let v = states[valid];
-      for (let x = valid; x < L; x++) {
+      let x = valid;
+      for (; x < keep; x++) {
         const u = v & masks[syms[base + x]];
         v = (v + u) | (v - u);
         states[x + 1] = v;
       }
-      valid = L;
-      b = popcount(~v & lowBits);
-      if (b < needed) {
-        bound[id] = -1;
-        reach[id] = 0;
-        continue;
+      for (; x < L; x++) {
+        const u = v & masks[syms[base + x]];
+        v = (v + u) | (v - u);
       }
+      valid = keep;
+      b = popcount(~v & lowBits);
+      if (b < needed) continue;
     }
-    bound[id] = b;
-    if (!thresholds) reach[id] = 0;
-    else if (L >= AUTOJUNK_LENGTH) reach[id] = matchScore(query, names[id]) === null ? 0 : 1;
+    openIds[k] = id;
+    openBound[k] = b;
+    if (!thresholds) openReach[k] = 0;
+    else if (L >= AUTOJUNK_LENGTH) openReach[k] = matchScore(query, names[id]) === null ? 0 : 1;
     else {
-      reach[id] = matcher.matches(id, needed, sinceMatched) >= needed ? 1 : 0;
+      openReach[k] = matcher.matches(id, needed, sinceMatched) >= needed ? 1 : 0;
       sinceMatched = L;
     }
+    k++;
   }
+  return k - lo;
 }
 
 const isSurrogate = (cp: number) => cp >= 0xd800 && cp <= 0xdfff;

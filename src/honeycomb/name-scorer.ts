@@ -6,9 +6,9 @@
  * difflib ratios only for the names that can reach the page asked for.
  */
 import { EXACT } from './block-matcher.js';
-import { AUTOJUNK_LENGTH, QueryPlan, type RangeOutputs, SUB_NONE, SUB_SCORES, rangeOutputs, scoreRange } from './name-range.js';
+import { AUTOJUNK_LENGTH, QueryPlan, type RangeOutputs, rangeOutputs, scoreRange } from './name-range.js';
 import { PARALLEL_MIN_NAMES, shareRanges } from './name-pool.js';
-import type { NameTable } from './name-table.js';
+import { type NameTable, RANGES } from './name-table.js';
 import { MIN_SCORE, matchScore } from './similarity.js';
 
 /**
@@ -78,7 +78,7 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   const thresholds = depth !== Infinity;
   let plan: QueryPlan | undefined;
   const mine = () => (plan ??= new QueryPlan(table, queryLower));
-  const run = (r: number) => scoreRange(mine(), table.ranges[r], table.ranges[r + 1], buffers.outputs, thresholds);
+  const run = (r: number) => scoreRange(mine(), r, buffers.outputs, thresholds);
   const byWorker = parallel ? shareRanges(table, buffers.theirs, queryLower, thresholds, run) : null;
   if (!byWorker) for (let r = 0; r + 1 < table.ranges.length; r++) run(r);
 
@@ -87,16 +87,17 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
   let aboveRatios = 0;
   let pending = 0;
   for (let r = 0; r + 1 < table.ranges.length; r++) {
-    const { sub, bound, reach } = byWorker?.[r] === 1 ? buffers.theirs : buffers.outputs;
-    for (let id = table.ranges[r]; id < table.ranges[r + 1]; id++) {
-      if (sub[id] !== SUB_NONE) {
-        push(out, id, SUB_SCORES[sub[id]]);
-        aboveRatios += w[id];
-      } else if (bound[id] >= 0) {
-        pendingId[pending] = id;
-        pendingReach[pending] = reach[id];
-        pendingBound[pending++] = bound[id];
-      }
+    const { subIds, subScores, openIds, openBound, openReach, counts } = byWorker?.[r] === 1 ? buffers.theirs : buffers.outputs;
+    const lo = table.ranges[r];
+    const held = counts[r];
+    out.ids.set(subIds.subarray(lo, lo + held), out.count);
+    out.scores.set(subScores.subarray(lo, lo + held), out.count);
+    out.count += held;
+    for (let k = lo; k < lo + held; k++) aboveRatios += w[subIds[k]];
+    for (let k = lo, end = lo + counts[RANGES + r]; k < end; k++) {
+      pendingId[pending] = openIds[k];
+      pendingReach[pending] = openReach[k];
+      pendingBound[pending++] = openBound[k];
     }
   }
   if (pending === 0) return out;

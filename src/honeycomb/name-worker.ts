@@ -30,7 +30,7 @@ function help(gen: number): void {
     // Read after a claim: should the partner have taken this range and moved on to another query
     // meanwhile, the outputs made from it are never read (the range never ends THEIRS_DONE).
     plan ??= new QueryPlan(table, readQuery(ctl));
-    scoreRange(plan, table.ranges[r], table.ranges[r + 1], outputs, Atomics.load(ctl, FLAGS) === 1);
+    scoreRange(plan, r, outputs, Atomics.load(ctl, FLAGS) === 1);
     moveRange(ctl, tag, r, THEIRS, THEIRS_DONE);
   }
 }
