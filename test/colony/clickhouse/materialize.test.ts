@@ -13,6 +13,8 @@ import { registryTableName } from '../../../src/colony/store/clickhouse/registry
 import { loadScenario } from '../../../src/demo/load.js';
 import { openClickHouseColony } from '../../../src/agent/clickhouse.js';
 import { startFakeClickHouse } from './fake-http.js';
+import { ingestExport } from '../../../src/colony/otlp/ingest.js';
+import { protobufTraces, sdkSpans } from '../../support/otel-sdk.js';
 
 const DIR = join(tmpdir(), `coral-ch-mat-${process.pid}`);
 const END = 1_764_675_000_000_000_000n;
@@ -122,4 +124,26 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse colony with and without stored derived c
       await ch.close();
     }
   }, 600_000);
+
+  it('backfills the registry again when an earlier open stopped before marking it complete', async () => {
+    const target = { kind: 'chdb' as const, dir: DIR, database: 'regfix' };
+    const ch = await openChClient(target);
+    try {
+      const first = await ClickHouseStore.open({ target, create: true });
+      await ingestExport(first, 'traces', 'protobuf', protobufTraces(await sdkSpans(3, 'checkout')));
+      await first.close();
+      // As if the process had died between creating the views and finishing the backfill.
+      const registry = qualified('regfix', registryTableName(DEFAULT_TABLES, true));
+      await ch.command(`TRUNCATE TABLE ${registry}`);
+      await ch.command(`ALTER TABLE ${registry} MODIFY COMMENT ''`);
+      const again = await ClickHouseStore.open({ target });
+      try {
+        expect((await again.listServices()).map((s) => s.serviceName)).toEqual(['checkout']);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await ch.close();
+    }
+  });
 });

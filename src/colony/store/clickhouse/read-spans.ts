@@ -7,7 +7,6 @@ import {
   type HistogramSeries,
   type KeyColumns,
   type Protocol,
-  type RedQuery,
   type RedRow,
   type SeriesDelta,
   applyFilters,
@@ -25,6 +24,7 @@ import { Conditions, inRange, instant, lit, list } from './sql.js';
 import { type ChSchema, histograms, spans } from './views.js';
 import { qualified } from './ddl.js';
 import { type ChSpanRow, toSpanRecord } from './span-record.js';
+import type { RedBase } from './batch.js';
 
 /** Group keys per protocol, aliased apart from the view's columns (ClickHouse forbids an alias that shadows its own input). */
 const SPAN_SHAPE: Record<Protocol, { where: string; keys: string; error: string }> = {
@@ -62,20 +62,26 @@ function keyColumns(r: KRow): KeyColumns {
   };
 }
 
-/** Exact percentiles: quantileExactInclusive interpolates like DuckDB's quantile_cont (checked in the tests). */
-export async function redFromSpans(ch: ChClient, s: ChSchema, q: RedQuery): Promise<RedRow[]> {
-  const shape = SPAN_SHAPE[q.protocol];
-  const w = new Conditions().add(shape.where);
-  w.maybe(q.source, 'source = ?');
-  applyFilters(w, q);
+/**
+ * Exact percentiles: quantileExactInclusive interpolates like DuckDB's quantile_cont (checked in the
+ * tests). Several protocols in one query, each its own branch, rows in each protocol's own order.
+ */
+export async function redFromSpans(ch: ChClient, s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Promise<Map<Protocol, RedRow[]>> {
   const inner = new Conditions().add(inRange('Timestamp', q.range)).add('ServiceName = ?', q.service);
-  const rows = await ch.query<KRow & { requests: number; errors: number; q: number[] }>(
-    `SELECT source, ${shape.keys}, toInt32(count()) AS requests, toInt32(countIf(ifNull(${shape.error}, false))) AS errors,
+  const branches = protocols.map((p, i) => {
+    const shape = SPAN_SHAPE[p];
+    const w = new Conditions().add(shape.where);
+    w.maybe(q.source, 'source = ?');
+    applyFilters(w, q);
+    return `SELECT toInt32(${i}) AS p, source, ${shape.keys}, toInt32(count()) AS requests, toInt32(countIf(ifNull(${shape.error}, false))) AS errors,
        quantilesExactInclusive(0.5, 0.95, 0.99)(duration_ns) AS q
      FROM ${spans(s, inner.sql())} WHERE ${w.sql()}
-     GROUP BY source, ${KEYS.join(', ')} ORDER BY requests DESC, source, ${KEYS.join(', ')}`,
+     GROUP BY source, ${KEYS.join(', ')}`;
+  });
+  const rows = await ch.query<KRow & { p: number; requests: number; errors: number; q: number[] }>(
+    `SELECT * FROM (${branches.join(' UNION ALL ')}) ORDER BY p, requests DESC, source, ${KEYS.join(', ')}`,
   );
-  return rows.map((r) => spanRedRow(keyColumns(r), q.protocol, r));
+  return new Map(protocols.map((p, i) => [p, rows.filter((r) => r.p === i).map((r) => spanRedRow(keyColumns(r), p, r))]));
 }
 
 /** Per-series attributes, taken from any point (aliased apart: ClickHouse forbids an aggregate alias that shadows a column used elsewhere). */
@@ -137,11 +143,13 @@ async function seriesDeltas(ch: ChClient, s: ChSchema, outer: Conditions, range:
   return deltasInWindow(series, range);
 }
 
-export async function redFromHistograms(ch: ChClient, s: ChSchema, q: RedQuery): Promise<RedRow[]> {
-  const w = new Conditions().add('service_name = ?', q.service).add(`metric_name IN ${list(DURATION_METRICS[q.protocol])}`);
+/** Several protocols from one pass: each duration metric belongs to one protocol. */
+export async function redFromHistograms(ch: ChClient, s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Promise<Map<Protocol, RedRow[]>> {
+  const w = new Conditions().add('service_name = ?', q.service).add(`metric_name IN ${list(protocols.flatMap((p) => DURATION_METRICS[p]))}`);
   w.maybe(q.source, 'source = ?');
   applyFilters(w, q);
-  return redFromSeriesDeltas(await seriesDeltas(ch, s, w, q.range), q.protocol);
+  const deltas = await seriesDeltas(ch, s, w, q.range);
+  return new Map(protocols.map((p) => [p, redFromSeriesDeltas(deltas.filter((d) => DURATION_METRICS[p].includes(d.series.metric_name)), p)]));
 }
 
 export async function operationHistograms(ch: ChClient, s: ChSchema, range: TimeRange): Promise<HistogramOperationRow[]> {

@@ -19,6 +19,7 @@ import { lit } from './sql.js';
 import { writeBatch } from './write.js';
 import { ensureDerivedColumns } from './materialize.js';
 import { ensureRegistry } from './registry.js';
+import { ProtocolBatcher } from './batch.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
 
@@ -75,12 +76,15 @@ export class ClickHouseStore implements Colony {
     return writeBatch(this.ch, this.schema, batch);
   }
 
+  private readonly spanRed = new ProtocolBatcher((q, protocols) => spans.redFromSpans(this.ch, this.schema, q, protocols));
+  private readonly histogramRed = new ProtocolBatcher((q, protocols) => spans.redFromHistograms(this.ch, this.schema, q, protocols));
+
   redFromSpans(q: RedQuery): Promise<RedRow[]> {
-    return spans.redFromSpans(this.ch, this.schema, q);
+    return this.spanRed.ask(q);
   }
 
   redFromHistograms(q: RedQuery): Promise<RedRow[]> {
-    return spans.redFromHistograms(this.ch, this.schema, q);
+    return this.histogramRed.ask(q);
   }
 
   searchTraces(q: TraceSearch): Promise<TraceSearchResult> {
