@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialState, reducer } from '../../components/state/reducer.js';
 import type { ConsoleState } from '../../components/state/types.js';
-import { LivePoller, resultKey } from '../../src/console/live.js';
+import { LivePoller, SUMMARY_EVERY, resultKey } from '../../src/console/live.js';
 import { ConsoleEngine, type EngineEvent } from '../../src/console/engine.js';
 
 const home = mkdtempSync(join(tmpdir(), 'coral-live-'));
