@@ -91,7 +91,10 @@ export class LivePoller {
     const summaryToo = this.rounds++ % SUMMARY_EVERY === 0;
     for (const [view, w] of [...this.views]) {
       if (view === 'summary' && !summaryToo) continue;
+      if (this.paused) break;
       const r = await this.o.call(`live-${++this.seq}`, w.tool, w.args);
+      // Paused while the query ran: the view holds still from the moment p was pressed.
+      if (this.paused) break;
       // A failed refresh keeps what is shown; the next round tries again.
       if (!r.ok || !r.structured) continue;
       const key = resultKey(r.structured);
