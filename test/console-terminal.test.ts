@@ -18,6 +18,9 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
+/** The highest tool call number in the tool calls pane (it keeps the newest call in view). */
+const lastCall = (screen: string[]) => Math.max(0, ...[...screen.join('\n').matchAll(/[✓✗⋯⊘] \[(\d+)\]/g)].map((m) => Number(m[1])));
+
 async function session(cols: number, rows: number): Promise<string[]> {
   const t = new TmuxTerminal(`${cols}x${rows}`, cols, rows, home);
   terminals.push(t);
@@ -51,8 +54,10 @@ async function session(cols: number, rows: number): Promise<string[]> {
   await t.press(':');
   expect(await check('command line')).toContain('Tab completes');
   await t.type('traces --max 3');
+  // Its number follows the last call shown (the startup pass may have made two or three).
+  const before = lastCall(t.screen());
   await t.keys('Enter');
-  await t.waitFor((s) => /✓ \[\d+\] query_traces max_t/.test(s), 'the :traces call to finish');
+  await t.waitFor((s) => s.includes(`✓ [${before + 1}] query_traces`), 'the :traces call to finish');
   await check('command ran');
 
   // Esc leaves the input for the detail pane; browse, fold, jump, open details.
@@ -83,9 +88,10 @@ async function session(cols: number, rows: number): Promise<string[]> {
   // The summary: Enter on a service opens its metrics and its worst traces.
   await t.press('4', 'j');
   expect(await check('summary')).toContain('Stand out');
+  // The service's metrics and traces are the next two calls after the last one shown.
+  const last = lastCall(t.screen());
   await t.keys('Enter');
-  // Calls 1-2 were the startup pass, 3 the :traces above; the service's metrics are 4, its traces 5.
-  await t.waitFor((s) => /✓ \[5\] query_traces/.test(s), 'the opened service\'s traces');
+  await t.waitFor((s) => s.includes(`✓ [${last + 2}] query_traces`), 'the opened service\'s traces');
   await check('service opened');
 
   // The : line remembers what ran.

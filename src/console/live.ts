@@ -8,6 +8,12 @@ import type { ToolResult } from '../agent/events.js';
 export type LiveView = 'summary' | 'traces' | 'metrics';
 
 export const DEFAULT_LIVE_INTERVAL_MS = 5000;
+/**
+ * The summary (a dozen queries over two windows) is asked every third round only: its 30-minute
+ * window moves slowly, and it is most of a round's cost (about 0.8 s CPU for the three views over
+ * the payment-failure hour).
+ */
+export const SUMMARY_EVERY = 3;
 
 const VIEWS: Record<string, LiveView> = {
   coral_query_summary: 'summary',
@@ -47,6 +53,7 @@ export class LivePoller {
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<number> | null = null;
   private seq = 0;
+  private rounds = 0;
   paused = false;
 
   constructor(private readonly o: { call(id: string, tool: string, args: Record<string, unknown>): Promise<ToolResult>; onChange(r: LiveRefresh): void; intervalMs: number }) {}
@@ -81,8 +88,13 @@ export class LivePoller {
 
   private async round(): Promise<number> {
     let changed = 0;
+    const summaryToo = this.rounds++ % SUMMARY_EVERY === 0;
     for (const [view, w] of [...this.views]) {
+      if (view === 'summary' && !summaryToo) continue;
+      if (this.paused) break;
       const r = await this.o.call(`live-${++this.seq}`, w.tool, w.args);
+      // Paused while the query ran: the view holds still from the moment p was pressed.
+      if (this.paused) break;
       // A failed refresh keeps what is shown; the next round tries again.
       if (!r.ok || !r.structured) continue;
       const key = resultKey(r.structured);

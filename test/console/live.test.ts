@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { initialState, reducer } from '../../components/state/reducer.js';
 import type { ConsoleState } from '../../components/state/types.js';
-import { LivePoller, resultKey } from '../../src/console/live.js';
+import { LivePoller, SUMMARY_EVERY, resultKey } from '../../src/console/live.js';
 import { ConsoleEngine, type EngineEvent } from '../../src/console/engine.js';
 
 const home = mkdtempSync(join(tmpdir(), 'coral-live-'));
@@ -44,7 +44,8 @@ beforeAll(async () => {
 }, 90_000);
 
 afterAll(async () => {
-  for (const c of children) {
+  // The replay first: a colony closing under a sender waits for its requests.
+  for (const c of [...children].reverse()) {
     if (c.exitCode !== null || c.signalCode !== null) continue;
     const exited = new Promise((r) => c.once('exit', r));
     c.kill('SIGTERM');
@@ -53,7 +54,8 @@ afterAll(async () => {
   if (savedHome === undefined) delete process.env.CORAL_HOME;
   else process.env.CORAL_HOME = savedHome;
   rmSync(home, { recursive: true, force: true });
-});
+  // colony serve flushes and closes its database on SIGTERM: slow on a busy machine.
+}, 60_000);
 
 describe('live refresh against a running colony', () => {
   it('refreshes the summary and the trace list while coral demo replay streams into the colony, and not while paused', async () => {
@@ -96,10 +98,9 @@ describe('live refresh against a running colony', () => {
 
     engine.setLivePaused(true);
     expect(events.at(-1)).toEqual({ type: 'status', patch: { live: 'paused' } });
-    // A round already under way may still land; after it, nothing while paused.
-    await new Promise((r) => setTimeout(r, 1500));
+    // Nothing while paused, not even from a round that was under way.
     const during = refreshes().length;
-    await new Promise((r) => setTimeout(r, 2000));
+    await new Promise((r) => setTimeout(r, 2500));
     expect(refreshes().length).toBe(during);
     engine.setLivePaused(false);
     if (replay.exitCode === null) await until(() => refreshes().length > during, 'a refresh after resuming', 60_000);
@@ -124,5 +125,36 @@ describe('the live poller', () => {
     expect(await poller.tick()).toBe(0); // failed: kept
     expect(await poller.tick()).toBe(1);
     expect(changes).toEqual(['coral_query_traces {"service":"x"} ["b"]']);
+  });
+
+  it('asks for the summary every third round only', async () => {
+    const asked: string[] = [];
+    const poller = new LivePoller({ intervalMs: 60_000, call: async (id, tool) => (asked.push(tool), { id, name: tool, ok: true, text: '' }), onChange: () => undefined });
+    poller.note('coral_query_summary', {}, { services: [] });
+    poller.note('coral_query_metrics', { service: 'x' }, { sections: [] });
+    for (let i = 0; i < SUMMARY_EVERY * 2; i++) await poller.tick();
+    expect(asked.filter((t) => t === 'coral_query_summary')).toHaveLength(2);
+    expect(asked.filter((t) => t === 'coral_query_metrics')).toHaveLength(SUMMARY_EVERY * 2);
+  });
+
+  it('sends nothing once paused, even from a query that was under way', async () => {
+    const changes: unknown[] = [];
+    let calls = 0;
+    const poller: LivePoller = new LivePoller({
+      intervalMs: 60_000,
+      call: async (id, tool) => {
+        // p pressed while the first query runs.
+        if (calls++ === 0) poller.paused = true;
+        return { id, name: tool, ok: true, text: '', structured: { traces: ['new'] } };
+      },
+      onChange: (r) => changes.push(r.structured),
+    });
+    poller.note('coral_query_traces', {}, { traces: ['old'] });
+    expect(await poller.tick()).toBe(0);
+    expect(changes).toEqual([]);
+    poller.paused = false;
+    // Resumed: the change that was held back is found again.
+    expect(await poller.tick()).toBe(1);
+    expect(changes).toEqual([{ traces: ['new'] }]);
   });
 });
