@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { histogramViews, spanViews } from '../../../src/colony/unified/operations.js';
 import type { ChangeEvent } from '../../../src/colony/unified/onset.js';
 import { SATURATION_GAUGES, type ServiceChange, type SummaryInput, compareServices, standOut } from '../../../src/colony/unified/summary.js';
+import { addMoment } from '../../../src/colony/unified/stats.js';
 import { FROM, MIN, PREV_FROM, TO, health, input, minutes, op, times } from './summary-input.js';
 
 /** One service's change, from an input holding only that service. */
@@ -177,5 +178,80 @@ describe('standOut', () => {
   it('keeps scores of 5 that failed or slowed, and any score of 8', () => {
     const all = [change('a', 5, true), change('b', 5, false, true), change('c', 4.9, true), change('d', 7.9), change('e', 8), change('f', 5)];
     expect(standOut(all).map((c) => c.service)).toEqual(['a', 'b', 'e']);
+  });
+});
+
+describe('compareServices: the quiet cases and the guards', () => {
+  it('a service with nothing to say is neither chronic, failing nor slower, with an error rate of 0', () => {
+    expect(one({})).toMatchObject({ signals: [], score: 0, chronic: false, failing: false, slower: false, errorRate: 0, prevErrorRate: null, basis: 'no requests', onset: null });
+  });
+
+  it('looks for no onset when nothing changed, even with a step in the minutes', () => {
+    expect(one({ ...ops(op('a', 'GET /', 10, 1000), op('a', 'GET /', 10, 1000)), minutes: minutes('a', 42, 'latency') })).toMatchObject({ signals: [], onset: null });
+  });
+
+  it('dates the step from the service\'s own minutes, the first source on a tie', () => {
+    const errs = ops(op('a', 'GET /', 10, 1000, 10), op('a', 'GET /', 10, 1000, 150));
+    const other = minutes('b', 50, 'errors').map((m) => ({ ...m, requests: 500 }));
+    expect(one({ ...errs, minutes: [...minutes('a', 42, 'errors'), ...other] }).onset).toBe('1970-01-01T17:22:00.000Z');
+    const tie = minutes('a', 50, 'errors').map((m) => ({ ...m, source: 'ebpf' as const }));
+    expect(one({ ...errs, minutes: [...minutes('a', 42, 'errors'), ...tie] }).onset).toBe('1970-01-01T17:22:00.000Z');
+  });
+
+  it('needs own times in both windows, and a significant rise of the mean', () => {
+    expect(one({ timesNow: [times('a', 20, 30)] }).signals).toEqual([]);
+    // Means 10 -> 20 ms, but values of 0 and 20 (then 0 and 40) make the rise far from significant.
+    const noisy = (hi: number) => {
+      const t = times('a', 0, 0);
+      for (let i = 0; i < 20; i++) addMoment(t.self, i % 2 === 0 ? 0 : hi);
+      return t;
+    };
+    expect(one({ timesPrev: [noisy(20)], timesNow: [noisy(40)] }).signals).toEqual([]);
+  });
+
+  it('compares a view only with the previous view of the same source and basis', () => {
+    const h = (shares: number[]) => ({ bounds: [5, 10, 20, 40, 80, 160], counts: shares.map((x) => x * 10) });
+    const prev = histogramViews([{ service: 'a', source: 'ebpf', kind: 'server', operation: 'GET /', failed: false, histogram: h([0, 10, 80, 10, 0, 0, 0]) }]);
+    expect(one({ opsPrev: prev, opsNow: spanViews(op('a', 'GET /', 10, 1000, 150, 'ebpf')) })).toMatchObject({ prevRequests: null, signals: ['errors 15.0%'] });
+  });
+
+  it('reads a service that only has database operations without failing', () => {
+    const db = spanViews(op('a', 'SELECT', 10, 1000).map((r) => ({ ...r, kind: 'db' as const })));
+    expect(one({ opsPrev: db, opsNow: db })).toMatchObject({ signals: [], basis: 'no requests' });
+  });
+
+  it('scores a rising operation by the rise of its own error rate', () => {
+    const c = one(ops(
+      [...op('a', 'GET /big', 10, 10000), ...op('a', 'POST /small', 10, 100, 10)],
+      [...op('a', 'GET /big', 10, 10000), ...op('a', 'POST /small', 10, 100, 40)],
+    ));
+    expect(c).toMatchObject({ signals: ['POST /small errors 10.0% -> 40.0% (SDK spans)'], score: 30 });
+  });
+
+  it('says traffic stopped only when there was traffic before', () => {
+    expect(one(ops(op('a', 'GET /', 10, 0), op('a', 'GET /', 10, 0))).signals).toEqual([]);
+  });
+
+  it('judges CPU against the traffic ratio, 1 without previous traffic', () => {
+    const cpu = [gauge('process.cpu.utilization', PREV_FROM + MIN, 0.1), gauge('process.cpu.utilization', FROM + MIN, 0.5)];
+    expect(one({ gauges: cpu, ...ops(op('a', 'GET /', 10, 1000), op('a', 'GET /', 10, 1000)) }).signals).toEqual(['CPU 10.0% -> 50.0%']);
+    expect(one({ gauges: cpu, opsNow: spanViews(op('a', 'GET /', 10, 1000)) }).signals).toEqual(['CPU 10.0% -> 50.0%']);
+  });
+});
+
+describe('compareServices: which sampled view confirms a slowdown', () => {
+  const slowed = (extraPrev: ReturnType<typeof op>, extraNow: ReturnType<typeof op>) =>
+    one(ops([...op('a', 'GET /', 10, 1000), ...extraPrev], [...op('a', 'GET /', 40, 1000), ...extraNow])).signals;
+  it('cites only a server view of this service that served requests', () => {
+    const ebpf = (ms: number, n: number, service = 'a') => op(service, 'GET /', ms, n, 0, 'ebpf');
+    expect(slowed(ebpf(10, 20), ebpf(40, 20))).toContain('eBPF spans: too few samples (20) to rank on');
+    expect(slowed(ebpf(10, 20, 'b'), ebpf(40, 20, 'b'))).toEqual(['P95 15ms -> 59ms']);
+    expect(slowed(ebpf(10, 20), ebpf(40, 0))).toEqual(['P95 15ms -> 59ms']);
+    const db = (ms: number) => ebpf(ms, 20).map((r) => ({ ...r, kind: 'db' as const }));
+    expect(slowed(db(10), db(40))).toEqual(['P95 15ms -> 59ms']);
+  });
+
+  it('never cites a rare operation of the view the service is ranked on', () => {
+    expect(slowed(op('a', 'GET /rare', 10, 20), op('a', 'GET /rare', 10, 20))).toEqual(['P95 15ms -> 59ms']);
   });
 });
