@@ -49,7 +49,8 @@ const firstLine = (text: string) => text.split('\n').find((l) => l.trim())?.trim
 export function noTracesText(args: Record<string, unknown>): string {
   const who = typeof args.service === 'string' ? args.service : typeof args.trace_id === 'string' ? `trace ${args.trace_id}` : 'any service';
   const since = typeof args.time_range === 'string' ? args.time_range : '1h';
-  const slower = args.min_duration_ms !== undefined ? ` slower than ${args.min_duration_ms}ms` : '';
+  // A zero minimum is no limit: it must not send the user looking for a lower --min.
+  const slower = typeof args.min_duration_ms === 'number' && args.min_duration_ms > 0 ? ` slower than ${args.min_duration_ms}ms` : '';
   return `No traces for ${who}${slower} in the last ${since} (try a wider --since${slower ? ' or a lower --min' : ''})`;
 }
 

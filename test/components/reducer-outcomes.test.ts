@@ -12,6 +12,7 @@ describe('what an empty trace result says', () => {
     expect(noTracesText({ service: 'cart', time_range: '30m' })).toBe('No traces for cart in the last 30m (try a wider --since)');
     expect(noTracesText({ trace_id: 'abc' })).toBe('No traces for trace abc in the last 1h (try a wider --since)');
     expect(noTracesText({ min_duration_ms: 500 })).toBe('No traces for any service slower than 500ms in the last 1h (try a wider --since or a lower --min)');
+    expect(noTracesText({ min_duration_ms: 0 })).toBe('No traces for any service in the last 1h (try a wider --since)');
     expect(noTracesText({ service: 7, trace_id: 8, time_range: 9 })).toBe('No traces for any service in the last 1h (try a wider --since)');
   });
 
