@@ -23,6 +23,7 @@ async function startAndMemory(): Promise<void> {
   const firstFrame: number[] = [];
   const firstTrace: number[] = [];
   let rssMb = 0;
+  let peakMb = 0;
   try {
     for (let run = 0; run < 5; run++) {
       const t = performance.now();
@@ -41,13 +42,22 @@ async function startAndMemory(): Promise<void> {
       firstFrame.push(shown);
       firstTrace.push(trace);
       if (run === 0) {
-        // Memory once the whole hour is loaded (the status bar stops saying "loading").
-        const until = performance.now() + 60_000;
-        while (performance.now() < until && tmux(socket, 'capture-pane', '-t', `b${run}`, '-p').includes('loading ')) await new Promise((r) => setTimeout(r, 100));
-        await new Promise((r) => setTimeout(r, 500));
+        // Memory while the hour loads (peak) and once it is in and the startup calls are done
+        // (settled: 3 s later, one sample every 100 ms, the highest taken).
         const pid = tmux(socket, 'list-panes', '-t', `b${run}`, '-F', '#{pane_pid}').trim();
-        const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-        rssMb = Math.round(Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024);
+        const rss = () => Math.round(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024);
+        const busy = (screen: string) => screen.includes('loading ') || /⋯ \[\d+\]/.test(screen);
+        const until = performance.now() + 60_000;
+        while (performance.now() < until && busy(tmux(socket, 'capture-pane', '-t', `b${run}`, '-p'))) {
+          peakMb = Math.max(peakMb, rss());
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        const settleEnd = performance.now() + 3000;
+        while (performance.now() < settleEnd) {
+          rssMb = Math.max(rssMb, rss());
+          peakMb = Math.max(peakMb, rssMb);
+          await new Promise((r) => setTimeout(r, 100));
+        }
       }
       tmux(socket, 'kill-session', '-t', `b${run}`);
     }
@@ -65,7 +75,7 @@ async function startAndMemory(): Promise<void> {
   const load = loadavg().map((l) => Number(l.toFixed(2)));
   report({ bench: 'console_first_frame', scenario: largest, runs: firstFrame.length, p50_ms: Math.round(firstFrame[2]), max_ms: Math.round(firstFrame[4]), target_ms: 800, meets_target: firstFrame[2] <= 800, load });
   report({ bench: 'console_first_trace_on_screen', scenario: largest, runs: firstTrace.length, p50_ms: Math.round(firstTrace[2]), max_ms: Math.round(firstTrace[4]), target_ms: 1500, meets_target: firstTrace[2] > 0 && firstTrace[2] <= 1500, load });
-  report({ bench: 'console_rss_largest_demo', scenario: largest, rss_mb: rssMb, target_mb: 400, meets_target: rssMb > 0 && rssMb <= 400, load });
+  report({ bench: 'console_rss_largest_demo', scenario: largest, rss_mb: rssMb, peak_rss_mb: peakMb, target_mb: 400, meets_target: rssMb > 0 && rssMb <= 400, peak_meets_target: peakMb > 0 && peakMb <= 400, load });
 }
 
 /**
