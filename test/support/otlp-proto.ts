@@ -7,8 +7,9 @@ import type { AttrValue, Attributes, HistogramPoint, NumberPoint, OtlpLogRecord,
 
 type Bytes = number[];
 
-function varint(v: bigint): Bytes {
-  let x = BigInt.asUintN(64, v);
+/** A varint of the 64-bit two's complement of `v`. */
+export function varint(v: number | bigint): Bytes {
+  let x = BigInt.asUintN(64, BigInt(v));
   const out: Bytes = [];
   while (x >= 0x80n) {
     out.push(Number(x & 0x7fn) | 0x80);
@@ -17,17 +18,17 @@ function varint(v: bigint): Bytes {
   out.push(Number(x));
   return out;
 }
-const tag = (field: number, wire: number) => varint(BigInt((field << 3) | wire));
-export const int = (field: number, v: number | bigint) => [...tag(field, 0), ...varint(BigInt(v))];
-export const len = (field: number, bytes: Bytes) => [...tag(field, 2), ...varint(BigInt(bytes.length)), ...bytes];
+const tag = (field: number, wire: number) => varint((field << 3) | wire);
+export const int = (field: number, v: number | bigint) => [...tag(field, 0), ...varint(v)];
+export const len = (field: number, bytes: Bytes) => [...tag(field, 2), ...varint(bytes.length), ...bytes];
 export const str = (field: number, s: string) => (s === '' ? [] : len(field, [...Buffer.from(s, 'utf8')]));
 export const hex = (field: number, id: string | null) => (id ? len(field, [...Buffer.from(id, 'hex')]) : []);
-const fixed64 = (field: number, v: bigint) => {
+export const fixed64 = (field: number, v: number | bigint) => {
   const b = Buffer.alloc(8);
-  b.writeBigUInt64LE(BigInt.asUintN(64, v));
+  b.writeBigUInt64LE(BigInt.asUintN(64, BigInt(v)));
   return [...tag(field, 1), ...b];
 };
-const double = (field: number, v: number) => {
+export const double = (field: number, v: number) => {
   const b = Buffer.alloc(8);
   b.writeDoubleLE(v);
   return [...tag(field, 1), ...b];

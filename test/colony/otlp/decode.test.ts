@@ -4,24 +4,7 @@ import { decodeTracesJson, parseHexId } from '../../../src/colony/otlp/decode-js
 import { OtlpDecodeError } from '../../../src/colony/otlp/model.js';
 import { normalizeLogs, eventKindOf, levelOf } from '../../../src/colony/otlp/normalize.js';
 import { hotAttributes } from '../../../src/colony/otlp/semconv.js';
-
-function varint(v: number): number[] {
-  const out: number[] = [];
-  for (; v >= 0x80; v = Math.floor(v / 128)) out.push((v % 128) | 0x80);
-  out.push(v);
-  return out;
-}
-const len = (n: number, bytes: number[]) => [(n << 3) | 2, ...varint(bytes.length), ...bytes];
-const f64 = (n: number, v: number) => {
-  const b = Buffer.alloc(8);
-  b.writeDoubleLE(v);
-  return [(n << 3) | 1, ...b];
-};
-const u64 = (n: number, v: number) => {
-  const b = Buffer.alloc(8);
-  b.writeBigUInt64LE(BigInt(v));
-  return [(n << 3) | 1, ...b];
-};
+import { double as f64, fixed64 as u64, len, varint } from '../../support/otlp-proto.js';
 
 describe('protobuf decoding', () => {
   it('rejects a nested message whose length overruns its parent', () => {

@@ -6,14 +6,7 @@ import { normalizeLogs } from '../../../src/colony/otlp/normalize.js';
 import { type RunningReceiver, startReceiver } from '../../../src/colony/otlp/receiver.js';
 import { ColonyStore } from '../../../src/colony/store/store.js';
 import { T0, logsBody, sdkResource } from '../../support/otlp-json.js';
-
-function varint(v: number): number[] {
-  const out: number[] = [];
-  for (; v >= 0x80; v = Math.floor(v / 128)) out.push((v % 128) | 0x80);
-  out.push(v);
-  return out;
-}
-const len = (n: number, bytes: number[]) => [(n << 3) | 2, ...varint(bytes.length), ...bytes];
+import { len, varint } from '../../support/otlp-proto.js';
 
 /** A logs request whose one record's body is an ArrayValue nested `depth` deep. */
 function deepProtoLogs(depth: number): Buffer {

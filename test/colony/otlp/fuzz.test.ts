@@ -9,6 +9,7 @@ import { ColonyStore } from '../../../src/colony/store/store.js';
 import { Random } from '../../../src/core/random.js';
 import { SEC, T0, hexId, histogramBody, logsBody, sdkResource, tracesBody } from '../../support/otlp-json.js';
 import { protobufTraces, sdkSpans } from '../../support/otel-sdk.js';
+import { double, fixed64, int, len, str } from '../../support/otlp-proto.js';
 
 /**
  * Hostile-input fuzzer: random bytes, mutated valid protobuf and JSON, and boundary numbers in every
@@ -27,41 +28,25 @@ const DECODE: Record<Signal, { json: (b: Buffer) => unknown; proto: (b: Buffer) 
   logs: { json: decodeLogsJson, proto: decodeLogsProto, normalize: normalizeLogs },
 };
 
-// --- a tiny protobuf writer for the logs and metrics seeds (traces come from the real SDK) ---
-function varint(v: bigint): number[] {
-  const out: number[] = [];
-  let n = BigInt.asUintN(64, v);
-  for (; n >= 0x80n; n >>= 7n) out.push(Number(n & 0x7fn) | 0x80);
-  out.push(Number(n));
-  return out;
-}
-const len = (f: number, bytes: number[]) => [...varint(BigInt((f << 3) | 2)), ...varint(BigInt(bytes.length)), ...bytes];
-const str = (f: number, s: string) => len(f, [...Buffer.from(s)]);
-const vint = (f: number, v: bigint) => [...varint(BigInt(f << 3)), ...varint(v)];
-const fixed = (f: number, v: bigint, dbl = false) => {
-  const b = Buffer.alloc(8);
-  if (dbl) b.writeDoubleLE(Number(v));
-  else b.writeBigUInt64LE(BigInt.asUintN(64, v));
-  return [(f << 3) | 1, ...b];
-};
+// --- the logs and metrics seeds, written with the shared protobuf writer (traces come from the real SDK) ---
 const kv = (k: string, any: number[]) => len(1, [...str(1, k), ...len(2, any)]);
 const resource = (service: string) => len(1, kv('service.name', str(1, service)));
 
 function protoLogs(): Buffer {
   const rec = (i: number) => len(2, [
-    ...fixed(1, T0 + BigInt(i) * SEC), ...vint(2, 9n), ...str(3, 'INFO'), ...len(5, str(1, `line ${i}`)),
-    ...kv('http.response.status_code', vint(3, 200n)), ...len(9, [...Buffer.alloc(16, i + 1)]), ...len(10, [...Buffer.alloc(8, i + 1)]), ...fixed(11, T0),
+    ...fixed64(1, T0 + BigInt(i) * SEC), ...int(2, 9n), ...str(3, 'INFO'), ...len(5, str(1, `line ${i}`)),
+    ...kv('http.response.status_code', int(3, 200n)), ...len(9, [...Buffer.alloc(16, i + 1)]), ...len(10, [...Buffer.alloc(8, i + 1)]), ...fixed64(11, T0),
   ]);
   return Buffer.from(len(1, [...len(1, resource('cart')), ...len(2, [...len(1, str(1, 'scope')), ...rec(0), ...rec(1)])]));
 }
 
 function protoMetrics(): Buffer {
-  const point = [...fixed(2, T0), ...fixed(3, T0 + SEC), ...fixed(4, 3n, true), ...len(7, kv('k', str(1, 'v')))];
-  const hist = [...fixed(2, T0), ...fixed(3, T0 + SEC), ...fixed(4, 3n), ...fixed(5, 7n, true), ...len(6, [...fixed(0, 1n).slice(1), ...fixed(0, 2n).slice(1)]), ...fixed(7, 1n, true)];
+  const point = [...fixed64(2, T0), ...fixed64(3, T0 + SEC), ...double(4, 3), ...len(7, kv('k', str(1, 'v')))];
+  const hist = [...fixed64(2, T0), ...fixed64(3, T0 + SEC), ...fixed64(4, 3n), ...double(5, 7), ...len(6, [...fixed64(0, 1n).slice(1), ...fixed64(0, 2n).slice(1)]), ...double(7, 1)];
   const metrics = [
     ...len(2, [...str(1, 'g'), ...len(5, len(1, point))]),
-    ...len(2, [...str(1, 's'), ...len(7, [...len(1, point), ...vint(2, 2n), ...vint(3, 1n)])]),
-    ...len(2, [...str(1, 'h'), ...len(9, [...len(1, hist), ...vint(2, 1n)])]),
+    ...len(2, [...str(1, 's'), ...len(7, [...len(1, point), ...int(2, 2n), ...int(3, 1n)])]),
+    ...len(2, [...str(1, 'h'), ...len(9, [...len(1, hist), ...int(2, 1n)])]),
   ];
   return Buffer.from(len(1, [...len(1, resource('cart')), ...len(2, [...len(1, str(1, 'scope')), ...metrics])]));
 }

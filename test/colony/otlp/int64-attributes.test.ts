@@ -6,6 +6,7 @@ import { decodeTracesJson } from '../../../src/colony/otlp/decode-json.js';
 import { decodeTracesProto } from '../../../src/colony/otlp/decode-proto.js';
 import { WireReader } from '../../../src/colony/otlp/wire.js';
 import { jsonTraces, protobufTraces } from '../../support/otel-sdk.js';
+import { varint } from '../../support/otlp-proto.js';
 
 /** One span carrying these integer attributes, made and serialised by the real OpenTelemetry SDK. */
 async function spanWith(attributes: Record<string, number>) {
@@ -16,18 +17,6 @@ async function spanWith(attributes: Record<string, number>) {
   const spans = exporter.getFinishedSpans();
   await provider.shutdown();
   return spans;
-}
-
-/** A protobuf varint of the 64-bit two's complement of `v`. */
-function varint64(v: bigint): Buffer {
-  let u = BigInt.asUintN(64, v);
-  const out: number[] = [];
-  while (u >= 0x80n) {
-    out.push(Number(u & 0x7fn) | 0x80);
-    u >>= 7n;
-  }
-  out.push(Number(u));
-  return Buffer.from(out);
 }
 
 describe('int64 attributes in protobuf', () => {
@@ -47,13 +36,13 @@ describe('int64 attributes in protobuf', () => {
   });
 
   it('reads two\'s complement varints: numbers while safe, exact decimal strings beyond', () => {
-    const read = (v: bigint) => new WireReader(varint64(v)).int64();
+    const read = (v: bigint) => new WireReader(Buffer.from(varint(v))).int64();
     expect(read(-1n)).toBe(-1);
     expect(read(-(2n ** 53n) + 1n)).toBe(-Number.MAX_SAFE_INTEGER);
     expect(read(-(2n ** 63n))).toBe('-9223372036854775808');
     expect(read(2n ** 63n - 1n)).toBe('9223372036854775807');
     expect(read(2n ** 60n)).toBe('1152921504606846976');
     expect(read(2n ** 49n)).toBe(2 ** 49);
-    expect(varint64(-1n)).toHaveLength(10);
+    expect(varint(-1n)).toHaveLength(10);
   });
 });
