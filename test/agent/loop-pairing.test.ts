@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent, Message } from '../../src/agent/events.js';
 import { runTurn } from '../../src/agent/loop.js';
-import type { ModelChunk, ModelProvider, ModelRequest } from '../../src/agent/providers/types.js';
 import { ToolHub } from '../../src/agent/toolhub.js';
+import { call, scripted, text } from '../support/scripted-model.js';
 
 /** A real MCP server (in-memory transport) whose tool answers after the delay it is asked for. */
 function sleeper(): McpServer {
@@ -16,21 +16,8 @@ function sleeper(): McpServer {
   return server;
 }
 
-/** A model that asks for the given calls in its first round and answers in the second, keeping what it was sent. */
-function scripted(calls: { id: string; ms: number; label: string }[]): ModelProvider & { requests: ModelRequest[] } {
-  const requests: ModelRequest[] = [];
-  return {
-    name: 'test:scripted',
-    cloud: false,
-    requests,
-    async *generate(req: ModelRequest): AsyncIterable<ModelChunk> {
-      requests.push(structuredClone(req));
-      if (requests.length === 1) {
-        for (const c of calls) yield { type: 'tool_call', call: { id: c.id, name: 'wait', args: { ms: c.ms, label: c.label } } };
-      } else yield { type: 'text', text: 'done' };
-    },
-  };
-}
+/** A model that asks for the given calls in its first round and answers in the second. */
+const asking = (calls: { id: string; ms: number; label: string }[]) => scripted([calls.map((c) => call(c.id, 'wait', { ms: c.ms, label: c.label })), [text('done')]]);
 
 let hub: ToolHub;
 beforeAll(async () => {
@@ -41,7 +28,7 @@ afterAll(async () => hub.close());
 describe('runTurn pairs tool results with their calls', () => {
   it('sends results in call order even when the calls finish in another order', async () => {
     // The first call is the slowest: finishing order is c3, c2, c1.
-    const model = scripted([{ id: 'c1', ms: 150, label: 'first' }, { id: 'c2', ms: 60, label: 'second' }, { id: 'c3', ms: 0, label: 'third' }]);
+    const model = asking([{ id: 'c1', ms: 150, label: 'first' }, { id: 'c2', ms: 60, label: 'second' }, { id: 'c3', ms: 0, label: 'third' }]);
     const messages: Message[] = [];
     const events: AgentEvent[] = [];
     for await (const ev of runTurn({ provider: model, hub, system: 's', messages, question: 'q' })) events.push(ev);

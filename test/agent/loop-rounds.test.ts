@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { AgentEvent, Message } from '../../src/agent/events.js';
 import { DEFAULT_MAX_TOOL_ROUNDS, DEFAULT_TOOL_OUTPUT_TOKENS, runTurn } from '../../src/agent/loop.js';
-import type { ModelChunk, ModelProvider, ModelRequest } from '../../src/agent/providers/types.js';
+import type { ModelProvider } from '../../src/agent/providers/types.js';
 import { ToolHub } from '../../src/agent/toolhub.js';
+import { call, scripted, text } from '../support/scripted-model.js';
 
 /** A real MCP server (in-memory transport): `repeat` answers `n` copies of a character, `wait` answers after `ms`. */
 function tools(): McpServer {
@@ -19,28 +20,6 @@ function tools(): McpServer {
   });
   return server;
 }
-
-type Round = ModelChunk[] | { chunks: ModelChunk[]; fail: string };
-/** A model that plays one scripted round per request (the last one repeats), keeping what it was sent. */
-function scripted(rounds: Round[], onRound?: (round: number) => void): ModelProvider & { requests: ModelRequest[] } {
-  const requests: ModelRequest[] = [];
-  return {
-    name: 'test:scripted',
-    cloud: false,
-    requests,
-    async *generate(req: ModelRequest): AsyncIterable<ModelChunk> {
-      requests.push(structuredClone(req));
-      onRound?.(requests.length);
-      const r = rounds[Math.min(requests.length, rounds.length) - 1];
-      const chunks = Array.isArray(r) ? r : r.chunks;
-      for (const c of chunks) yield c;
-      if (!Array.isArray(r)) throw new Error(r.fail);
-    },
-  };
-}
-
-const call = (id: string, name: string, args: Record<string, unknown>): ModelChunk => ({ type: 'tool_call', call: { id, name, args } });
-const text = (t: string): ModelChunk => ({ type: 'text', text: t });
 
 let hub: ToolHub;
 beforeAll(async () => {
