@@ -33,8 +33,6 @@ export interface AgentSession {
   colonyId: string;
   /** Resolves when the colony's data is ready (a demo loads in the background). */
   ready: Promise<void>;
-  /** Resolves when the first data is in (a demo's newest minutes; else with `ready`). */
-  firstData: Promise<void>;
   honeycomb: string;
   /** The colony's services when the session opened (a demo's, or the colony's own). */
   services: string[];
@@ -124,7 +122,6 @@ export async function openAgentSession(
     system: systemPrompt({ now: new Date(), services }),
     colonyId,
     ready,
-    firstData: firstData ?? ready,
     honeycomb: hc.describe,
     services,
     live: Boolean(choice.colony || (choice.clickhouse && !choice.demo)),
