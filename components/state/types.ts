@@ -2,7 +2,7 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import type { TreeNode } from '../../src/colony/unified/span-tree.js';
 import type { listedTraceJson, treeJson } from '../../src/colony/tools/traces.js';
 import type { ServiceChange } from '../../src/colony/unified/summary.js';
-import type { TraceSort } from '../trace/list-view.js';
+import type { TraceOrder } from '../../src/colony/unified/trace-digest.js';
 
 /** Everything the console shows, in one read-only value that components get from context. */
 export type Pane = 'chat' | 'tools' | 'detail';
@@ -69,7 +69,7 @@ export interface TraceViewState {
   /** What the last trace query came to when it showed nothing: no traces, or its error. */
   notice: { text: string; error: boolean } | null;
   /** The list's order and filter (`listCursor` indexes the sorted, filtered list). */
-  sort: TraceSort;
+  sort: TraceOrder;
   filter: string;
   filtering: boolean;
 }

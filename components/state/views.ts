@@ -1,5 +1,6 @@
 import type { ServiceChange } from '../../src/colony/unified/summary.js';
-import { type TraceSort, listedTraces } from '../trace/list-view.js';
+import type { TraceOrder } from '../../src/colony/unified/trace-digest.js';
+import { listedTraces } from '../trace/list-view.js';
 import type { SummaryJson, SummaryViewState, TraceJson, TraceViewState } from './types.js';
 
 /**
@@ -9,7 +10,7 @@ import type { SummaryJson, SummaryViewState, TraceJson, TraceViewState } from '.
 export const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.min(hi, v));
 
 /** A fresh trace view: these traces, the first listed one open (or the list), nothing folded; the sort stays. */
-export function traceView(traces: TraceJson[] = [], o: { openFirst?: boolean; notice?: TraceViewState['notice']; sort?: TraceSort } = {}): TraceViewState {
+export function traceView(traces: TraceJson[] = [], o: { openFirst?: boolean; notice?: TraceViewState['notice']; sort?: TraceOrder } = {}): TraceViewState {
   const sort = o.sort ?? 'errors';
   const open = o.openFirst && traces.length > 0 ? (listedTraces(traces, sort, '')[0] ?? null) : null;
   return { traces, open, listCursor: 0, cursor: 0, folded: {}, detail: false, notice: o.notice ?? null, sort, filter: '', filtering: false };

@@ -3,7 +3,8 @@ import { LineInput } from '../input/LineInput.js';
 import { fit } from '../panes/format.js';
 import { cell } from '../panes/table.js';
 import type { TraceViewState } from '../state/types.js';
-import { SORT_LABELS, listedTraces, serviceSegments, traceTable } from './list-view.js';
+import { ORDER_DESCRIPTIONS } from '../../src/colony/unified/trace-digest.js';
+import { listedTraces, serviceSegments, traceTable } from './list-view.js';
 import { windowStart } from './rows.js';
 
 /**
@@ -20,7 +21,7 @@ export function TraceList({ view, width, height }: { view: TraceViewState; width
   const count = view.filter ? `${listed.length} of ${view.traces.length} traces match "${view.filter}"${view.filtering ? '' : ' (Esc clears)'}` : `${view.traces.length} traces`;
   return (
     <Box flexDirection="column">
-      <Text color={view.filter ? 'cyan' : 'gray'}>{fit(`${count} · ${SORT_LABELS[view.sort]} (s) · / filters · Enter opens`, width)}</Text>
+      <Text color={view.filter ? 'cyan' : 'gray'}>{fit(`${count} · ${ORDER_DESCRIPTIONS[view.sort]} (s) · / filters · Enter opens`, width)}</Text>
       <Text bold>{fit(t.columns.map((c) => cell(c.title, c.width, c.align)).join(' '), width)}</Text>
       {listed.length === 0 && <Text color="gray">{fit(`No trace has a span matching "${view.filter}" (service, operation or attribute text)`, width)}</Text>}
       {listed.slice(start, start + rowsHeight).map((idx, i) => {

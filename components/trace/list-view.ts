@@ -1,4 +1,4 @@
-import { digestTrace, sourceMix } from '../../src/colony/unified/trace-digest.js';
+import { TRACE_ORDERS, type TraceOrder, digestTrace, sourceMix } from '../../src/colony/unified/trace-digest.js';
 import { ms } from '../panes/format.js';
 import { type Column, type TableLayout, layoutTable } from '../panes/table.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
@@ -9,16 +9,8 @@ import { TAG_COLORS } from '../theme/palette.js';
  * The trace list as an investigator reads it (pure): sorted (s cycles errors / duration / start
  * time), filtered (/ matches service, operation or attribute text), one row of cells per trace.
  */
-export const TRACE_SORTS = ['errors', 'duration', 'start'] as const;
-export type TraceSort = (typeof TRACE_SORTS)[number];
-
-export const SORT_LABELS: Record<TraceSort, string> = {
-  errors: 'failing first, then slowest',
-  duration: 'slowest first',
-  start: 'most recent first',
-};
-
-export const nextSort = (s: TraceSort): TraceSort => TRACE_SORTS[(TRACE_SORTS.indexOf(s) + 1) % TRACE_SORTS.length];
+/** s cycles the tool's own orders (`coral_query_traces` order), so the list and the tool say the same. */
+export const nextSort = (s: TraceOrder): TraceOrder => TRACE_ORDERS[(TRACE_ORDERS.indexOf(s) + 1) % TRACE_ORDERS.length];
 
 export interface ListedDigest {
   rootService: string;
@@ -53,10 +45,10 @@ const recent = (a: TraceJson, b: TraceJson) => {
 };
 const slower = (a: TraceJson, b: TraceJson) => b.durationMs - a.durationMs;
 const failing = (a: TraceJson, b: TraceJson) => Number(digestOf(b).errorCount > 0) - Number(digestOf(a).errorCount > 0);
-const ORDER: Record<TraceSort, (a: TraceJson, b: TraceJson) => number> = {
+const ORDER: Record<TraceOrder, (a: TraceJson, b: TraceJson) => number> = {
   errors: (a, b) => failing(a, b) || slower(a, b) || recent(a, b),
   duration: (a, b) => slower(a, b) || recent(a, b),
-  start: recent,
+  recent,
 };
 
 /** Everything a filter can match in a trace, lower-cased, built once per trace. */
@@ -83,10 +75,10 @@ export function traceMatches(t: TraceJson, filter: string): boolean {
   return !f || haystack(t).includes(f);
 }
 
-const lastListed = new WeakMap<TraceJson[], { sort: TraceSort; filter: string; rows: number[] }>();
+const lastListed = new WeakMap<TraceJson[], { sort: TraceOrder; filter: string; rows: number[] }>();
 
 /** The list as shown: indices into `traces`, filtered then sorted (remembered for the last sort and filter). */
-export function listedTraces(traces: TraceJson[], sort: TraceSort, filter: string): number[] {
+export function listedTraces(traces: TraceJson[], sort: TraceOrder, filter: string): number[] {
   const hit = lastListed.get(traces);
   if (hit && hit.sort === sort && hit.filter === filter) return hit.rows;
   const rows = traces.map((_, i) => i).filter((i) => traceMatches(traces[i], filter)).sort((a, b) => ORDER[sort](traces[a], traces[b]));

@@ -24,7 +24,7 @@ describe('the trace list (pure)', () => {
   it('sorts failing first then slowest, slowest first, or most recent first', () => {
     expect(ids(listedTraces(TRACES, 'errors', ''))).toEqual(['b', 'c', 'a']);
     expect(ids(listedTraces(TRACES, 'duration', ''))).toEqual(['c', 'a', 'b']);
-    expect(ids(listedTraces(TRACES, 'start', ''))).toEqual(['c', 'b', 'a']);
+    expect(ids(listedTraces(TRACES, 'recent', ''))).toEqual(['c', 'b', 'a']);
   });
 
   it('filters by service, operation or attribute text, case-insensitively', () => {
