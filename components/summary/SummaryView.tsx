@@ -1,8 +1,8 @@
 import { Box, Text } from 'ink';
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useConsoleState } from '../state/context.js';
 import { cut } from '../text/width.js';
-import { windowStart } from '../trace/rows.js';
+import { useStickyStart } from '../panes/sticky-window.js';
 import { summaryLines } from './summary-lines.js';
 
 /** The Summary tab: where to look first, windowed to keep the selected service (and its signals) in sight. */
@@ -10,16 +10,14 @@ export function SummaryView({ width, height }: { width: number; height: number }
   const s = useConsoleState();
   const v = s.summary;
   const lines = useMemo(() => summaryLines(v, width), [v, width]);
-  const prevStart = useRef(0);
   const at = lines.findIndex((l) => l.service === v.cursor);
   // The selected row and the signal lines under it.
   let end = at;
   while (at >= 0 && end + 1 < lines.length && lines[end + 1].service === undefined && lines[end + 1].text.startsWith('      ')) end++;
   const fits = lines.length <= height;
   const room = fits ? height : Math.max(1, height - 1);
-  let start = fits ? 0 : windowStart(lines.length, Math.max(0, end), room, prevStart.current);
-  if (at >= 0 && at < start) start = at;
-  prevStart.current = start;
+  const sticky = useStickyStart(lines.length, Math.max(0, end), room, `${width}x${height}`, at >= 0 ? at : Math.max(0, end));
+  const start = fits ? 0 : sticky;
   const shown = lines.slice(start, start + room);
   return (
     <Box flexDirection="column">

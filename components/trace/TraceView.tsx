@@ -1,12 +1,13 @@
 import { Box, Text } from 'ink';
-import { memo, useMemo, useRef } from 'react';
+import { memo, useMemo } from 'react';
 import { useConsoleState } from '../state/context.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
 import { fit, ms, width as cells, wrap } from '../panes/format.js';
 import { type Line, ScrollLines } from '../panes/ScrollLines.js';
 import { colorEnabled, serviceColor, TAG_COLORS } from '../theme/palette.js';
 import { compactPrefix, duration, flagText, nameParts, rowColumns, tagsWidth } from './row-layout.js';
-import { type TreeRow, barCells, visibleRows, windowStart } from './rows.js';
+import { type TreeRow, barCells, visibleRows } from './rows.js';
+import { useStickyStart } from '../panes/sticky-window.js';
 import { ruler } from './ruler.js';
 import { TraceList } from './TraceList.js';
 
@@ -70,7 +71,9 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const t = s.trace;
   const trace = t.open === null ? null : t.traces[t.open];
   const rows = trace ? visibleRows(trace.roots, t.folded, t.cursor) : [];
-  const prevStart = useRef(0);
+  const detailHeight = t.detail ? Math.max(6, Math.floor(height / 2)) : 0;
+  const treeHeight = Math.max(1, height - 2 - detailHeight);
+  const start = useStickyStart(rows.length, t.cursor, treeHeight, `${width}x${height}`);
   if (t.traces.length === 0) {
     const notice = t.notice ?? { text: 'No traces yet: ask a question, or run :traces [service] --min 500ms', error: false };
     return (
@@ -80,10 +83,6 @@ export function TraceView({ width, height }: { width: number; height: number }) 
     );
   }
   if (!trace) return <TraceList view={t} width={width} height={height} />;
-  const detailHeight = t.detail ? Math.max(6, Math.floor(height / 2)) : 0;
-  const treeHeight = Math.max(1, height - 2 - detailHeight);
-  const start = windowStart(rows.length, t.cursor, treeHeight, prevStart.current);
-  prevStart.current = start;
   const shown = rows.slice(start, start + treeHeight);
   // The tag column is as wide as the trace's widest tag and markers.
   const tagsW = tagsWidth(trace.roots);
