@@ -122,6 +122,8 @@ export function App({ initial, engine, redraw, copy }: { initial: ConsoleState; 
         <Box flexDirection="column" width={state.cols} height={height}>
           {state.overlay === 'help' ? (
             <HelpOverlay width={state.cols} height={body} />
+          ) : state.zoomed ? (
+            <DetailPane width={state.cols} height={body} focused={state.focus === 'detail'} />
           ) : (
             <Box height={body}>
               <Box flexDirection="column" width={left}>

@@ -6,7 +6,7 @@ import { TmuxTerminal, sleep } from './support/tmux-terminal.js';
 
 /**
  * The console in a real terminal at three sizes: a scripted session (start on the summary, help,
- * command line, trace browsing with folds and jumps, the trace list sorted, filtered and copied
+ * command line, trace browsing with folds and jumps, zoom, the trace list sorted, filtered and copied
  * from, a service opened from the summary, command history, an opened tool call, a resize while
  * the answer streams, a terminal too small, quitting). After each step the screen must equal a forced full redraw,
  * fit the terminal, and show the status bar once, on the last row.
@@ -73,6 +73,11 @@ async function session(cols: number, rows: number): Promise<string[]> {
   await check('span details scrolled');
   await t.press('d', 'Escape');
   expect(await check('trace list')).toContain('3 traces');
+  // z gives the view the whole width; z again gives the panes back.
+  await t.press('z');
+  expect(await check('zoomed')).not.toContain('ask about');
+  await t.press('z');
+  expect(await check('unzoomed')).toContain('ask about');
 
   // The list: sorted, filtered (the count shows, Esc clears), an id copied.
   await t.press('s');

@@ -74,6 +74,7 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'tab.columns', keys: ['2'], description: 'column search', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'columns' }) },
   { id: 'tab.metrics', keys: ['3'], description: 'metrics table', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'metrics' }) },
   { id: 'tab.summary', keys: ['4'], description: 'summary: where to look first', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'summary' }) },
+  { id: 'zoom', keys: ['z'], description: 'zoom the view to the whole width (z again: both panes)', scope: 'global', run: (c) => c.dispatch({ type: 'zoom' }) },
   { id: 'live.pause', keys: ['p'], description: 'pause / resume the live refresh (a running colony)', scope: 'global', run: (c) => {
     if (!c.state.status.live) return c.dispatch({ type: 'status', patch: { message: 'Nothing to pause: live refresh runs against a running colony (--colony URL)', messageError: false } });
     c.actions.setLivePaused(c.state.status.live === 'on');

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { LineInput } from '../input/LineInput.js';
 import { useConsoleState } from '../state/context.js';
 import { fit } from './format.js';
-import { type Column, cell, layoutTable } from './table.js';
+import { type Column, cell, droppedNote, layoutTable } from './table.js';
 
 interface Col { column: string; dataset: string; type: string; similarity: number; last_written: string | null; derived_expression: string | null }
 interface Ds { name: string; column_count: number; derived_column_count: number; last_written: string | null; is_stale: boolean; custom_columns: string[] }
@@ -26,13 +26,14 @@ const DATASET_COLUMNS: Column<Ds>[] = [
 
 function TableRows<R>({ rows, columns, width, cursor, start, dim }: { rows: R[]; columns: Column<R>[]; width: number; cursor: number; start: number; dim?: (r: R) => boolean }) {
   const t = layoutTable(columns, width);
+  const note = droppedNote(t.dropped, useConsoleState().zoomed);
   return (
     <>
       <Text bold>{fit(t.columns.map((c) => cell(c.title, c.width, c.align)).join(' '), width)}</Text>
       {rows.map((r, i) => (
         <Text key={start + i} inverse={start + i === cursor} color={dim?.(r) ? 'gray' : undefined}>{t.columns.map((c) => cell(c.value(r), c.width, c.align)).join(' ')}</Text>
       ))}
-      {t.dropped.length > 0 && <Text color="gray">{fit(`(narrow pane: ${t.dropped.join(', ')} hidden)`, width)}</Text>}
+      {note && <Text color="gray">{fit(note, width)}</Text>}
     </>
   );
 }

@@ -1,8 +1,8 @@
 import { Box, Text } from 'ink';
 import { useConsoleState } from '../state/context.js';
 import { TAG_COLORS } from '../theme/palette.js';
-import { fit, ms, wrap } from './format.js';
-import { type Column, cell, layoutTable } from './table.js';
+import { fit, ms, plural, wrap } from './format.js';
+import { type Column, cell, droppedNote, layoutTable } from './table.js';
 
 interface Row { source: string; protocol: string; httpRoute: string | null; httpMethod: string | null; rpcService: string | null; rpcMethod: string | null; dbOperation: string | null; dbTable: string | null; requests: number; errorRate: number; p50Ms: number | null; p95Ms: number | null; p99Ms: number | null; percentilesAtLeast: boolean }
 interface Metrics { service: string; timeRange: string; sections: { rows: Row[] }[]; analysis: string; notes: string[]; args?: Record<string, unknown>; error?: string }
@@ -33,13 +33,14 @@ export function MetricsView({ width, height }: { width: number; height: number }
     return <Box flexDirection="column">{wrap(text, width).map((l, i) => <Text key={i} color="gray">{l}</Text>)}</Box>;
   }
   const t = layoutTable(METRIC_COLUMNS, width);
-  const notes = [...(t.dropped.length ? [`(narrow pane: ${t.dropped.join(', ')} hidden)`] : []), ...m.notes.slice(0, 2)];
+  const note = droppedNote(t.dropped, s.zoomed);
+  const notes = [...(note ? [note] : []), ...m.notes.slice(0, 2)];
   const fits = Math.max(0, height - 2 - (m.analysis ? 1 : 0) - notes.length);
   // When the rows do not all fit, the last row says how many are left.
   const room = rows.length > fits ? Math.max(0, fits - 1) : fits;
   return (
     <Box flexDirection="column">
-      <Text bold>{fit(`${m.service}, last ${m.timeRange} · ${rows.length} operations`, width)}</Text>
+      <Text bold>{fit(`${m.service}, last ${m.timeRange} · ${plural(rows.length, 'operation')}`, width)}</Text>
       <Text color="gray">{t.columns.map((c) => cell(c.title, c.width, c.align)).join(' ')}</Text>
       {rows.slice(0, room).map((r, i) => (
         <Text key={i}>

@@ -3,6 +3,7 @@ import { cut } from '../text/width.js';
 
 /** Small display helpers shared by the panes; text is measured in cells (text/width.ts). */
 export { cut, fit, padEnd, padStart, width, wrap } from '../text/width.js';
+export { plural } from '../../src/core/format.js';
 
 /** formatMs, but long durations in seconds so they fit a narrow column. */
 export function ms(v: number): string {

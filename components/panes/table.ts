@@ -38,3 +38,8 @@ export function layoutTable<R>(columns: Column<R>[], width: number): TableLayout
 }
 
 export const cell = (text: string, width: number, align: 'left' | 'right' = 'left') => (align === 'right' ? padStart(fit(text, width).trimEnd(), width) : fit(text, width));
+
+/** Says which columns a narrow pane hid and, unless the view already has the whole width, how to get them back. */
+export function droppedNote(dropped: readonly string[], zoomed: boolean): string | null {
+  return dropped.length ? `(narrow pane: ${dropped.join(', ')} hidden${zoomed ? '' : ' · z: zoom'})` : null;
+}

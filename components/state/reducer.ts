@@ -11,6 +11,7 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
     cols: o.cols,
     rows: o.rows,
     focus: 'chat',
+    zoomed: false,
     lastPane: 'detail',
     draft: '',
     draftCursor: 0,
@@ -143,7 +144,7 @@ function openRows(s: ConsoleState) {
 }
 
 function focusOn(s: ConsoleState, pane: Pane): ConsoleState {
-  return { ...s, focus: pane, lastPane: pane === 'chat' ? s.lastPane : pane };
+  return { ...s, focus: pane, lastPane: pane === 'chat' ? s.lastPane : pane, zoomed: s.zoomed && pane === 'detail' };
 }
 
 export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
@@ -160,6 +161,8 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return focusOn(s, PANES[(PANES.indexOf(s.focus) + a.delta + PANES.length) % PANES.length]);
     case 'tab':
       return { ...focusOn(s, 'detail'), tab: a.tab };
+    case 'zoom':
+      return s.zoomed ? { ...s, zoomed: false } : { ...focusOn(s, 'detail'), zoomed: true };
     case 'overlay':
       return { ...s, overlay: a.overlay, command: a.overlay === 'command' ? { text: ':', cursor: 1, suggestions: [] } : s.command, commandHistoryAt: a.overlay === 'command' ? null : s.commandHistoryAt, scroll: a.overlay === 'help' ? { ...s.scroll, help: 0 } : s.scroll };
     case 'draft':
@@ -248,7 +251,7 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open !== null && s.trace.traces.length > 1) return { ...s, trace: { ...s.trace, open: null } };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open === null && s.trace.filter) return { ...s, trace: { ...s.trace, filter: '', filtering: false, listCursor: 0 } };
       if (s.focus === 'tools' && s.expandedTool) return { ...s, expandedTool: null };
-      return { ...s, focus: 'chat' };
+      return focusOn(s, 'chat');
     case 'columns_move':
       return { ...s, columns: { ...s.columns, cursor: Math.max(0, s.columns.cursor + a.delta) } };
     case 'columns_view':

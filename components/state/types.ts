@@ -81,6 +81,8 @@ export interface ConsoleState {
   cols: number;
   rows: number;
   focus: Pane;
+  /** The view pane has the whole width (z); leaving it for another pane ends the zoom. */
+  zoomed: boolean;
   /** The pane Esc returns to from the chat input. */
   lastPane: Exclude<Pane, 'chat'>;
   /** The question being typed: kept in state so it survives overlays and focus changes. */
@@ -125,6 +127,7 @@ export type ConsoleAction =
   | { type: 'focus'; pane: Pane }
   | { type: 'focus_cycle'; delta: 1 | -1 }
   | { type: 'tab'; tab: Tab }
+  | { type: 'zoom' }
   | { type: 'overlay'; overlay: ConsoleState['overlay'] }
   | { type: 'command_text'; text: string; cursor?: number; suggestions: string[] }
   | { type: 'notice'; text: string; error?: boolean }

@@ -1,6 +1,6 @@
 import { Box, Text } from 'ink';
 import { LineInput } from '../input/LineInput.js';
-import { fit } from '../panes/format.js';
+import { fit, plural } from '../panes/format.js';
 import { cell } from '../panes/table.js';
 import type { TraceViewState } from '../state/types.js';
 import { ORDER_DESCRIPTIONS } from '../../src/colony/unified/trace-digest.js';
@@ -18,7 +18,7 @@ export function TraceList({ view, width, height }: { view: TraceViewState; width
   const rowsHeight = Math.max(1, height - 2 - (view.filtering ? 1 : 0));
   const cursor = Math.min(view.listCursor, Math.max(0, listed.length - 1));
   const start = windowStart(listed.length, cursor, rowsHeight);
-  const count = view.filter ? `${listed.length} of ${view.traces.length} traces match "${view.filter}"${view.filtering ? '' : ' (Esc clears)'}` : `${view.traces.length} traces`;
+  const count = view.filter ? `${listed.length} of ${view.traces.length} traces match "${view.filter}"${view.filtering ? '' : ' (Esc clears)'}` : plural(view.traces.length, 'trace');
   return (
     <Box flexDirection="column">
       <Text color={view.filter ? 'cyan' : 'gray'}>{fit(`${count} · ${ORDER_DESCRIPTIONS[view.sort]} (s) · / filters · Enter opens`, width)}</Text>

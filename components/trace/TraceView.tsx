@@ -2,10 +2,10 @@ import { Box, Text } from 'ink';
 import { memo, useMemo } from 'react';
 import { useConsoleState } from '../state/context.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
-import { fit, ms, width as cells, wrap } from '../panes/format.js';
+import { fit, ms, plural, width as cells, wrap } from '../panes/format.js';
 import { type Line, ScrollLines } from '../panes/ScrollLines.js';
 import { colorEnabled, serviceColor, TAG_COLORS } from '../theme/palette.js';
-import { compactPrefix, duration, flagText, nameParts, rowColumns, tagsWidth } from './row-layout.js';
+import { COMPACT_TREE_BELOW, duration, flagText, nameParts, rowColumns, tagsWidth, treePrefix } from './row-layout.js';
 import { type TreeRow, barCells, visibleRows } from './rows.js';
 import { useStickyStart } from '../panes/sticky-window.js';
 import { ruler } from './ruler.js';
@@ -18,7 +18,7 @@ const COLOR = colorEnabled();
 const Row = memo(function Row({ row, trace, selected, nameW, barW, tagsW }: { row: TreeRow; trace: TraceJson; selected: boolean; nameW: number; barW: number; tagsW: number }) {
   const n = row.node;
   const fold = row.hasChildren ? (row.folded ? '▸' : '▾') : ' ';
-  const name = nameParts(`${fold}${nameW < 48 ? compactPrefix(row.prefix) : row.prefix} `, n.service, n.name, nameW);
+  const name = nameParts(`${fold}${treePrefix(row.prefix, nameW)} `, n.service, n.name, nameW);
   const f = flagText(n);
   const tagCells = cells(TAG[n.source]) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan);
   const bar = barW ? barCells(n.offsetMs, n.durationMs, trace.durationMs, barW) : null;
@@ -87,12 +87,12 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   // The tag column is as wide as the trace's widest tag and markers.
   const tagsW = tagsWidth(trace.roots);
   const cols = rowColumns(width, tagsW);
-  const header = `Trace ${trace.traceId.slice(0, 16)} · ${ms(trace.durationMs)} · ${trace.spanCount} spans · ${trace.services.length} services · depth ${trace.depth}${trace.incomplete ? ' · INCOMPLETE' : ''}`;
+  const header = `Trace ${trace.traceId.slice(0, 16)} · ${ms(trace.durationMs)} · ${plural(trace.spanCount, 'span')} · ${plural(trace.services.length, 'service')} · depth ${trace.depth}${trace.incomplete ? ' · INCOMPLETE' : ''}`;
   return (
     <Box flexDirection="column">
       <Text bold>{fit(header, width)}</Text>
       <Text color="gray">
-        {fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : `${rows.length} rows`}${t.traces.length > 1 ? ' · Esc: trace list' : ''}`, width - cols.bar)}
+        {fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : plural(rows.length, 'row')}${t.traces.length > 1 ? ' · Esc: trace list' : ''}${!s.zoomed && cols.name < COMPACT_TREE_BELOW ? ' · z: zoom' : ''}`, width - cols.bar)}
         {ruler(trace.durationMs, cols.bar)}
       </Text>
       {shown.map((r, i) => (

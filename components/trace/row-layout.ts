@@ -43,6 +43,20 @@ export function compactPrefix(prefix: string): string {
   return prefix.replace(/(├─ |└─ |│  |   )/g, (g) => `${g[0]} `);
 }
 
+/** One cell per ancestor level, for the narrowest panes, so deep spans keep room for their names. */
+export function tightPrefix(prefix: string): string {
+  return prefix.replace(/(│  |   )/g, (g) => g[0]).replace(/[├└]─$/, (g) => g[0]);
+}
+
+/** Name columns narrower than these draw the tree two cells per level, then one. */
+export const COMPACT_TREE_BELOW = 48;
+export const TIGHT_TREE_BELOW = 30;
+
+export function treePrefix(prefix: string, nameCells: number): string {
+  if (nameCells >= COMPACT_TREE_BELOW) return prefix;
+  return nameCells >= TIGHT_TREE_BELOW ? compactPrefix(prefix) : tightPrefix(prefix);
+}
+
 const tagWidths = new WeakMap<object, number>();
 
 /** The tag column's width for a whole trace (computed once per trace), so columns hold still while scrolling. */

@@ -23,3 +23,8 @@ export function formatBytes(bytes: number): string {
   }
   return `${i === 0 ? v : v.toFixed(1)} ${units[i]}`;
 }
+
+/** "1 span", "2 spans": the count and the word, plural unless the count is one. */
+export function plural(n: number, word: string, count: (n: number) => string = String): string {
+  return `${count(n)} ${word}${n === 1 ? '' : 's'}`;
+}

@@ -1,3 +1,5 @@
+import { plural } from '../core/format.js';
+
 /**
  * "10 seconds ago", "1 day ago", ">60 days ago": easier for a model (and a person) to reason about
  * than an ISO timestamp. Singular and plural right; older than 60 days is one bucket.
@@ -21,7 +23,7 @@ export function relativeTime(iso: string | null | undefined, nowMs: number): str
   for (const [size, unit] of UNITS) {
     if (seconds >= size) {
       const n = Math.floor(seconds / size);
-      return `${n} ${unit}${n === 1 ? '' : 's'} ago`;
+      return `${plural(n, unit)} ago`;
     }
   }
   return 'just now';

@@ -343,7 +343,7 @@ describe('the key map itself', () => {
       ['focus.next', 'global', 'tab', true], ['focus.prev', 'global', 'shift+tab', false], ['turn.cancel', 'global', 'ctrl+c', false],
       ['back', 'global', 'escape', false], ['help', 'global', '?', true], ['command', 'global', ':', true],
       ['tab.traces', 'global', '1', false], ['tab.columns', 'global', '2', false], ['tab.metrics', 'global', '3', false],
-      ['tab.summary', 'global', '4', false], ['live.pause', 'global', 'p', false],
+      ['tab.summary', 'global', '4', false], ['zoom', 'global', 'z', false], ['live.pause', 'global', 'p', false],
       ['redraw', 'global', 'ctrl+l', false], ['quit', 'global', 'q', true],
       ['chat.send', 'chat', 'return', true], ['chat.history', 'chat', 'up down', false],
       ['chat.page', 'chat', 'pageup pagedown', false], ['chat.ends', 'chat', 'home end', false],

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { plural } from '../../core/format.js';
 import { nsToIso } from '../../core/time.js';
 import type { SpanRecord } from '../store/queries/spans.js';
 import type { Source } from '../store/rows.js';
@@ -134,7 +135,7 @@ async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; d
   }
   for (const { tree, digest } of items) {
     const rendered = renderTree(tree, maxLines);
-    if (digest.errorCount > 0) rendered[0] += ` · ${digest.errorCount} error span${digest.errorCount === 1 ? '' : 's'} (${digest.errorServices.join(', ')})`;
+    if (digest.errorCount > 0) rendered[0] += ` · ${plural(digest.errorCount, 'error span')} (${digest.errorServices.join(', ')})`;
     if (tree.spanCount > maxLines) truncated = true;
     lines.push(...rendered, '');
   }

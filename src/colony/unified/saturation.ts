@@ -1,4 +1,4 @@
-import { formatCount, formatPercent } from '../../core/format.js';
+import { formatCount, formatPercent, plural } from '../../core/format.js';
 
 /**
  * Saturation patterns (pure): memory that climbs and resets (a leak with OOM restarts, which the latest
@@ -43,7 +43,7 @@ export function saturation(input: {
   const resets = memoryResets(input.memory);
   if (memBefore !== null && memBefore > 0 && peak >= 1.5 * memBefore) {
     if (resets > 0 || input.restarts > 0) {
-      signals.push(`memory climbs ${mb(memBefore)} -> ${mb(peak)} and resets (${Math.max(resets, input.restarts)} restart${Math.max(resets, input.restarts) === 1 ? '' : 's'})`);
+      signals.push(`memory climbs ${mb(memBefore)} -> ${mb(peak)} and resets (${plural(Math.max(resets, input.restarts), 'restart')})`);
       score += 25;
     } else {
       signals.push(`memory ${mb(memBefore)} -> ${mb(peak)}`);
