@@ -18,7 +18,7 @@ const trace = (id: string): TraceJson => ({
   services: ['svc'], depth: 1, incomplete: false, resources: {}, roots: [node(id)],
 }) as TraceJson;
 const change = (service: string) => ({ service }) as unknown as SummaryJson['services'][number];
-const summary = (...services: string[]): SummaryJson => ({ from: 'a', to: 'b', previousFrom: 'c', standOut: [], services: services.map(change), events: [], lookFirst: '' });
+const summary = (...services: string[]): SummaryJson & Record<string, unknown> => ({ from: 'a', to: 'b', previousFrom: 'c', standOut: [], services: services.map(change), events: [], lookFirst: '' });
 
 describe('the initial state', () => {
   it('is the chat focused over an empty console, Esc going to the detail pane', () => {
@@ -79,12 +79,12 @@ describe('which tab a result feeds', () => {
 
   it('a summary result without services, or another tool with services, is not a summary', () => {
     expect(run(fresh(), ...call('s', SUMMARY_TOOL, true, '', { other: 1 })).summary.data).toBeNull();
-    const s = run(fresh({ tab: 'columns' }), ...call('x', 'coral_list_services', true, '', summary('a') as unknown as Record<string, unknown>));
+    const s = run(fresh({ tab: 'columns' }), ...call('x', 'coral_list_services', true, '', summary('a')));
     expect([s.tab, s.summary.data]).toEqual(['columns', null]);
   });
 
   it('a quiet call fills its tab without showing it', () => {
-    const s = run(fresh({ tab: 'columns' }), started('s', SUMMARY_TOOL), { type: 'agent', event: { type: 'tool_call_finished', id: 's', tool: SUMMARY_TOOL, ok: true, durationMs: 1, text: '', structured: summary('a') as unknown as Record<string, unknown> }, quiet: true });
+    const s = run(fresh({ tab: 'columns' }), started('s', SUMMARY_TOOL), { type: 'agent', event: { type: 'tool_call_finished', id: 's', tool: SUMMARY_TOOL, ok: true, durationMs: 1, text: '', structured: summary('a') }, quiet: true });
     expect([s.tab, s.summary.data?.services.length]).toEqual(['columns', 1]);
   });
 });
@@ -148,14 +148,14 @@ describe('a live refresh', () => {
 
   it('updates the summary keeping its window and the service under the cursor', () => {
     const s = fresh({ summary: { data: summary('a', 'b', 'c'), timeRange: '1h', error: null, cursor: 1 } });
-    const r = reducer(s, { type: 'refresh', tool: SUMMARY_TOOL, structured: summary('x', 'y', 'b') as unknown as Record<string, unknown> });
+    const r = reducer(s, { type: 'refresh', tool: SUMMARY_TOOL, structured: summary('x', 'y', 'b') });
     expect([r.summary.timeRange, r.summary.cursor, r.summary.data?.services.length]).toEqual(['1h', 2, 3]);
   });
 
   it('a summary refresh without services, or services from another tool, changes nothing', () => {
     const s = fresh({ summary: { data: summary('a'), timeRange: '1h', error: null, cursor: 0 } });
     expect(reducer(s, { type: 'refresh', tool: SUMMARY_TOOL, structured: { other: 1 } })).toBe(s);
-    expect(reducer(s, { type: 'refresh', tool: 'coral_list_services', structured: summary('z') as unknown as Record<string, unknown> })).toBe(s);
+    expect(reducer(s, { type: 'refresh', tool: 'coral_list_services', structured: summary('z') })).toBe(s);
   });
 });
 
