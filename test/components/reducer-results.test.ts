@@ -23,7 +23,7 @@ const summary = (...services: string[]): SummaryJson & Record<string, unknown> =
 describe('the initial state', () => {
   it('is the chat focused over an empty console, Esc going to the detail pane', () => {
     expect(initialState({ cols: 80, rows: 24, colony: 'col', source: 'src', model: 'mod' })).toEqual({
-      cols: 80, rows: 24, focus: 'chat', lastPane: 'detail', draft: '', draftCursor: 0, historyAt: null, quitArmed: false,
+      cols: 80, rows: 24, focus: 'chat', zoomed: false, lastPane: 'detail', draft: '', draftCursor: 0, historyAt: null, quitArmed: false,
       scroll: { chat: 0, tool: 0, detail: 0, help: 0 }, tab: 'traces', overlay: 'none', command: { text: '', cursor: 0, suggestions: [] },
       chat: [], live: '', busy: false, history: [], toolCalls: [], toolCursor: 0, expandedTool: null, turnCalls: [],
       trace: { traces: [], open: null, listCursor: 0, cursor: 0, folded: {}, detail: false, notice: null, sort: 'errors', filter: '', filtering: false },
