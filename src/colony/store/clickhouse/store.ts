@@ -19,6 +19,7 @@ import { lit } from './sql.js';
 import { writeBatch } from './write.js';
 import { ensureDerivedColumns } from './materialize.js';
 import { ensureRegistry } from './registry.js';
+import { ensureResources } from './resources.js';
 import { ProtocolBatcher } from './batch.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
@@ -56,8 +57,9 @@ export class ClickHouseStore implements Colony {
       const logsHaveEventName = cols.n > 0;
       const m = await ensureDerivedColumns(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
       const reg = await ensureRegistry(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
-      const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized, registryTable: reg.table };
-      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note]);
+      const res = await ensureResources(ch, o.target.database, tables, m.materialized.traces, o.materialize ?? true);
+      const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized, registryTable: reg.table, resourceTable: res.table };
+      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note, res.note]);
     } catch (err) {
       await ch.close();
       throw err;

@@ -17,6 +17,8 @@ export interface ChSchema {
   materialized: Record<keyof TableNames, boolean>;
   /** The registry table materialized views keep (registry.ts), or null when it is computed by a scan. */
   registryTable: string | null;
+  /** The resource table (resources.ts), or null when spans are read with their ResourceAttributes. */
+  resourceTable: string | null;
 }
 
 export function table(s: ChSchema, which: keyof TableNames): string {
@@ -27,20 +29,16 @@ function sqlOf(s: ChSchema, which: keyof TableNames, c: DerivedColumn): string {
   return s.materialized[which] ? ident(storedName(c)) : c.expr;
 }
 
-function column(s: ChSchema, which: keyof TableNames, name: string): DerivedColumn {
-  const c = derivedColumns(which, s.logsHaveEventName).find((x) => x.name === name);
-  if (!c) throw new Error(`no derived column ${name} on ${which}`);
-  return c;
-}
-
 /** One derived value of a table's row, by its DuckDB name. */
 export function derived(s: ChSchema, which: keyof TableNames, name: string): string {
-  return sqlOf(s, which, column(s, which, name));
+  const c = derivedColumns(which, s.logsHaveEventName).find((x) => x.name === name);
+  if (!c) throw new Error(`no derived column ${name} on ${which}`);
+  return sqlOf(s, which, c);
 }
 
-/** `value AS name` for each of `names`; `computed` evaluates the expression even where a stored column exists. */
-function select(s: ChSchema, which: keyof TableNames, names: readonly string[], computed = false): string[] {
-  return names.map((n) => `${computed ? column(s, which, n).expr : derived(s, which, n)} AS ${n}`);
+/** `value AS name` for each of `names`. */
+function select(s: ChSchema, which: keyof TableNames, names: readonly string[]): string[] {
+  return names.map((n) => `${derived(s, which, n)} AS ${n}`);
 }
 
 const HOT = ['http_method', 'http_route', 'http_status_code', 'rpc_system', 'rpc_method', 'rpc_service', 'rpc_status_code', 'db_system', 'db_operation', 'db_table', 'db_statement', 'peer_service', 'server_address'];
@@ -49,7 +47,10 @@ const HOT = ['http_method', 'http_route', 'http_status_code', 'rpc_system', 'rpc
 const KIND = `upper(replaceOne(SpanKind, 'SPAN_KIND_', ''))`;
 const STATUS = `if(StatusCode = '', 'UNSET', upper(replaceOne(StatusCode, 'STATUS_CODE_', '')))`;
 
-/** Span columns; `where` is on the exporter's columns (Timestamp first, so partitions are pruned). */
+/**
+ * Span columns; `where` is on the exporter's columns (Timestamp first, so partitions are pruned).
+ * `detail` adds what a span record holds, its resource as `resource_hash` when there is a resource table.
+ */
 export function spans(s: ChSchema, where: string, opts: { hot?: boolean; detail?: boolean } = {}): string {
   const cols = [
     'TraceId AS trace_id',
@@ -63,15 +64,13 @@ export function spans(s: ChSchema, where: string, opts: { hot?: boolean; detail?
     'toInt64(Duration) AS duration_ns',
     `${STATUS} AS status_code`,
   ];
-  // A detail read keeps a few rows of granules it reads whole, and reads SpanAttributes anyway: the promoted
-  // values computed from it on the kept rows cost less than thirteen stored columns decoded for every row.
-  if (opts.hot !== false) cols.push(...select(s, 'traces', HOT, opts.detail === true));
+  if (opts.hot !== false) cols.push(...select(s, 'traces', HOT));
   if (opts.detail) {
     cols.push(
       'ScopeName AS scope_name',
       'StatusMessage AS status_message',
       'SpanAttributes AS attributes',
-      'ResourceAttributes AS resource_attributes',
+      s.resourceTable === null ? 'ResourceAttributes AS resource_attributes' : `toString(${derived(s, 'traces', 'resource_hash')}) AS resource_hash`,
       `arrayMap(t -> toString(toUnixTimestamp64Nano(t)), Events.Timestamp) AS event_times`,
       'Events.Name AS event_names',
       'Events.Attributes AS event_attributes',
