@@ -58,7 +58,7 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse colony with and without stored derived c
     try {
       expect(stored.notes.join('\n')).toMatch(/stored as MATERIALIZED coral_\* columns on otel_traces, otel_logs, otel_metrics_gauge, otel_metrics_sum, otel_metrics_histogram/);
       expect(stored.notes.join('\n')).toMatch(/registry kept by materialized views/);
-      expect(stored.notes.join('\n')).toMatch(/span resources kept once each in otel_traces_coral_resources_/);
+      expect(stored.notes.join('\n')).toMatch(/span resources kept once each in `otel_traces_coral_resources_/);
       const mismatches: string[] = [];
       for (const [i, c] of calls.entries()) {
         const after = await answer(stored, END, c.tool, c.args);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ChClient } from './client.js';
-import { type TableNames, qualified } from './ddl.js';
+import { type TableNames, ident, qualified } from './ddl.js';
 import { RESOURCE_HASH } from './derived.js';
 import { type SideTable, ensureSideTable } from './side-table.js';
 import { lit } from './sql.js';
@@ -37,7 +37,7 @@ export async function ensureResources(ch: ChClient, database: string, tables: Ta
   const t = resourceTable(database, tables);
   const why = hashStored ? await ensureSideTable(ch, database, tables, t, allowed) : `${tables.traces} has no stored resource hash`;
   return why === null
-    ? { table: t.name, note: `span resources kept once each in ${t.name}` }
+    ? { table: t.name, note: `span resources kept once each in ${ident(t.name)} (drop its ${ident(`${t.name}_mv`)} view before the table: inserts feed it)` }
     : { table: null, note: `span resources read with every span (${why})` };
 }
 

@@ -12,7 +12,7 @@ import type { HistogramOperationRow, SpanBucketRow } from '../queries/operations
 import type { CallSpanRow } from '../queries/calls.js';
 import type { GaugePoint, MinuteRow } from '../queries/timeline.js';
 import { type ChClient, openChClient } from './client.js';
-import { DEFAULT_TABLES, type TableNames, createTableStatements } from './ddl.js';
+import { DEDUP_WINDOW, DEFAULT_TABLES, type TableNames, createTableStatements } from './ddl.js';
 import { type ClickHouseTarget, describeTarget } from './url.js';
 import type { ChSchema } from './views.js';
 import { lit } from './sql.js';
@@ -28,7 +28,7 @@ export interface ClickHouseOptions {
   target: ClickHouseTarget;
   password?: string;
   tables?: Partial<TableNames>;
-  /** Create the database and the exporter's tables when missing (serving and loading do; reading does not need to). */
+  /** Create the database and the exporter's tables when missing (serving and loading do; reading does not need to); tables created so drop a re-sent insert. */
   create?: boolean;
   /** May coral add its MATERIALIZED derived columns to the tables (config clickhouse.materialize; default true)? */
   materialize?: boolean;
@@ -50,7 +50,7 @@ export class ClickHouseStore implements Colony {
     const tables = { ...DEFAULT_TABLES, ...o.tables };
     const ch = await openChClient(o.target, o.password);
     try {
-      if (o.create) for (const sql of createTableStatements(o.target.database, tables)) await ch.command(sql);
+      if (o.create) for (const sql of createTableStatements(o.target.database, tables, { dedupWindow: DEDUP_WINDOW })) await ch.command(sql);
       const [cols] = await ch.query<{ n: number }>(
         `SELECT toInt32(count()) AS n FROM system.columns WHERE database = ${lit(o.target.database)} AND table = ${lit(tables.logs)} AND name = 'EventName'`,
       );
