@@ -66,7 +66,7 @@ const SETTINGS = 'SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1';
 /**
  * How many recent inserts a table coral creates remembers, to drop an identical one (a re-sent
  * export): ClickHouse's insert de-duplication, on by default for Replicated tables and off for plain
- * MergeTree ones, which the exporter creates. A few minutes of a busy colony's inserts.
+ * MergeTree ones, which the exporter creates. Each export is one insert per table it has rows for.
  */
 export const DEDUP_WINDOW = 10_000;
 
