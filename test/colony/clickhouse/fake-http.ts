@@ -38,7 +38,10 @@ export async function startFakeClickHouse(ch: ChClient, auth: { user: string; pa
       if (!m) throw new Error(`unsupported statement in the URL: ${inUrl}`);
       if (auth.readonly) throw readonly();
       statements.push(inUrl);
-      await ch.insert(m[1], body.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as object));
+      // The client's de-duplication token reaches the engine; an insert without one is never dropped, so a test sees which the client sent.
+      const token = params.get('insert_deduplication_token');
+      const settings = token === null ? 'insert_deduplicate = 0' : `insert_deduplication_token = '${token.replace(/[^0-9a-zA-Z_-]/g, '')}'`;
+      await ch.command(`INSERT INTO ${m[1]} SETTINGS ${settings} FORMAT JSONEachRow\n${body}`);
       return '';
     }
     const sql = body.replace(/\s*FORMAT\s+JSONEachRow\s*$/i, '');

@@ -10,6 +10,7 @@ import { DEFAULT_TABLES, qualified } from '../../../src/colony/store/clickhouse/
 import { derivedColumns, storedName } from '../../../src/colony/store/clickhouse/derived.js';
 import { addColumnsStatement } from '../../../src/colony/store/clickhouse/materialize.js';
 import { registryTableName } from '../../../src/colony/store/clickhouse/registry.js';
+import { resourceTable } from '../../../src/colony/store/clickhouse/resources.js';
 import { loadScenario } from '../../../src/demo/load.js';
 import { openClickHouseColony } from '../../../src/agent/clickhouse.js';
 import { startFakeClickHouse } from './fake-http.js';
@@ -47,6 +48,7 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse colony with and without stored derived c
       await loadScenario(plain, 'payment-slow-sampled', { endAtNs: END });
       expect(plain.notes.join('\n')).toMatch(/computed at read time .*clickhouse\.materialize is false/);
       expect(plain.notes.join('\n')).toMatch(/registry computed by scanning every table/);
+      expect(plain.notes.join('\n')).toMatch(/span resources read with every span \(otel_traces has no stored resource hash\)/);
       for (const c of calls) before.push(await answer(plain, END, c.tool, c.args));
     } finally {
       await plain.close();
@@ -56,6 +58,7 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse colony with and without stored derived c
     try {
       expect(stored.notes.join('\n')).toMatch(/stored as MATERIALIZED coral_\* columns on otel_traces, otel_logs, otel_metrics_gauge, otel_metrics_sum, otel_metrics_histogram/);
       expect(stored.notes.join('\n')).toMatch(/registry kept by materialized views/);
+      expect(stored.notes.join('\n')).toMatch(/span resources kept once each in `otel_traces_coral_resources_/);
       const mismatches: string[] = [];
       for (const [i, c] of calls.entries()) {
         const after = await answer(stored, END, c.tool, c.args);
@@ -78,6 +81,11 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse colony with and without stored derived c
         `SELECT ${storedName(derivedColumns('traces', true)[0])} AS source, ${storedName(derivedColumns('traces', true).find((c) => c.name === 'http_route')!)} AS route FROM ${traces} WHERE ServiceName = 'newcomer'`,
       );
       expect(inserted).toEqual({ source: 'ebpf', route: '/x' });
+      // The resource table follows the Collector's inserts; a resource not there (yet) is read from the span's row.
+      const [span] = await stored.getTrace('ab');
+      expect(span.resourceAttributes).toEqual({ 'telemetry.sdk.name': 'beyla' });
+      await ch.command(`TRUNCATE TABLE ${qualified(DB, resourceTable(DB, DEFAULT_TABLES).name)}`);
+      expect((await stored.getTrace('ab'))[0].resourceAttributes).toEqual({ 'telemetry.sdk.name': 'beyla' });
     } finally {
       await stored.close();
       await ch.close();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { CoralError } from '../../../core/errors.js';
 import type { ClickHouseTarget } from './url.js';
@@ -6,7 +7,10 @@ import type { ClickHouseTarget } from './url.js';
 export interface ChClient {
   query<T>(sql: string): Promise<T[]>;
   command(sql: string): Promise<void>;
-  /** Inserts rows given as objects keyed by column name. */
+  /**
+   * Inserts rows given as objects keyed by column name. The insert's de-duplication token is a hash of
+   * the rows: a table that remembers recent inserts (coral's own, Replicated ones) drops a re-sent one.
+   */
   insert(table: string, rows: readonly object[]): Promise<void>;
   close(): Promise<void>;
 }
@@ -21,6 +25,12 @@ interface ChdbModule {
 }
 
 export const CHDB_PACKAGE = 'chdb@3.4.0';
+
+/** Rows as JSONEachRow text, and the de-duplication token of that text. */
+function payload(rows: readonly object[]): { text: string; token: string } {
+  const text = rows.map((r) => JSON.stringify(r)).join('\n');
+  return { text, token: createHash('sha256').update(text).digest('hex') };
+}
 
 function parseLines<T>(text: string): T[] {
   const out: T[] = [];
@@ -71,8 +81,9 @@ async function openChdb(dir: string): Promise<ChClient> {
     },
     async insert(table: string, rows: readonly object[]) {
       if (rows.length === 0) return;
+      const { text, token } = payload(rows);
       // Inline data, not session.insert: that one refuses quoted (and so any configured) table names.
-      await session.queryAsync(`INSERT INTO ${table} FORMAT JSONEachRow\n${rows.map((r) => JSON.stringify(r)).join('\n')}`, { format: 'JSONEachRow' });
+      await session.queryAsync(`INSERT INTO ${table} SETTINGS insert_deduplication_token = '${token}' FORMAT JSONEachRow\n${text}`, { format: 'JSONEachRow' });
     },
     async close() {
       if (closed || !shared) return;
@@ -111,7 +122,9 @@ async function openHttp(t: Extract<ClickHouseTarget, { kind: 'http' }>, password
     query: <T>(sql: string) => wrap('query', async () => (await client.query({ query: sql, format: 'JSONEachRow' })).json<T>()),
     command: (sql: string) => wrap('command', async () => void (await client.command({ query: sql }))),
     insert: (table: string, rows: readonly object[]) =>
-      rows.length === 0 ? Promise.resolve() : wrap('insert', async () => void (await client.insert({ table, values: rows as object[], format: 'JSONEachRow' }))),
+      rows.length === 0 ? Promise.resolve() : wrap('insert', async () => void (await client.insert({
+        table, values: rows as object[], format: 'JSONEachRow', clickhouse_settings: { insert_deduplication_token: payload(rows).token },
+      }))),
     close: () => client.close(),
   };
 }

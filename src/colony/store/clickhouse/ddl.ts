@@ -61,13 +61,30 @@ const METRIC_INDEXES = `INDEX idx_res_attr_key mapKeys(ResourceAttributes) TYPE 
     INDEX idx_attr_key mapKeys(Attributes) TYPE bloom_filter(0.01) GRANULARITY 1,
     INDEX idx_attr_value mapValues(Attributes) TYPE bloom_filter(0.01) GRANULARITY 1`;
 
-const METRIC_TAIL = `PARTITION BY toDate(TimeUnix)
-ORDER BY (ServiceName, MetricName, Attributes, toUnixTimestamp64Nano(TimeUnix))
-SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1`;
+const SETTINGS = 'SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1';
+
+/**
+ * How many recent inserts a table coral creates remembers, to drop an identical one (a re-sent
+ * export): ClickHouse's insert de-duplication, on by default for Replicated tables and off for plain
+ * MergeTree ones, which the exporter creates. Each export is one insert per table it has rows for.
+ */
+export const DEDUP_WINDOW = 10_000;
+
+export interface CreateOptions {
+  engine?: string;
+  /** Remember this many inserts to drop a re-sent one (coral's own tables); none, as the exporter creates them. */
+  dedupWindow?: number;
+}
 
 /** CREATE statements for every table (and the trace-id lookup table with its materialized view). */
-export function createTableStatements(database: string, t: TableNames, engine = 'MergeTree()'): string[] {
+export function createTableStatements(database: string, t: TableNames, o: CreateOptions = {}): string[] {
   const q = (name: string) => qualified(database, name);
+  const engine = o.engine ?? 'MergeTree()';
+  // The lookup table is fed by a view, which a dropped duplicate insert still feeds: its min/max reads are unaffected.
+  const settings = o.dedupWindow ? `${SETTINGS}, non_replicated_deduplication_window = ${o.dedupWindow}` : SETTINGS;
+  const metricTail = `PARTITION BY toDate(TimeUnix)
+ORDER BY (ServiceName, MetricName, Attributes, toUnixTimestamp64Nano(TimeUnix))
+${settings}`;
   return [
     `CREATE DATABASE IF NOT EXISTS ${ident(database)}`,
     `CREATE TABLE IF NOT EXISTS ${q(t.traces)} (
@@ -106,7 +123,7 @@ export function createTableStatements(database: string, t: TableNames, engine = 
 ) ENGINE = ${engine}
 PARTITION BY toDate(Timestamp)
 ORDER BY (ServiceName, SpanName, toDateTime(Timestamp))
-SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1`,
+${settings}`,
     `CREATE TABLE IF NOT EXISTS ${q(`${t.traces}_trace_id_ts`)} (
     TraceId String CODEC(ZSTD(1)),
     Start DateTime CODEC(Delta, ZSTD(1)),
@@ -115,7 +132,7 @@ SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1`,
 ) ENGINE = ${engine}
 PARTITION BY toDate(Start)
 ORDER BY (TraceId, Start)
-SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1`,
+${SETTINGS}`,
     `CREATE MATERIALIZED VIEW IF NOT EXISTS ${q(`${t.traces}_trace_id_ts_mv`)}
 TO ${q(`${t.traces}_trace_id_ts`)}
 AS SELECT TraceId, min(Timestamp) AS Start, max(Timestamp) AS End
@@ -152,7 +169,7 @@ GROUP BY TraceId`,
 PARTITION BY toDate(TimestampTime)
 PRIMARY KEY (ServiceName, TimestampTime)
 ORDER BY (ServiceName, TimestampTime, Timestamp)
-SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1`,
+${settings}`,
     `CREATE TABLE IF NOT EXISTS ${q(t.gauge)} (
     ${METRIC_COMMON}
     Value Float64 CODEC(ZSTD(1)),
@@ -160,7 +177,7 @@ SETTINGS index_granularity = 8192, ttl_only_drop_parts = 1`,
     ${EXEMPLARS}
     ${METRIC_INDEXES}
 ) ENGINE = ${engine}
-${METRIC_TAIL}`,
+${metricTail}`,
     `CREATE TABLE IF NOT EXISTS ${q(t.sum)} (
     ${METRIC_COMMON}
     Value Float64 CODEC(ZSTD(1)),
@@ -170,7 +187,7 @@ ${METRIC_TAIL}`,
     IsMonotonic Boolean CODEC(Delta, ZSTD(1)),
     ${METRIC_INDEXES}
 ) ENGINE = ${engine}
-${METRIC_TAIL}`,
+${metricTail}`,
     `CREATE TABLE IF NOT EXISTS ${q(t.histogram)} (
     ${METRIC_COMMON}
     Count UInt64 CODEC(Delta, ZSTD(1)),
@@ -184,6 +201,6 @@ ${METRIC_TAIL}`,
     AggregationTemporality Int32 CODEC(ZSTD(1)),
     ${METRIC_INDEXES}
 ) ENGINE = ${engine}
-${METRIC_TAIL}`,
+${metricTail}`,
   ];
 }

@@ -94,11 +94,14 @@ const SOURCE: DerivedColumn = { name: 'source', type: 'LowCardinality(String)', 
 /** Identity of a metric series, as normalize.ts seriesKey (metric, service, source, resource, attributes). */
 const SERIES_KEY: DerivedColumn = { name: 'series_key', type: 'String', expr: `hex(cityHash64(MetricName, ServiceName, ScopeName, ResourceAttributes, Attributes))` };
 
+/** Identity of a span's resource: trace detail reads this instead of the map itself (see resources.ts). */
+export const RESOURCE_HASH: DerivedColumn = { name: 'resource_hash', type: 'UInt64', expr: 'cityHash64(ResourceAttributes)' };
+
 /** Every derived column of one of the exporter's tables. */
 export function derivedColumns(which: keyof TableNames, logsHaveEventName: boolean): DerivedColumn[] {
   switch (which) {
     case 'traces':
-      return [SOURCE, ...hotColumns('SpanAttributes', 'SpanName')];
+      return [SOURCE, ...hotColumns('SpanAttributes', 'SpanName'), RESOURCE_HASH];
     case 'histogram':
       return [SOURCE, SERIES_KEY, ...hotColumns('Attributes', null), { name: 'error_type', type: 'Nullable(String)', expr: `nullIf(Attributes['error.type'], '')` }];
     case 'gauge':

@@ -21,7 +21,9 @@ import type { MinuteRow } from '../queries/timeline.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { ChClient } from './client.js';
 import { Conditions, inRange, instant, lit, list } from './sql.js';
-import { type ChSchema, histograms, spans } from './views.js';
+import { type ChSchema, histograms, spans, table } from './views.js';
+import { RESOURCE_HASH } from './derived.js';
+import { resourcesByHash } from './resources.js';
 import { qualified } from './ddl.js';
 import { type ChSpanRow, toSpanRecord } from './span-record.js';
 import type { RedBase } from './batch.js';
@@ -239,6 +241,7 @@ async function traceSpans(ch: ChClient, s: ChSchema, ids: readonly string[]): Pr
      SELECT * FROM ${spans(s, `TraceId IN ${list(ids)} AND (isNull(bounds.1) OR toDateTime(Timestamp) BETWEEN bounds.1 AND bounds.2)`, { detail: true })}
      ORDER BY trace_id, start_ns, span_id`,
   );
+  const resources = await resourcesOf(ch, s, ids, rows);
   const out = new Map<string, SpanRecord[]>();
   let last = '';
   for (const r of rows) {
@@ -246,10 +249,26 @@ async function traceSpans(ch: ChClient, s: ChSchema, ids: readonly string[]): Pr
     if (key === last) continue;
     last = key;
     const list = out.get(r.trace_id) ?? [];
-    list.push(toSpanRecord(r));
+    list.push(toSpanRecord(r, r.resource_attributes ?? resources.get(r.resource_hash ?? '') ?? {}));
     out.set(r.trace_id, list);
   }
   return out;
+}
+
+/** The resources of spans read by hash: from the resource table, else (a view's insert not visible yet) from the spans' own rows. */
+async function resourcesOf(ch: ChClient, s: ChSchema, ids: readonly string[], rows: readonly ChSpanRow[]): Promise<Map<string, Record<string, string>>> {
+  if (s.resourceTable === null) return new Map();
+  const hashes = [...new Set(rows.map((r) => r.resource_hash ?? ''))];
+  const found = await resourcesByHash(ch, s.database, s.resourceTable, hashes);
+  const missing = hashes.filter((h) => !found.has(h));
+  if (missing.length > 0) {
+    const late = await ch.query<{ h: string; r: Record<string, string> }>(
+      `SELECT toString(${RESOURCE_HASH.expr}) AS h, any(ResourceAttributes) AS r FROM ${table(s, 'traces')}
+       WHERE TraceId IN ${list(ids)} AND h IN ${list(missing)} GROUP BY h`,
+    );
+    for (const x of late) found.set(x.h, x.r);
+  }
+  return found;
 }
 
 export async function getTrace(ch: ChClient, s: ChSchema, traceId: string): Promise<SpanRecord[]> {

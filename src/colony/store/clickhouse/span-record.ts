@@ -1,7 +1,7 @@
 import type { SpanRecord } from '../queries/spans.js';
 import type { Source } from '../rows.js';
 
-/** A span as the ClickHouse views return it with `detail` (see views.ts). */
+/** A span as the ClickHouse views return it with `detail` (see views.ts): its resource, or the resource's hash. */
 export interface ChSpanRow {
   trace_id: string;
   span_id: string;
@@ -29,7 +29,8 @@ export interface ChSpanRow {
   peer_service: string | null;
   server_address: string | null;
   attributes: Record<string, string>;
-  resource_attributes: Record<string, string>;
+  resource_attributes?: Record<string, string>;
+  resource_hash?: string;
   event_times: string[];
   event_names: string[];
   event_attributes: Record<string, string>[];
@@ -42,7 +43,7 @@ export interface ChSpanRow {
  * The same record the DuckDB colony returns. Attribute values are strings here: the exporter's
  * Map(String, String) columns keep no types.
  */
-export function toSpanRecord(r: ChSpanRow): SpanRecord {
+export function toSpanRecord(r: ChSpanRow, resourceAttributes: Record<string, string>): SpanRecord {
   const startNs = BigInt(r.start_ns);
   const durationNs = BigInt(r.duration_ns);
   return {
@@ -73,7 +74,7 @@ export function toSpanRecord(r: ChSpanRow): SpanRecord {
     peerService: r.peer_service,
     serverAddress: r.server_address,
     attributes: r.attributes,
-    resourceAttributes: r.resource_attributes,
+    resourceAttributes,
     events: r.event_times.map((t, i) => ({ time_ns: t, name: r.event_names[i], attributes: r.event_attributes[i] })),
     links: r.link_trace_ids.map((t, i) => ({ traceId: t, spanId: r.link_span_ids[i], attributes: r.link_attributes[i] })),
   };

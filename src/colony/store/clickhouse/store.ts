@@ -12,13 +12,14 @@ import type { HistogramOperationRow, SpanBucketRow } from '../queries/operations
 import type { CallSpanRow } from '../queries/calls.js';
 import type { GaugePoint, MinuteRow } from '../queries/timeline.js';
 import { type ChClient, openChClient } from './client.js';
-import { DEFAULT_TABLES, type TableNames, createTableStatements } from './ddl.js';
+import { DEDUP_WINDOW, DEFAULT_TABLES, type TableNames, createTableStatements } from './ddl.js';
 import { type ClickHouseTarget, describeTarget } from './url.js';
 import type { ChSchema } from './views.js';
 import { lit } from './sql.js';
 import { writeBatch } from './write.js';
 import { ensureDerivedColumns } from './materialize.js';
 import { ensureRegistry } from './registry.js';
+import { ensureResources } from './resources.js';
 import { ProtocolBatcher } from './batch.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
@@ -27,7 +28,7 @@ export interface ClickHouseOptions {
   target: ClickHouseTarget;
   password?: string;
   tables?: Partial<TableNames>;
-  /** Create the database and the exporter's tables when missing (serving and loading do; reading does not need to). */
+  /** Create the database and the exporter's tables when missing (serving and loading do; reading does not need to); tables created so drop a re-sent insert. */
   create?: boolean;
   /** May coral add its MATERIALIZED derived columns to the tables (config clickhouse.materialize; default true)? */
   materialize?: boolean;
@@ -49,15 +50,16 @@ export class ClickHouseStore implements Colony {
     const tables = { ...DEFAULT_TABLES, ...o.tables };
     const ch = await openChClient(o.target, o.password);
     try {
-      if (o.create) for (const sql of createTableStatements(o.target.database, tables)) await ch.command(sql);
+      if (o.create) for (const sql of createTableStatements(o.target.database, tables, { dedupWindow: DEDUP_WINDOW })) await ch.command(sql);
       const [cols] = await ch.query<{ n: number }>(
         `SELECT toInt32(count()) AS n FROM system.columns WHERE database = ${lit(o.target.database)} AND table = ${lit(tables.logs)} AND name = 'EventName'`,
       );
       const logsHaveEventName = cols.n > 0;
       const m = await ensureDerivedColumns(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
       const reg = await ensureRegistry(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
-      const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized, registryTable: reg.table };
-      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note]);
+      const res = await ensureResources(ch, o.target.database, tables, m.materialized.traces, o.materialize ?? true);
+      const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized, registryTable: reg.table, resourceTable: res.table };
+      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note, res.note]);
     } catch (err) {
       await ch.close();
       throw err;

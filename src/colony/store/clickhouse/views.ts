@@ -17,6 +17,8 @@ export interface ChSchema {
   materialized: Record<keyof TableNames, boolean>;
   /** The registry table materialized views keep (registry.ts), or null when it is computed by a scan. */
   registryTable: string | null;
+  /** The resource table (resources.ts), or null when spans are read with their ResourceAttributes. */
+  resourceTable: string | null;
 }
 
 export function table(s: ChSchema, which: keyof TableNames): string {
@@ -45,7 +47,10 @@ const HOT = ['http_method', 'http_route', 'http_status_code', 'rpc_system', 'rpc
 const KIND = `upper(replaceOne(SpanKind, 'SPAN_KIND_', ''))`;
 const STATUS = `if(StatusCode = '', 'UNSET', upper(replaceOne(StatusCode, 'STATUS_CODE_', '')))`;
 
-/** Span columns; `where` is on the exporter's columns (Timestamp first, so partitions are pruned). */
+/**
+ * Span columns; `where` is on the exporter's columns (Timestamp first, so partitions are pruned).
+ * `detail` adds what a span record holds, its resource as `resource_hash` when there is a resource table.
+ */
 export function spans(s: ChSchema, where: string, opts: { hot?: boolean; detail?: boolean } = {}): string {
   const cols = [
     'TraceId AS trace_id',
@@ -65,7 +70,7 @@ export function spans(s: ChSchema, where: string, opts: { hot?: boolean; detail?
       'ScopeName AS scope_name',
       'StatusMessage AS status_message',
       'SpanAttributes AS attributes',
-      'ResourceAttributes AS resource_attributes',
+      s.resourceTable === null ? 'ResourceAttributes AS resource_attributes' : `toString(${derived(s, 'traces', 'resource_hash')}) AS resource_hash`,
       `arrayMap(t -> toString(toUnixTimestamp64Nano(t)), Events.Timestamp) AS event_times`,
       'Events.Name AS event_names',
       'Events.Attributes AS event_attributes',
