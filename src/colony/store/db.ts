@@ -1,15 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createRequire } from 'node:module';
-import type { DuckDBConnection, DuckDBInstance as Instance, DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { CoralError } from '../../core/errors.js';
 import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
 import { createTableSql } from './columns.js';
 
-// Required, not imported: importing this CommonJS package from ESM makes Node scan every one of
-// its files for exports first (cjs-module-lexer), some 230 ms of CPU before the colony can open.
-const { DuckDBInstance } = createRequire(import.meta.url)('@duckdb/node-api') as typeof import('@duckdb/node-api');
-type DuckDBInstance = Instance;
 
 export interface OpenOptions {
   /** A file path, or ':memory:'. */
