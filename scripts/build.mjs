@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { inkFastOutput } from './ink-fast-output.mjs';
+import { yogaNoFetch } from './yoga-no-fetch.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const started = performance.now();
@@ -36,7 +37,7 @@ await build({
   alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
   define: { 'process.env.NODE_ENV': '"production"', __CORAL_NAME_WORKER__: JSON.stringify(nameWorker.outputFiles[0].text) },
   banner: { js: "import { createRequire as __coralCreateRequire } from 'node:module'; const require = __coralCreateRequire(import.meta.url);" },
-  plugins: [inkFastOutput],
+  plugins: [inkFastOutput, yogaNoFetch],
   metafile: true,
   logLevel: 'warning',
 });
