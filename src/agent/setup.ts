@@ -51,6 +51,7 @@ export async function openAgentSession(
   const closers: (() => Promise<void>)[] = [];
   let colonyId: string;
   let ready: Promise<void> = Promise.resolve();
+  let settled: Promise<void> = Promise.resolve();
   let firstData: Promise<void> | undefined;
   let services: string[] = [];
   let store: Colony | undefined;
@@ -59,16 +60,18 @@ export async function openAgentSession(
   if (choice.colony) {
     colonyId = choice.colony;
   } else {
-    const opened: Colony = choice.clickhouse && !choice.demo
+    const stores = () => import('../colony/store/store.js');
+    const demoStore = choice.demo ? await (await stores()).ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '4GB', compact: true }) : undefined;
+    const opened: Colony = demoStore ?? (choice.clickhouse
       ? await (await import('./clickhouse.js')).openClickHouseColony(choice.clickhouse, { create: false })
-      : await (await import('../colony/store/store.js')).ColonyStore.open({ path: choice.demo ? ':memory:' : (choice.db ?? defaultColonyDbPath()), threads: 2, memoryLimit: '4GB' });
+      : await (await stores()).ColonyStore.open({ path: choice.db ?? defaultColonyDbPath(), threads: 2, memoryLimit: '4GB' }));
     store = opened;
-    // A demo may still be loading: let it finish before the store closes under it.
+    // A demo may still be loading, or compacting: let it finish before the store closes under it.
     closers.push(async () => {
-      await ready.catch(() => undefined);
+      await settled.catch(() => undefined);
       await opened.close();
     });
-    if (choice.demo) {
+    if (demoStore && choice.demo) {
       colonyId = `demo:${choice.demo}`;
       const { loadScenario } = await import('../demo/load.js');
       const { SERVICES } = await import('../demo/world.js');
@@ -77,7 +80,7 @@ export async function openAgentSession(
       // console's first look) is answered from the last minutes while the hour loads.
       let first: () => void = () => undefined;
       firstData = new Promise<void>((r) => (first = r));
-      ready = loadScenario(opened, choice.demo, {
+      ready = loadScenario(demoStore, choice.demo, {
         newestFirst: true,
         onProgress: (p) => {
           first();
@@ -85,6 +88,9 @@ export async function openAgentSession(
         },
       }).then(() => undefined);
       ready.finally(first).catch(() => undefined);
+      // Once loaded, the hour is compressed in the background (calls need not wait for it).
+      settled = ready.then(() => demoStore.compact());
+      settled.catch(() => undefined);
     } else {
       colonyId = opened.path;
       services = (await opened.listServices()).map((s) => s.serviceName);
