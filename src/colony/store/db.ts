@@ -5,7 +5,6 @@ import { CoralError } from '../../core/errors.js';
 import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
 import { createTableSql } from './columns.js';
 
-
 export interface OpenOptions {
   /** A file path, or ':memory:'. */
   path: string;
