@@ -3,6 +3,7 @@
 import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { inkFastOutput } from './ink-fast-output.mjs';
+import { yogaNoFetch } from './yoga-no-fetch.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const started = performance.now();
@@ -27,14 +28,16 @@ await build({
   target: 'node20',
   sourcemap: 'linked',
   chunkNames: 'chunks/[name]-[hash]',
-  // Native bindings cannot be bundled; they load from node_modules at run time.
-  external: ['@duckdb/*', '@napi-rs/keyring'],
+  // Native bindings cannot be bundled; they load from node_modules at run time. DuckDB's JavaScript
+  // API is bundled: loaded from node_modules, Node would resolve its ~60 CommonJS files one by one
+  // and scan each for exports (cjs-module-lexer), ~160 ms more CPU before the colony opens.
+  external: ['@duckdb/node-bindings', '@napi-rs/keyring'],
   jsx: 'automatic',
   // ink imports react-devtools-core only under DEV=true; the bundle gets an empty stand-in (T8).
   alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
   define: { 'process.env.NODE_ENV': '"production"', __CORAL_NAME_WORKER__: JSON.stringify(nameWorker.outputFiles[0].text) },
   banner: { js: "import { createRequire as __coralCreateRequire } from 'node:module'; const require = __coralCreateRequire(import.meta.url);" },
-  plugins: [inkFastOutput],
+  plugins: [inkFastOutput, yogaNoFetch],
   metafile: true,
   logLevel: 'warning',
 });

@@ -1,28 +1,10 @@
-import { createColonyServer } from '../colony/server.js';
 import type { Colony } from '../colony/store/colony.js';
-import { createToolContext } from '../colony/tools/types.js';
-import { connectHoneycomb, type HoneycombConnection } from '../honeycomb/connect.js';
-import { createHoneycombServer } from '../honeycomb/tools.js';
+import type { HoneycombConnection } from '../honeycomb/connect.js';
 import { defaultColonyDbPath } from '../core/paths.js';
-import { systemPrompt } from './prompt.js';
 import { type ColonyChoice, resolveColonyChoice } from './colony-choice.js';
-import { honeycombOptions } from './honeycomb-options.js';
-import { ToolHub } from './toolhub.js';
-import { colonyMcpUrl, colonyTransport, httpTransport } from './mcp-http.js';
+import type { ToolHub } from './toolhub.js';
 import { CoralError } from '../core/errors.js';
-import { type McpServerConfig, resolveSecret } from './config.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-
-/** A transport for an MCP server from config: a child process over stdio, or Streamable HTTP. */
-function configuredTransport(name: string, cfg: McpServerConfig): Transport {
-  if ('command' in cfg) {
-    // env values may be references (env://VAR), so a token handed to the server need not sit in the file.
-    const env = Object.fromEntries(Object.entries(cfg.env ?? {}).map(([k, v]) => [k, /^(env|keyring):\/\//.test(v) ? resolveSecret(v) : v]));
-    return new StdioClientTransport({ command: cfg.command, args: cfg.args ?? [], env: { ...(process.env as Record<string, string>), ...env }, stderr: 'ignore' });
-  }
-  return httpTransport(new URL(cfg.url), cfg.token ? resolveSecret(cfg.token) : undefined);
-}
+import type { McpServerConfig } from './config.js';
 
 export type { ColonyChoice };
 
@@ -41,31 +23,55 @@ export interface AgentSession {
   close(): Promise<void>;
 }
 
-/** Connects the tool servers the agent uses: the colony (local, demo or remote) and Honeycomb. */
+/** The MCP servers and clients, and the tools: imported once the colony is opening (see below). */
+function toolModules() {
+  return Promise.all([
+    import('../colony/server.js'),
+    import('../colony/tools/types.js'),
+    import('../honeycomb/connect.js'),
+    import('../honeycomb/tools.js'),
+    import('./toolhub.js'),
+    import('./mcp-http.js'),
+    import('./configured-transport.js'),
+    import('./honeycomb-options.js'),
+    import('./prompt.js'),
+  ]);
+}
+
+/**
+ * Connects the tool servers the agent uses: the colony (local, demo or remote) and Honeycomb.
+ * A local colony opens, and a demo starts loading, before the tool servers' code is imported: DuckDB
+ * opens, and writes the demo's newest minutes, on its own threads while that code loads.
+ */
 export async function openAgentSession(
   asked: ColonyChoice,
   o: { onProgress?: (fraction: number) => void; mcpServers?: Record<string, McpServerConfig>; /** "using the running colony" notices; stderr by default (a full-screen UI shows them itself). */ onNotice?: (line: string) => void } = {},
 ): Promise<AgentSession> {
   const choice = resolveColonyChoice(asked, { notify: o.onNotice });
   const closers: (() => Promise<void>)[] = [];
-  const entries: Parameters<typeof ToolHub.connect>[0] = [];
   let colonyId: string;
   let ready: Promise<void> = Promise.resolve();
+  let settled: Promise<void> = Promise.resolve();
   let firstData: Promise<void> | undefined;
   let services: string[] = [];
+  let store: Colony | undefined;
+  // Imported meanwhile: reading these files overlaps with DuckDB's start.
+  const tools = toolModules();
   if (choice.colony) {
     colonyId = choice.colony;
-    entries.push({ name: 'colony', transport: colonyTransport(choice.colony, choice.token).transport });
   } else {
-    const store: Colony = choice.clickhouse && !choice.demo
+    const stores = () => import('../colony/store/store.js');
+    const demoStore = choice.demo ? await (await stores()).ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '4GB', compact: true }) : undefined;
+    const opened: Colony = demoStore ?? (choice.clickhouse
       ? await (await import('./clickhouse.js')).openClickHouseColony(choice.clickhouse, { create: false })
-      : await (await import('../colony/store/store.js')).ColonyStore.open({ path: choice.demo ? ':memory:' : (choice.db ?? defaultColonyDbPath()), threads: 2, memoryLimit: '4GB' });
-    // A demo may still be loading: let it finish before the store closes under it.
+      : await (await stores()).ColonyStore.open({ path: choice.db ?? defaultColonyDbPath(), threads: 2, memoryLimit: '4GB' }));
+    store = opened;
+    // A demo may still be loading, or compacting: let it finish before the store closes under it.
     closers.push(async () => {
-      await ready.catch(() => undefined);
-      await store.close();
+      await settled.catch(() => undefined);
+      await opened.close();
     });
-    if (choice.demo) {
+    if (demoStore && choice.demo) {
       colonyId = `demo:${choice.demo}`;
       const { loadScenario } = await import('../demo/load.js');
       const { SERVICES } = await import('../demo/world.js');
@@ -74,7 +80,7 @@ export async function openAgentSession(
       // console's first look) is answered from the last minutes while the hour loads.
       let first: () => void = () => undefined;
       firstData = new Promise<void>((r) => (first = r));
-      ready = loadScenario(store, choice.demo, {
+      ready = loadScenario(demoStore, choice.demo, {
         newestFirst: true,
         onProgress: (p) => {
           first();
@@ -82,19 +88,25 @@ export async function openAgentSession(
         },
       }).then(() => undefined);
       ready.finally(first).catch(() => undefined);
+      // Once loaded, the hour is compressed in the background (calls need not wait for it).
+      settled = ready.then(() => demoStore.compact());
+      settled.catch(() => undefined);
     } else {
-      colonyId = store.path;
-      services = (await store.listServices()).map((s) => s.serviceName);
+      colonyId = opened.path;
+      services = (await opened.listServices()).map((s) => s.serviceName);
     }
-    entries.push({ name: 'colony', server: createColonyServer(createToolContext(store)), ready, early: firstData });
   }
+  const [{ createColonyServer }, { createToolContext }, { connectHoneycomb }, { createHoneycombServer }, { ToolHub }, { colonyMcpUrl, colonyTransport }, { configuredTransport }, { honeycombOptions }, { systemPrompt }] = await tools;
+  const entries: Parameters<typeof ToolHub.connect>[0] = [];
+  if (choice.colony) entries.push({ name: 'colony', transport: colonyTransport(choice.colony, choice.token).transport });
+  if (store) entries.push({ name: 'colony', server: createColonyServer(createToolContext(store)), ready, early: firstData });
   const hc: HoneycombConnection = await connectHoneycomb(honeycombOptions());
   closers.push(() => hc.close());
   entries.push({ name: 'honeycomb', server: createHoneycombServer(hc.client) });
   const refused: string[] = [];
   for (const [name, cfg] of Object.entries(o.mcpServers ?? {})) {
     try {
-      entries.push({ name, transport: configuredTransport(name, cfg), optional: true });
+      entries.push({ name, transport: configuredTransport(cfg), optional: true });
     } catch (err) {
       // Like an unreachable optional server: left out with a warning (e.g. a token over plain HTTP).
       refused.push(`MCP server ${name} is not used: ${(err as Error).message}`);

@@ -1,6 +1,12 @@
-/** 1234567 -> "1,234,567". */
+/**
+ * 1234567 -> "1,234,567", as toLocaleString('en-US') writes it, without its first call's ICU set-up
+ * (~30 ms of CPU, paid by the console's first trace).
+ */
 export function formatCount(n: number): string {
-  return Math.round(n).toLocaleString('en-US');
+  const r = Math.round(n);
+  if (!Number.isFinite(r) || Math.abs(r) >= 1e21) return r.toLocaleString('en-US');
+  const sign = r < 0 || Object.is(r, -0) ? '-' : '';
+  return sign + String(Math.abs(r)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
 /** Milliseconds for people: 0.42ms, 23ms, 1,234ms. */

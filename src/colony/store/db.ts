@@ -1,15 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { createRequire } from 'node:module';
-import type { DuckDBConnection, DuckDBInstance as Instance, DuckDBValue } from '@duckdb/node-api';
+import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { CoralError } from '../../core/errors.js';
 import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
 import { createTableSql } from './columns.js';
-
-// Required, not imported: importing this CommonJS package from ESM makes Node scan every one of
-// its files for exports first (cjs-module-lexer), some 230 ms of CPU before the colony can open.
-const { DuckDBInstance } = createRequire(import.meta.url)('@duckdb/node-api') as typeof import('@duckdb/node-api');
-type DuckDBInstance = Instance;
 
 export interface OpenOptions {
   /** A file path, or ':memory:'. */
@@ -18,7 +12,17 @@ export interface OpenOptions {
   threads?: number;
   /** DuckDB memory cap, e.g. '2GB'; DuckDB would otherwise take 80% of RAM. */
   memoryLimit?: string;
+  /**
+   * For ':memory:', a colony kept small (the console's demo): its tables can be compressed as a
+   * file's are (DuckDB's in-memory COMPRESS; ColonyStore.compact() compresses what was written, a demo
+   * hour ~5 MB instead of ~60), and DuckDB hands freed memory back to the system after any task that
+   * used more than a few MB rather than only past 128 MB.
+   */
+  compact?: boolean;
 }
+
+/** The compressible in-memory catalog every connection of a compact colony uses. */
+const COMPRESSED_CATALOG = 'colony';
 
 export const DEFAULT_THREADS = 2;
 export const DEFAULT_MEMORY_LIMIT = '4GB';
@@ -58,6 +62,7 @@ export class Database {
       instance = await DuckDBInstance.create(opts.path, {
         threads: String(opts.threads ?? DEFAULT_THREADS),
         memory_limit: opts.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+        ...(opts.compact ? { allocator_flush_threshold: '4MB' } : {}),
       });
     } catch (err) {
       const msg = (err as Error).message;
@@ -66,11 +71,23 @@ export class Database {
         : 'Check that the path is a DuckDB file you can write, or pass --db :memory:.';
       throw new CoralError(`Cannot open the colony database ${opts.path}: ${msg}`, hint);
     }
+    const compressed = opts.compact === true && opts.path === ':memory:';
+    // DuckDB's default in-memory catalog cannot be compressed: an attached one can, made each connection's default.
+    const connect = async () => {
+      const conn = await instance.connect();
+      if (compressed) await conn.run(`USE ${COMPRESSED_CATALOG}`);
+      return conn;
+    };
+    if (compressed) {
+      const setup = await instance.connect();
+      await setup.run(`ATTACH ':memory:' AS ${COMPRESSED_CATALOG} (COMPRESS)`);
+      setup.closeSync();
+    }
     const writers: DuckDBConnection[] = [];
-    for (let i = 0; i < WRITE_LANES; i++) writers.push(await instance.connect());
+    for (let i = 0; i < WRITE_LANES; i++) writers.push(await connect());
     const readers: DuckDBConnection[] = [];
-    for (let i = 0; i < READERS; i++) readers.push(await instance.connect());
-    const db = new Database(opts.path, instance, writers, await instance.connect(), readers);
+    for (let i = 0; i < READERS; i++) readers.push(await connect());
+    const db = new Database(opts.path, instance, writers, await connect(), readers);
     await db.migrate();
     return db;
   }

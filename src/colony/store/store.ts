@@ -121,6 +121,16 @@ export class ColonyStore implements Colony {
     return r;
   }
 
+  /**
+   * Compresses what has been written to a compact in-memory colony (OpenOptions.compact), once the
+   * writes have settled: a demo after its load. Best effort: a write that starts meanwhile (a
+   * registry update) makes DuckDB refuse, and the data simply stays as it is.
+   */
+  async compact(): Promise<void> {
+    await this.writer.flushed();
+    await this.db.admin.run('CHECKPOINT').catch(() => undefined);
+  }
+
   async close(): Promise<void> {
     await this.writer.flushed();
     this.db.close();
