@@ -59,7 +59,7 @@ export async function openAgentSession(
   } else {
     const store: Colony = choice.clickhouse && !choice.demo
       ? await (await import('./clickhouse.js')).openClickHouseColony(choice.clickhouse, { create: false })
-      : await (await import('../colony/store/store.js')).ColonyStore.open({ path: choice.demo ? ':memory:' : (choice.db ?? defaultColonyDbPath()), threads: 2, memoryLimit: '4GB' });
+      : await (await import('../colony/store/store.js')).ColonyStore.open({ path: choice.demo ? ':memory:' : (choice.db ?? defaultColonyDbPath()), memoryLimit: '4GB' });
     // A demo may still be loading: let it finish before the store closes under it.
     closers.push(async () => {
       await ready.catch(() => undefined);
