@@ -12,7 +12,10 @@ export const TWIN_EVIDENCE_KEY = 'coral.ebpf_twin';
 const evidence = (t: string) =>
   `json_object('${TWIN_EVIDENCE_KEY}', json_object('name', ${t}.name, 'start_ns', ${t}.start_ns, 'end_ns', ${t}.end_ns, 'status_code', ${t}.status_code, 'scope_name', ${t}.scope_name))`;
 
-/** INSERT ... ON CONFLICT for spans from a staging table, one row per key (otlp first, then newest). */
+/**
+ * MERGE for spans from a staging table, one row per key (otlp first, then newest). A MERGE rather
+ * than INSERT ... ON CONFLICT: the spans table has no key index to conflict on.
+ */
 export function spanUpsertSql(table: TableDef<unknown>, stage: string): string {
   const cols = table.columns.map((c) => c.name);
   const key = new Set(table.primaryKey);
@@ -28,8 +31,10 @@ export function spanUpsertSql(table: TableDef<unknown>, stage: string): string {
     }
     return `${c} = CASE WHEN ${keepOld} THEN ${table.name}.${c} ELSE excluded.${c} END`;
   });
-  return `INSERT INTO ${table.name} (${cols.join(', ')})
-    SELECT ${cols.join(', ')} FROM ${stage}
-    QUALIFY row_number() OVER (PARTITION BY ${table.primaryKey.join(', ')} ORDER BY (source = 'otlp') DESC, rowid DESC) = 1
-    ON CONFLICT (${table.primaryKey.join(', ')}) DO UPDATE SET ${set.join(',\n      ')}`;
+  return `MERGE INTO ${table.name}
+    USING (SELECT ${cols.join(', ')} FROM ${stage}
+      QUALIFY row_number() OVER (PARTITION BY ${table.primaryKey.join(', ')} ORDER BY (source = 'otlp') DESC, rowid DESC) = 1) AS excluded
+    ON (${table.primaryKey.map((k) => `${table.name}.${k} = excluded.${k}`).join(' AND ')})
+    WHEN MATCHED THEN UPDATE SET ${set.join(',\n      ')}
+    WHEN NOT MATCHED THEN INSERT (${cols.join(', ')}) VALUES (${cols.map((c) => `excluded.${c}`).join(', ')})`;
 }

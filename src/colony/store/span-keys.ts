@@ -1,0 +1,148 @@
+/**
+ * Which (trace_id, span_id) keys the spans table may already hold, so that the table needs no
+ * primary-key index: at three million spans its ART index cost ~5 us of CPU per inserted span,
+ * more than the rest of DuckDB's insert (measured, issue 16), and grows with the table.
+ *
+ * A Bloom filter: `admit` answers "certainly new" for a key never added (then the batch is a plain
+ * append) and "maybe seen" for a key added before or, rarely, a false positive (then the batch
+ * takes the exact upsert path). It never forgets a key, so a re-send is always upserted; only
+ * keys written through the store writer, or present when the colony opened, are known.
+ */
+
+/**
+ * The three key words of every stored span, as `spanKeyWords` computes them: from ids in canonical
+ * form (32 and 16 lowercase hex digits); any other id maps to all zeros.
+ */
+export function spanKeyWordsSql(table: string): string {
+  const word = (id: string, from: number) => `CASE WHEN ok THEN ('0x' || substr(${id}, ${from}, 8))::UINTEGER ELSE 0 END`;
+  return `SELECT ${word('trace_id', 25)}, ${word('span_id', 1)}, ${word('span_id', 9)}
+    FROM (SELECT trace_id, span_id, regexp_full_match(trace_id, '[0-9a-f]{32}') AND regexp_full_match(span_id, '[0-9a-f]{16}') AS ok FROM ${table})`;
+}
+
+/** The value of 8 lowercase hex digits at `from`, or -1 when they are not that. */
+function hex8(s: string, from: number): number {
+  let v = 0;
+  for (let i = from; i < from + 8; i++) {
+    const c = s.charCodeAt(i);
+    let d: number;
+    if (c >= 48 && c <= 57) d = c - 48;
+    else if (c >= 97 && c <= 102) d = c - 87;
+    else return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
+
+/** The three words SPAN_KEY_WORDS_SQL computes, written to `out` (no allocation per span). */
+export function spanKeyWords(traceId: string, spanId: string, out: Uint32Array): void {
+  const a = traceId.length === 32 ? hex8(traceId, 24) : -1;
+  const b = spanId.length === 16 ? hex8(spanId, 0) : -1;
+  const c = spanId.length === 16 ? hex8(spanId, 8) : -1;
+  // The whole id must be hex too, as the SQL checks, not only the digits the words come from.
+  if (a < 0 || b < 0 || c < 0 || hex8(traceId, 0) < 0 || hex8(traceId, 8) < 0 || hex8(traceId, 16) < 0) {
+    out[0] = 0;
+    out[1] = 0;
+    out[2] = 0;
+    return;
+  }
+  out[0] = a;
+  out[1] = b;
+  out[2] = c;
+}
+
+/** murmur3's finaliser: every input bit moves every output bit. */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** Probes per key; with BITS_PER_KEY bits each, a full filter answers "maybe" for ~6 in a million new keys. */
+const PROBES = 8;
+export const BITS_PER_KEY = 32;
+const MIN_BITS = 1 << 22;
+/** 256 MiB, 67 million keys: the probe arithmetic stays within 32 bits. */
+const MAX_BITS = 2 ** 31;
+
+class Bloom {
+  readonly words: Uint32Array;
+  readonly mask: number;
+  readonly capacity: number;
+  count = 0;
+
+  constructor(bits: number) {
+    this.words = new Uint32Array(bits >>> 5);
+    this.mask = bits - 1;
+    this.capacity = Math.floor(bits / BITS_PER_KEY);
+  }
+
+  has(h1: number, h2: number): boolean {
+    for (let i = 0; i < PROBES; i++) {
+      const bit = (h1 + Math.imul(i, h2)) & this.mask;
+      if ((this.words[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
+    }
+    return true;
+  }
+
+  add(h1: number, h2: number): void {
+    for (let i = 0; i < PROBES; i++) {
+      const bit = (h1 + Math.imul(i, h2)) & this.mask;
+      this.words[bit >>> 5] |= 1 << (bit & 31);
+    }
+    this.count++;
+  }
+}
+
+/** A power of two of at least MIN_BITS bits, BITS_PER_KEY per expected key. */
+function bitsFor(keys: number): number {
+  let bits = MIN_BITS;
+  while (bits / BITS_PER_KEY < keys && bits < MAX_BITS) bits *= 2;
+  return bits;
+}
+
+/**
+ * A scalable Bloom filter: when the newest filter holds its capacity, a new one twice its size
+ * takes the next keys, so the false-positive rate stays bounded as the table grows.
+ */
+export class SpanKeyFilter {
+  private readonly blooms: Bloom[];
+  private readonly words = new Uint32Array(3);
+
+  constructor(expectedKeys = 0) {
+    this.blooms = [new Bloom(bitsFor(expectedKeys))];
+  }
+
+  /** Adds the key; returns whether it may have been added before (false: certainly new). */
+  admitWords(a: number, b: number, c: number): boolean {
+    const h1 = mix(a ^ mix(b ^ 0x9e3779b9));
+    const h2 = mix(c ^ mix(b + 0x7f4a7c15)) | 1;
+    let seen = false;
+    for (const bloom of this.blooms) {
+      if (bloom.has(h1, h2)) {
+        seen = true;
+        break;
+      }
+    }
+    let newest = this.blooms[this.blooms.length - 1];
+    if (newest.count >= newest.capacity) {
+      newest = new Bloom(Math.min((newest.mask + 1) * 2, MAX_BITS));
+      this.blooms.push(newest);
+    }
+    newest.add(h1, h2);
+    return seen;
+  }
+
+  admit(traceId: string, spanId: string): boolean {
+    spanKeyWords(traceId, spanId, this.words);
+    return this.admitWords(this.words[0], this.words[1], this.words[2]);
+  }
+
+  /** Adds every key; returns whether any of them may have been seen before (or repeats within `keys`). */
+  admitAll(spans: readonly { traceId: string; spanId: string }[]): boolean {
+    let seen = false;
+    for (const s of spans) if (this.admit(s.traceId, s.spanId)) seen = true;
+    return seen;
+  }
+}

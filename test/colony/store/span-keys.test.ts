@@ -1,0 +1,138 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { SpanKeyFilter, spanKeyWords, spanKeyWordsSql } from '../../../src/colony/store/span-keys.js';
+import { ColonyStore } from '../../../src/colony/store/store.js';
+import { Database } from '../../../src/colony/store/db.js';
+import type { SpanRow } from '../../../src/colony/store/rows.js';
+import { emptyBatch } from '../../../src/colony/store/rows.js';
+
+const hex = (n: number, digits: number) => n.toString(16).padStart(digits, '0');
+
+describe('spanKeyWords', () => {
+  it('computes in JS what spanKeyWordsSql computes in DuckDB, canonical ids and malformed ones alike', async () => {
+    const db = await Database.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    try {
+      const ids: [string, string][] = [
+        ['0123456789abcdef0123456789abcdef', 'fedcba9876543210'],
+        ['ffffffffffffffffffffffffffffffff', 'ffffffffffffffff'],
+        ['0123456789ABCDEF0123456789abcdef', 'fedcba9876543210'],
+        ['0123456789abcdef0123456789abcdef', 'fedcba98765432'],
+        ['0123456789abcdef0123456789abcdeg', 'fedcba9876543210'],
+        ['0x23456789abcdef0123456789abcdef', '1_3456789abcdef0'],
+        ['😀23456789abcdef0123456789abcde', 'fedcba987654321😀'],
+        ['', ''],
+      ];
+      await db.admin.run('CREATE TEMP TABLE ids (n INTEGER, trace_id VARCHAR, span_id VARCHAR)');
+      for (const [i, [t, s]] of ids.entries()) await db.admin.run('INSERT INTO ids VALUES ($n, $t, $s)', { n: i, t, s });
+      const sql = spanKeyWordsSql('(SELECT * FROM ids ORDER BY n)');
+      const rows = (await db.admin.runAndReadAll(sql)).getRows() as number[][];
+      const words = new Uint32Array(3);
+      ids.forEach(([t, s], i) => {
+        spanKeyWords(t, s, words);
+        expect([...words], `${t} ${s}`).toEqual(rows[i].map(Number));
+      });
+      expect(rows[0].map(Number)).toEqual([0x89abcdef, 0xfedcba98, 0x76543210]);
+      for (const r of rows.slice(2)) expect(r.map(Number)).toEqual([0, 0, 0]);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+describe('SpanKeyFilter', () => {
+  it('says "certainly new" the first time and "maybe seen" for every key added, also after it grows', () => {
+    const filter = new SpanKeyFilter();
+    const keys = 200_000; // beyond the first filter's capacity (131,072 keys), so a second one is added
+    let falsePositives = 0;
+    for (let i = 0; i < keys; i++) if (filter.admit(hex(i * 7919, 32), hex(i, 16))) falsePositives++;
+    for (let i = 0; i < keys; i += 13) expect(filter.admit(hex(i * 7919, 32), hex(i, 16))).toBe(true);
+    expect(falsePositives).toBeLessThan(keys / 10_000);
+  });
+
+  it('flags a key repeated within one batch', () => {
+    const filter = new SpanKeyFilter();
+    const span = { traceId: hex(1, 32), spanId: hex(2, 16) };
+    expect(filter.admitAll([span, { traceId: hex(1, 32), spanId: hex(3, 16) }])).toBe(false);
+    expect(new SpanKeyFilter().admitAll([span, { ...span }])).toBe(true);
+  });
+
+  it('keys whose ids are not canonical hex all share one entry: after the first, every one takes the exact path', () => {
+    const filter = new SpanKeyFilter();
+    expect(filter.admit('not-hex', 'x')).toBe(false);
+    expect(filter.admit('other', 'y')).toBe(true);
+  });
+});
+
+describe('re-sends without a key index', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'coral-span-keys-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  function spans(ids: number[], name: string, startNs = 1_700_000_000_000_000_000n): SpanRow[] {
+    return ids.map((i) => ({
+      traceId: hex(i >> 2, 32), spanId: hex(i + 1, 16), parentSpanId: '', traceState: '', name, kind: 'SERVER', serviceName: 'svc', source: 'otlp',
+      scopeName: 's', scopeVersion: '', startNs, endNs: startNs + 1000n, statusCode: 'UNSET', statusMessage: '', attributes: '{}', resourceAttributes: '{}',
+      events: '[]', links: '[]', httpMethod: null, httpRoute: null, httpStatusCode: null, rpcSystem: null, rpcService: null, rpcMethod: null, rpcStatusCode: null,
+      dbSystem: null, dbOperation: null, dbTable: null, dbStatement: null, peerService: null, serverAddress: null,
+    }));
+  }
+  const write = (store: ColonyStore, rows: SpanRow[]) => store.write(Object.assign(emptyBatch(), { spans: rows }));
+  const names = async (store: ColonyStore) =>
+    (await store.db.query<{ name: string; n: number }>('SELECT name, count(*)::INTEGER AS n FROM otel_traces GROUP BY name ORDER BY name')).map((r) => [r.name, r.n]);
+
+  it('the new spans table has no key index', async () => {
+    const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    try {
+      const [{ n }] = await store.db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM duckdb_constraints() WHERE table_name = 'otel_traces' AND constraint_type = 'PRIMARY KEY'`);
+      expect(n).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a re-send after the colony restarted replaces the stored spans, an hour later too', async () => {
+    const path = join(dir, 'restart.duckdb');
+    const first = await ColonyStore.open({ path, threads: 1, memoryLimit: '1GB' });
+    await write(first, spans([1, 2, 3, 4], 'v1'));
+    await first.close();
+    const again = await ColonyStore.open({ path, threads: 1, memoryLimit: '1GB' });
+    try {
+      await write(again, spans([3, 4, 5], 'v2'));
+      await write(again, spans([1], 'v3', 1_700_003_600_000_000_000n));
+      expect(await names(again)).toEqual([['v1', 1], ['v2', 3], ['v3', 1]]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a span twice in one batch, and the same batch from several senders at once, are stored once', async () => {
+    const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    try {
+      await write(store, [...spans([1, 2], 'a'), ...spans([2], 'b')]);
+      expect(await names(store)).toEqual([['a', 1], ['b', 1]]);
+      const many = spans(Array.from({ length: 3000 }, (_, i) => 100 + i), 'c');
+      await Promise.all([write(store, many), write(store, many), write(store, many.slice(1000)), write(store, spans([100], 'd'))]);
+      const [{ n, keys }] = await store.db.query<{ n: number; keys: number }>('SELECT count(*)::INTEGER AS n, count(DISTINCT (trace_id, span_id))::INTEGER AS keys FROM otel_traces');
+      expect(n).toBe(keys);
+      expect(n).toBe(3002);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a re-send arriving while the first copy is still being appended on the other lane waits for it, then replaces it', async () => {
+    const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    try {
+      const big = spans(Array.from({ length: 20_000 }, (_, i) => i), 'first');
+      const appending = write(store, big);
+      // Let the first group commit start on one lane before the re-send is queued for the other.
+      await new Promise((r) => setImmediate(r));
+      const resend = write(store, spans([5, 19_999], 'again'));
+      await Promise.all([appending, resend]);
+      expect(await names(store)).toEqual([['again', 2], ['first', 19_998]]);
+    } finally {
+      await store.close();
+    }
+  });
+});
