@@ -19,15 +19,16 @@ export function spanKeyWordsSql(table: string): string {
     FROM (SELECT trace_id, span_id, regexp_full_match(trace_id, '[0-9a-f]{32}') AND regexp_full_match(span_id, '[0-9a-f]{16}') AS ok FROM ${table})`;
 }
 
+/** Per char code below 128: its value as a lowercase hex digit, or -1. */
+const HEX_DIGIT = Int8Array.from({ length: 128 }, (_, c) => (c >= 48 && c <= 57 ? c - 48 : c >= 97 && c <= 102 ? c - 87 : -1));
+
 /** The value of 8 lowercase hex digits at `from`, or -1 when they are not that. */
 function hex8(s: string, from: number): number {
   let v = 0;
   for (let i = from; i < from + 8; i++) {
     const c = s.charCodeAt(i);
-    let d: number;
-    if (c >= 48 && c <= 57) d = c - 48;
-    else if (c >= 97 && c <= 102) d = c - 87;
-    else return -1;
+    const d = c < 128 ? HEX_DIGIT[c] : -1;
+    if (d < 0) return -1;
     v = v * 16 + d;
   }
   return v;
