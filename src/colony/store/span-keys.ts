@@ -1,22 +1,24 @@
 /**
- * Which (trace_id, span_id) keys the spans table may already hold, so that the table needs no
+ * Which (trace_id, span_id) keys the spans table may already hold (known by their span ids), so that the table needs no
  * primary-key index: at three million spans its ART index cost ~5 us of CPU per inserted span,
  * more than the rest of DuckDB's insert (measured, issue 16), and grows with the table.
  *
- * A Bloom filter: `admit` answers "certainly new" for a key never added (then the batch is a plain
+ * A Bloom filter over span ids: `admit` answers "certainly new" for a key never added (then the batch is a plain
  * append) and "maybe seen" for a key added before or, rarely, a false positive (then the batch
  * takes the exact upsert path). It never forgets a key, so a re-send is always upserted; only
  * keys written through the store writer, or present when the colony opened, are known.
  */
 
 /**
- * The three key words of every stored span, as `spanKeyWords` computes them: from ids in canonical
- * form (32 and 16 lowercase hex digits); any other id maps to all zeros.
+ * The key words of every stored span: its span_id's 64 bits (span ids are random by the
+ * specification; a re-send and an eBPF twin carry the same one). DuckDB's hex cast reads a
+ * canonical id (16 lowercase hex digits) exactly as `spanKeyWords` does; what it makes of any
+ * other id does not matter, as `spanKeyWords` maps every such id to the zero key, which the
+ * filter always holds (see SpanKeyFilter).
  */
 export function spanKeyWordsSql(table: string): string {
-  const word = (id: string, from: number) => `CASE WHEN ok THEN ('0x' || substr(${id}, ${from}, 8))::UINTEGER ELSE 0 END`;
-  return `SELECT ${word('trace_id', 25)}, ${word('span_id', 1)}, ${word('span_id', 9)}
-    FROM (SELECT trace_id, span_id, regexp_full_match(trace_id, '[0-9a-f]{32}') AND regexp_full_match(span_id, '[0-9a-f]{16}') AS ok FROM ${table})`;
+  return `SELECT (v >> 32)::UINTEGER AS w0, (v & 4294967295)::UINTEGER AS w1
+    FROM (SELECT COALESCE(TRY_CAST('0x' || span_id AS UBIGINT), 0) AS v FROM ${table})`;
 }
 
 /** Per char code below 128: its value as a lowercase hex digit, or -1. */
@@ -34,21 +36,17 @@ function hex8(s: string, from: number): number {
   return v;
 }
 
-/** The three words SPAN_KEY_WORDS_SQL computes, written to `out` (no allocation per span). */
-export function spanKeyWords(traceId: string, spanId: string, out: Uint32Array): void {
-  const a = traceId.length === 32 ? hex8(traceId, 24) : -1;
-  const b = spanId.length === 16 ? hex8(spanId, 0) : -1;
-  const c = spanId.length === 16 ? hex8(spanId, 8) : -1;
-  // The whole id must be hex too, as the SQL checks, not only the digits the words come from.
-  if (a < 0 || b < 0 || c < 0 || hex8(traceId, 0) < 0 || hex8(traceId, 8) < 0 || hex8(traceId, 16) < 0) {
+/** The two words spanKeyWordsSql computes, written to `out` (no allocation per span); all zero for a non-canonical id. */
+export function spanKeyWords(spanId: string, out: Uint32Array): void {
+  const hi = spanId.length === 16 ? hex8(spanId, 0) : -1;
+  const lo = spanId.length === 16 ? hex8(spanId, 8) : -1;
+  if (hi < 0 || lo < 0) {
     out[0] = 0;
     out[1] = 0;
-    out[2] = 0;
     return;
   }
-  out[0] = a;
-  out[1] = b;
-  out[2] = c;
+  out[0] = hi;
+  out[1] = lo;
 }
 
 /** murmur3's finaliser: every input bit moves every output bit. */
@@ -109,16 +107,18 @@ function bitsFor(keys: number): number {
  */
 export class SpanKeyFilter {
   private readonly blooms: Bloom[];
-  private readonly words = new Uint32Array(3);
+  private readonly words = new Uint32Array(2);
 
   constructor(expectedKeys = 0) {
     this.blooms = [new Bloom(bitsFor(expectedKeys))];
+    // Every non-canonical id maps here: such spans always take the exact path.
+    this.admitWords(0, 0);
   }
 
   /** Adds the key; returns whether it may have been added before (false: certainly new). */
-  admitWords(a: number, b: number, c: number): boolean {
-    const h1 = mix(a ^ mix(b ^ 0x9e3779b9));
-    const h2 = mix(c ^ mix(b + 0x7f4a7c15)) | 1;
+  admitWords(hi: number, lo: number): boolean {
+    const h1 = mix(hi ^ mix(lo ^ 0x9e3779b9));
+    const h2 = mix(lo ^ mix(hi + 0x7f4a7c15)) | 1;
     let seen = false;
     for (const bloom of this.blooms) {
       if (bloom.has(h1, h2)) {
@@ -135,15 +135,16 @@ export class SpanKeyFilter {
     return seen;
   }
 
-  admit(traceId: string, spanId: string): boolean {
-    spanKeyWords(traceId, spanId, this.words);
-    return this.admitWords(this.words[0], this.words[1], this.words[2]);
+  /** Adds the span's key; returns whether it may have been added before (false: certainly new). */
+  admit(spanId: string): boolean {
+    spanKeyWords(spanId, this.words);
+    return this.admitWords(this.words[0], this.words[1]);
   }
 
-  /** Adds every key; returns whether any of them may have been seen before (or repeats within `keys`). */
-  admitAll(spans: readonly { traceId: string; spanId: string }[]): boolean {
+  /** Adds every span's key; returns whether any may have been seen before (or repeats within `spans`). */
+  admitAll(spans: readonly { spanId: string }[]): boolean {
     let seen = false;
-    for (const s of spans) if (this.admit(s.traceId, s.spanId)) seen = true;
+    for (const s of spans) if (this.admit(s.spanId)) seen = true;
     return seen;
   }
 }

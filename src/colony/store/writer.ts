@@ -1,4 +1,5 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import duckdb from '@duckdb/node-bindings';
 import type { Database, Params } from './db.js';
 import { createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES, SPANS } from './schema.js';
@@ -84,8 +85,9 @@ export class StoreWriter {
     for (;;) {
       const chunk = await result.fetchChunk();
       if (!chunk || chunk.rowCount === 0) break;
-      const [a, b, c] = [0, 1, 2].map((i) => chunk.getColumnValues(i) as number[]);
-      for (let i = 0; i < a.length; i++) filter.admitWords(a[i], b[i], c[i]);
+      // The UINTEGER vectors read in place (never NULL: the SQL says 0 for what it cannot read).
+      const [hi, lo] = [0, 1].map((c) => uint32Vector(chunk, c));
+      for (let i = 0; i < chunk.rowCount; i++) filter.admitWords(hi[i], lo[i]);
     }
     this.spanKeys = filter;
   }
@@ -300,6 +302,11 @@ export class StoreWriter {
 }
 
 const MAX_CONFLICT_RETRIES = 50;
+
+function uint32Vector(chunk: DuckDBDataChunk, column: number): Uint32Array {
+  const data = duckdb.vector_get_data(duckdb.data_chunk_get_vector(chunk.chunk, column), chunk.rowCount * 4);
+  return data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, chunk.rowCount) : new Uint32Array(data.slice().buffer);
+}
 
 /** The batch's rows per table, for the tables it has rows for. */
 function partsOf(batch: IngestBatch): RowsFor[] {
