@@ -3,7 +3,7 @@ import duckdb from '@duckdb/node-bindings';
 import type { Database, Params } from './db.js';
 import { createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES, SPANS } from './schema.js';
-import { spanUpsertSql } from './twins.js';
+import { spanUpsertStatements } from './twins.js';
 import { type RowsFor, RowSource } from './row-source.js';
 import { type IngestBatch, type Source, appendBatch, emptyBatch } from './rows.js';
 import { SpanKeyFilter, spanKeyWordsSql } from './span-keys.js';
@@ -247,7 +247,7 @@ export class StoreWriter {
           // A key twice in the batch (a span repeated in one request, or two senders' copies in one
           // group) would make DuckDB refuse the whole statement: the last copy wins, as across batches.
           await conn.run(table.name === SPANS.name
-            ? spanUpsertSql(table, `stage_${table.name}`)
+            ? spanUpsertStatements(table, `stage_${table.name}`).join(';\n')
             : `INSERT OR REPLACE INTO ${table.name} (${cols}) SELECT ${cols} FROM stage_${table.name} QUALIFY row_number() OVER (PARTITION BY ${table.primaryKey.join(', ')} ORDER BY rowid DESC) = 1`);
         }
         await conn.run('COMMIT');

@@ -7,6 +7,8 @@ import { ColonyStore } from '../../../src/colony/store/store.js';
 import { Database } from '../../../src/colony/store/db.js';
 import type { SpanRow } from '../../../src/colony/store/rows.js';
 import { emptyBatch } from '../../../src/colony/store/rows.js';
+import { createTableSql } from '../../../src/colony/store/columns.js';
+import { SPANS } from '../../../src/colony/store/schema.js';
 
 const hex = (n: number, digits: number) => n.toString(16).padStart(digits, '0');
 
@@ -100,6 +102,25 @@ describe('re-sends without a key index', () => {
       expect(await names(again)).toEqual([['odd2', 1], ['v1', 1], ['v2', 3], ['v3', 1]]);
     } finally {
       await again.close();
+    }
+  });
+
+  it('a colony file made with the key index keeps it, and re-sends there are upserts too', async () => {
+    const path = join(dir, 'indexed.duckdb');
+    const old = await Database.open({ path, threads: 1, memoryLimit: '1GB' });
+    await old.admin.run(`DROP TABLE ${SPANS.name}`);
+    await old.admin.run(createTableSql({ ...SPANS, keyIndex: true }));
+    old.close();
+    const store = await ColonyStore.open({ path, threads: 1, memoryLimit: '1GB' });
+    try {
+      await write(store, spans([1, 2, 3], 'v1'));
+      await write(store, spans([2, 3, 4], 'v2'));
+      await Promise.all([write(store, spans([4, 5], 'v3')), write(store, spans([5], 'v4'))]);
+      expect(await names(store)).toEqual([['v1', 1], ['v2', 2], ['v3', 1], ['v4', 1]]);
+      const [{ n }] = await store.db.query<{ n: number }>(`SELECT count(*)::INTEGER AS n FROM duckdb_constraints() WHERE table_name = 'otel_traces' AND constraint_type = 'PRIMARY KEY'`);
+      expect(n).toBe(1);
+    } finally {
+      await store.close();
     }
   });
 
