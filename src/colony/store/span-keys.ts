@@ -58,12 +58,29 @@ function mix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-/** Probes per key; with BITS_PER_KEY bits each, a full filter answers "maybe" for ~6 in a million new keys. */
+/**
+ * Probes per key, all within one 512-bit block (one cache line): a probe anywhere in a filter of
+ * tens of megabytes was a cache miss each, eight per span. With BITS_PER_KEY bits per key, a full
+ * filter answers "maybe" for about one new key in a million (measured; with 32 bits, one in
+ * 30,000: a group commit of 50,000 spans would then mostly take the slow path).
+ * Memory: 8 to 16 bytes per stored span, e.g. 128 MiB for 10 million.
+ */
 const PROBES = 8;
-export const BITS_PER_KEY = 32;
+const BLOCK_BITS = 512;
+export const BITS_PER_KEY = 64;
 const MIN_BITS = 1 << 22;
 /** 256 MiB, 67 million keys: the probe arithmetic stays within 32 bits. */
 const MAX_BITS = 2 ** 31;
+
+/**
+ * The next probe's bits, fresh for each: stepping by a fixed amount instead (double hashing) puts
+ * all probes of some keys on one bit, within a 512-bit block (measured: 1e-4 false positives).
+ */
+function nextProbe(g: number): number {
+  g ^= g >>> 15;
+  g = Math.imul(g, 0x2c1b3c6d);
+  return (g ^ (g >>> 12)) >>> 0;
+}
 
 class Bloom {
   readonly words: Uint32Array;
@@ -77,18 +94,25 @@ class Bloom {
     this.capacity = Math.floor(bits / BITS_PER_KEY);
   }
 
+  /** `h1` picks the block, `h2` the bits in it, nine bits per probe. */
   has(h1: number, h2: number): boolean {
+    const block = h1 & this.mask & ~(BLOCK_BITS - 1);
+    let g = h2;
     for (let i = 0; i < PROBES; i++) {
-      const bit = (h1 + Math.imul(i, h2)) & this.mask;
+      const bit = block + (g >>> 23);
       if ((this.words[bit >>> 5] & (1 << (bit & 31))) === 0) return false;
+      g = nextProbe(g);
     }
     return true;
   }
 
   add(h1: number, h2: number): void {
+    const block = h1 & this.mask & ~(BLOCK_BITS - 1);
+    let g = h2;
     for (let i = 0; i < PROBES; i++) {
-      const bit = (h1 + Math.imul(i, h2)) & this.mask;
+      const bit = block + (g >>> 23);
       this.words[bit >>> 5] |= 1 << (bit & 31);
+      g = nextProbe(g);
     }
     this.count++;
   }

@@ -40,7 +40,7 @@ describe('spanKeyWords', () => {
 describe('SpanKeyFilter', () => {
   it('says "certainly new" the first time and "maybe seen" for every key added, also after it grows', () => {
     const filter = new SpanKeyFilter();
-    const keys = 200_000; // beyond the first filter's capacity (131,072 keys), so a second one is added
+    const keys = 200_000; // beyond the first filter's capacity (65,536 keys), so more are added
     let falsePositives = 0;
     for (let i = 0; i < keys; i++) if (filter.admit(hex(i * 7919 + 1, 16))) falsePositives++;
     for (let i = 0; i < keys; i += 13) expect(filter.admit(hex(i * 7919 + 1, 16))).toBe(true);
