@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import { ColonyStore } from '../src/colony/store/store.js';
+import { DEFAULT_THREADS } from '../src/colony/store/db.js';
 import { decodeTracesProto } from '../src/colony/otlp/decode-proto.js';
 import { startReceiver } from '../src/colony/otlp/receiver.js';
 import { jsonTraces, protobufTraces, sdkSpans } from '../test/support/otel-sdk.js';
@@ -26,11 +27,8 @@ const BATCH = 512;
 const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 200);
 const PROTOBUF = 'application/x-protobuf';
 const JSON_TYPE = 'application/json';
-/**
- * DuckDB threads of the colony: 2, as `coral colony serve` defaults to. With 1, DuckDB spent about a
- * third less CPU per span inserting (measured on two cores), its second thread adding no speed here.
- */
-const THREADS = Number(process.env.BENCH_INGEST_THREADS ?? 2);
+/** DuckDB threads of the colony: 1, as `coral colony serve` defaults to (see DEFAULT_THREADS). */
+const THREADS = Number(process.env.BENCH_INGEST_THREADS ?? DEFAULT_THREADS);
 
 const load1 = () => Math.round(loadavg()[0] * 100) / 100;
 

@@ -61,10 +61,10 @@ export async function openAgentSession(
     colonyId = choice.colony;
   } else {
     const stores = () => import('../colony/store/store.js');
-    const demoStore = choice.demo ? await (await stores()).ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '4GB', compact: true }) : undefined;
+    const demoStore = choice.demo ? await (await stores()).ColonyStore.open({ path: ':memory:', memoryLimit: '4GB', compact: true }) : undefined;
     const opened: Colony = demoStore ?? (choice.clickhouse
       ? await (await import('./clickhouse.js')).openClickHouseColony(choice.clickhouse, { create: false })
-      : await (await stores()).ColonyStore.open({ path: choice.db ?? defaultColonyDbPath(), threads: 2, memoryLimit: '4GB' }));
+      : await (await stores()).ColonyStore.open({ path: choice.db ?? defaultColonyDbPath(), memoryLimit: '4GB' }));
     store = opened;
     // A demo may still be loading, or compacting: let it finish before the store closes under it.
     closers.push(async () => {

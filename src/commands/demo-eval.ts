@@ -48,7 +48,7 @@ export function judge(culprits: readonly string[], standOut: readonly string[]):
 
 export async function evaluate(def: ScenarioDef, seed: number): Promise<EvalRow> {
   const started = Date.now();
-  const store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '2GB' });
+  const store = await ColonyStore.open({ path: ':memory:', memoryLimit: '2GB' });
   try {
     if (seed === def.seed && SCENARIOS.includes(def)) await loadScenario(store, def.name, { endAtNs: END_NS });
     else {

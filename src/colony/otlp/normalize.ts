@@ -111,8 +111,9 @@ export function normalizeTraces(req: TracesRequest): Normalized {
           hot.rpcMethod = method;
           hot.rpcService = hot.rpcService ?? rpcService;
         }
-        // Object.assign, not spread: spreading here cost ~20 us per span (measured), a third of the ingest budget.
-        n.batch.spans.push(Object.assign({
+        // One literal naming every field: spreading `hot` in cost ~20 us per span, Object.assign ~1
+        // (measured); a literal gets one fixed object shape.
+        n.batch.spans.push({
           traceId: s.traceId as string,
           spanId: s.spanId as string,
           parentSpanId: s.parentSpanId as string,
@@ -131,7 +132,20 @@ export function normalizeTraces(req: TracesRequest): Normalized {
           resourceAttributes: resourceJson,
           events: s.events.length === 0 ? '[]' : json(s.events.map((e) => ({ time_ns: e.timeNs.toString(), name: e.name, attributes: e.attributes }))),
           links: s.links.length === 0 ? '[]' : json(s.links),
-        }, hot));
+          httpMethod: hot.httpMethod,
+          httpRoute: hot.httpRoute,
+          httpStatusCode: hot.httpStatusCode,
+          rpcSystem: hot.rpcSystem,
+          rpcService: hot.rpcService,
+          rpcMethod: hot.rpcMethod,
+          rpcStatusCode: hot.rpcStatusCode,
+          dbSystem: hot.dbSystem,
+          dbOperation: hot.dbOperation,
+          dbTable: hot.dbTable,
+          dbStatement: hot.dbStatement,
+          peerService: hot.peerService,
+          serverAddress: hot.serverAddress,
+        });
         n.accepted++;
       }
     }

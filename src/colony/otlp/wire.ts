@@ -1,4 +1,5 @@
 import { OtlpDecodeError } from './model.js';
+import { decodeUtf8 } from './utf8-cache.js';
 
 /**
  * A minimal protobuf wire-format reader. OTLP is decoded by hand against field numbers from the
@@ -157,7 +158,7 @@ export class WireReader {
 
   string(): string {
     const [s, e] = this.lengthDelimited();
-    return this.buf.toString('utf8', s, e);
+    return decodeUtf8(this.buf, s, e);
   }
 
   /** Bytes as lowercase hex, or null when the length is not `expectedBytes` (or the id is all zero). */

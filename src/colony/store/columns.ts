@@ -59,7 +59,13 @@ export interface TableDef<R> {
   /** Stored columns, in append order. */
   columns: Column<R>[];
   virtualColumns?: VirtualColumn[];
+  /** What identifies a row: a re-sent row with the same key replaces the stored one. */
   primaryKey: string[];
+  /**
+   * False: the key is not declared to DuckDB (no index to maintain on insert); the writer keeps it
+   * unique itself (see span-keys.ts).
+   */
+  keyIndex?: boolean;
 }
 
 function columnList<R>(t: TableDef<R>): string[] {
@@ -70,7 +76,8 @@ function columnList<R>(t: TableDef<R>): string[] {
 }
 
 export function createTableSql<R>(t: TableDef<R>): string {
-  return `CREATE TABLE IF NOT EXISTS ${t.name} (\n${columnList(t).join(',\n')},\n  PRIMARY KEY (${t.primaryKey.join(', ')})\n)`;
+  const key = t.keyIndex === false ? [] : [`  PRIMARY KEY (${t.primaryKey.join(', ')})`];
+  return `CREATE TABLE IF NOT EXISTS ${t.name} (\n${[...columnList(t), ...key].join(',\n')}\n)`;
 }
 
 /** A staging table for the upsert path: the stored columns only, no key. */

@@ -24,7 +24,13 @@ export interface OpenOptions {
 /** The compressible in-memory catalog every connection of a compact colony uses. */
 const COMPRESSED_CATALOG = 'colony';
 
-export const DEFAULT_THREADS = 2;
+/**
+ * One: rows reach DuckDB through a table function that waits on the JS thread (row-source.ts), and
+ * with a second DuckDB thread the query's own thread spins for tasks all that while: 2 threads cost
+ * ~10 us more CPU per ingested span (of ~35) on two cores, and the read benches were no faster
+ * with them on this shared machine (measured, issue 16). The other connections still run side by side.
+ */
+export const DEFAULT_THREADS = 1;
 export const DEFAULT_MEMORY_LIMIT = '4GB';
 
 export type Params = Record<string, DuckDBValue>;

@@ -31,7 +31,9 @@ export class ColonyStore implements Colony {
   static async open(opts: OpenOptions): Promise<ColonyStore> {
     const db = await Database.open(opts);
     await repairServiceRegistry(db);
-    return new ColonyStore(db, new StoreWriter(db));
+    const writer = new StoreWriter(db);
+    await writer.loadSpanKeys();
+    return new ColonyStore(db, writer);
   }
 
   get path(): string {

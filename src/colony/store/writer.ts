@@ -1,10 +1,12 @@
-import type { DuckDBConnection } from '@duckdb/node-api';
+import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
+import duckdb from '@duckdb/node-bindings';
 import type { Database, Params } from './db.js';
 import { createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES, SPANS } from './schema.js';
-import { spanUpsertSql } from './twins.js';
+import { spanUpsertStatements } from './twins.js';
 import { type RowsFor, RowSource } from './row-source.js';
 import { type IngestBatch, type Source, appendBatch, emptyBatch } from './rows.js';
+import { SpanKeyFilter, spanKeyWordsSql } from './span-keys.js';
 
 /** Rows waiting beyond this many make `write` refuse with `StoreBusyError` (the receiver answers 503). */
 export const DEFAULT_MAX_PENDING_ROWS = 500_000;
@@ -58,6 +60,10 @@ export class StoreWriter {
   private registryChain: Promise<void> = Promise.resolve();
   private upsertChain: Promise<void> = Promise.resolve();
   private readonly source = new RowSource();
+  /** Span keys stored or being stored; filled from the table by `loadSpanKeys` before the first write. */
+  private spanKeys = new SpanKeyFilter();
+  /** Fast-path inserts in flight: an upsert waits for those begun before it, as they may hold its keys. */
+  private readonly appends = new Set<Promise<void>>();
 
   constructor(
     private readonly db: Database,
@@ -65,6 +71,25 @@ export class StoreWriter {
   ) {
     for (const conn of db.writers) this.source.register(conn);
     this.idle = db.writers.map((conn) => ({ conn, stagesReady: null }));
+  }
+
+  /**
+   * Learns the keys of the spans already stored, so that a re-send after a restart is still an
+   * upsert. Call once, before the first write (ColonyStore.open does).
+   */
+  async loadSpanKeys(): Promise<void> {
+    const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM ${SPANS.name}`);
+    // Room for as many again before the filter has to grow.
+    const filter = new SpanKeyFilter(n * 2);
+    const result = await this.db.admin.stream(spanKeyWordsSql(SPANS.name));
+    for (;;) {
+      const chunk = await result.fetchChunk();
+      if (!chunk || chunk.rowCount === 0) break;
+      // The UINTEGER vectors read in place (never NULL: the SQL says 0 for what it cannot read).
+      const [hi, lo] = [0, 1].map((c) => uint32Vector(chunk, c));
+      for (let i = 0; i < chunk.rowCount; i++) filter.admitWords(hi[i], lo[i]);
+    }
+    this.spanKeys = filter;
   }
 
   write(batch: IngestBatch): Promise<void> {
@@ -151,11 +176,25 @@ export class StoreWriter {
   }
 
   /**
-   * Fast path: insert straight into the tables inside one transaction. A key that already exists
-   * (a retried export) aborts it; the batch is then upserted through staging tables instead.
+   * Fast path: insert straight into the tables inside one transaction, when no span key may have
+   * been stored before (see span-keys.ts). A key that already exists in a table with a key index
+   * (a retried export) aborts it; such batches are upserted through staging tables instead.
    * Either way the batch lands whole or not at all.
    */
   private async commit(lane: Lane, batch: IngestBatch): Promise<void> {
+    // Decided and recorded synchronously, so that a later batch with one of these keys sees them.
+    if (this.spanKeys.admitAll(batch.spans)) {
+      await this.upsertSerially(lane, batch, [...this.appends]);
+    } else {
+      const append = this.append(lane, batch);
+      this.appends.add(append);
+      const appended = await append.then(() => true, () => false).finally(() => this.appends.delete(append));
+      if (!appended) await this.upsertSerially(lane, batch, [...this.appends]);
+    }
+    this.noteSightings(batch);
+  }
+
+  private async append(lane: Lane, batch: IngestBatch): Promise<void> {
     const conn = lane.conn;
     const parts = partsOf(batch);
     try {
@@ -166,20 +205,21 @@ export class StoreWriter {
         ...parts.map((p, i) => `INSERT INTO ${p.table.name} (${storedColumnNames(p.table)}) SELECT * FROM ${from[i]}`),
         'COMMIT',
       ].join(';\n')));
-    } catch {
+    } catch (err) {
       await rollback(conn);
-      await this.upsertSerially(lane, batch);
+      throw err;
     }
-    this.noteSightings(batch);
   }
 
   /**
-   * Upserts run one at a time (two lanes upserting the same keys conflict in DuckDB), and one that
-   * conflicts with the other lane's fast-path append in flight is retried once that has settled:
-   * identical concurrent exports are upserts, never errors.
+   * Upserts run one at a time (two lanes upserting the same keys conflict in DuckDB), each after the
+   * fast-path appends begun before it (`before`), which may hold its keys: the spans table has no
+   * index to make a concurrent copy conflict. One that conflicts with the other lane's append in
+   * flight is retried once that has settled: identical concurrent exports are upserts, never errors.
    */
-  private upsertSerially(lane: Lane, batch: IngestBatch): Promise<void> {
+  private upsertSerially(lane: Lane, batch: IngestBatch, before: Promise<void>[]): Promise<void> {
     const run = this.upsertChain.catch(() => undefined).then(async () => {
+      await Promise.allSettled(before);
       for (let attempt = 1; ; attempt++) {
         try {
           await this.commitWithUpsert(lane, batch);
@@ -207,7 +247,7 @@ export class StoreWriter {
           // A key twice in the batch (a span repeated in one request, or two senders' copies in one
           // group) would make DuckDB refuse the whole statement: the last copy wins, as across batches.
           await conn.run(table.name === SPANS.name
-            ? spanUpsertSql(table, `stage_${table.name}`)
+            ? spanUpsertStatements(table, `stage_${table.name}`).join(';\n')
             : `INSERT OR REPLACE INTO ${table.name} (${cols}) SELECT ${cols} FROM stage_${table.name} QUALIFY row_number() OVER (PARTITION BY ${table.primaryKey.join(', ')} ORDER BY rowid DESC) = 1`);
         }
         await conn.run('COMMIT');
@@ -262,6 +302,11 @@ export class StoreWriter {
 }
 
 const MAX_CONFLICT_RETRIES = 50;
+
+function uint32Vector(chunk: DuckDBDataChunk, column: number): Uint32Array {
+  const data = duckdb.vector_get_data(duckdb.data_chunk_get_vector(chunk.chunk, column), chunk.rowCount * 4);
+  return data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, chunk.rowCount) : new Uint32Array(data.slice().buffer);
+}
 
 /** The batch's rows per table, for the tables it has rows for. */
 function partsOf(batch: IngestBatch): RowsFor[] {

@@ -40,7 +40,9 @@ describe('JSON decoding', () => {
     expect(parseHexId('5B8EFFF798038103D269B633813FC60C', 16)).toBe('5b8efff798038103d269b633813fc60c');
     expect(parseHexId('', 8)).toBe('');
     expect(parseHexId(undefined, 8)).toBe('');
-    for (const bad of ['abc', 'W4/3+JgDgQPSabYzgT/GDA==', '0000000000000000', 'zzzzzzzzzzzzzzzz', 12]) {
+    expect(parseHexId('0000000000000001', 8)).toBe('0000000000000001');
+    expect(parseHexId('00aB0000000000fF', 8)).toBe('00ab0000000000ff');
+    for (const bad of ['abc', 'W4/3+JgDgQPSabYzgT/GDA==', '0000000000000000', 'zzzzzzzzzzzzzzzz', '000000000000000g', 'G000000000000000', '00000000000000:0', 12]) {
       expect(parseHexId(bad, 8)).toBeNull();
     }
   });

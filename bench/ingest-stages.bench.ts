@@ -1,0 +1,110 @@
+/**
+ * Where an ingested span's CPU goes, stage by stage, without HTTP: decoding (protobuf, JSON),
+ * normalising, and storing (the JS thread filling column vectors, and the whole process, DuckDB's
+ * thread included), on an empty colony and on one already holding BENCH_STAGES_EXISTING spans,
+ * with the spans table as shipped (no key index) and with a PRIMARY KEY index as before issue 16.
+ * CPU microseconds per span, which the machine's other load changes far less than wall clock.
+ */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { decodeTracesJson } from '../src/colony/otlp/decode-json.js';
+import { decodeTracesProto } from '../src/colony/otlp/decode-proto.js';
+import { normalizeTraces } from '../src/colony/otlp/normalize.js';
+import { createTableSql } from '../src/colony/store/columns.js';
+import type { IngestBatch } from '../src/colony/store/rows.js';
+import { SPANS } from '../src/colony/store/schema.js';
+import { ColonyStore } from '../src/colony/store/store.js';
+import { jsonTraces, protobufTraces, sdkSpans } from '../test/support/otel-sdk.js';
+import { report } from './report.js';
+
+const BATCH = 512;
+const BATCHES = Number(process.env.BENCH_STAGES_BATCHES ?? 100);
+const EXISTING = Number(process.env.BENCH_STAGES_EXISTING ?? 3_000_000);
+const SPANS_RUN = BATCH * BATCHES;
+const load1 = () => Math.round(loadavg()[0] * 100) / 100;
+
+/** CPU ms of this process's JS thread (Linux /proc; USER_HZ is 100). */
+function jsThreadCpuMs(): number {
+  const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+  const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number);
+  return (utime + stime) * 10;
+}
+
+const perSpan = (us: number) => Math.round((us / SPANS_RUN) * 100) / 100;
+
+/** CPU us per span of `fn` over every batch, the best of three passes after a warm-up. */
+function cpuPerSpan(fn: () => void): number {
+  fn();
+  const runs: number[] = [];
+  for (let r = 0; r < 3; r++) {
+    const c = process.cpuUsage();
+    fn();
+    const u = process.cpuUsage(c);
+    runs.push(perSpan(u.user + u.system));
+  }
+  return Math.min(...runs);
+}
+
+async function storeCost(batches: IngestBatch[], existing: number, keyIndex: boolean, quiet = false): Promise<void> {
+  const store = await ColonyStore.open({ path: ':memory:', memoryLimit: '4GB' });
+  if (keyIndex) {
+    await store.db.admin.run(`DROP TABLE ${SPANS.name}`);
+    await store.db.admin.run(createTableSql({ ...SPANS, keyIndex: true }));
+  }
+  if (existing > 0) {
+    // Random ids, as real ones are: an index over sequential ones would be kinder than reality.
+    await store.db.admin.run(`INSERT INTO ${SPANS.name} (trace_id, span_id, parent_span_id, name, kind, service_name, source, scope_name, start_ns, end_ns, status_code, attributes, resource_attributes)
+      SELECT md5(i::VARCHAR), substr(md5((i + 7)::VARCHAR), 1, 16), '', 'x', 'SERVER', 's', 'otlp', 'sc', i, i + 1, 'UNSET', '{}', '{}' FROM range(${existing}) t(i)`);
+    // As after a restart: the writer learns the keys now in the table.
+    await store.writer.loadSpanKeys();
+  }
+  const loadBefore = load1();
+  const cpu = process.cpuUsage();
+  const js = jsThreadCpuMs();
+  const started = performance.now();
+  let next = 0;
+  // Eight writers at once, as eight senders would be.
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next < batches.length) await store.write(batches[next++]);
+  }));
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const jsUsed = jsThreadCpuMs() - js;
+  const stored = (await store.counts()).spans;
+  await store.close();
+  if (quiet) return;
+  report({
+    bench: 'ingest_stage_store',
+    key_index: keyIndex,
+    existing_spans: existing,
+    spans: SPANS_RUN,
+    lost: existing + SPANS_RUN - stored,
+    cpu_us_per_span: perSpan(used.user + used.system),
+    js_thread_cpu_us_per_span: perSpan(jsUsed * 1000),
+    wall_us_per_span: perSpan(wall * 1000),
+    loadavg_1m: [loadBefore, load1()],
+  });
+}
+
+const protobuf: Buffer[] = [];
+const json: Buffer[] = [];
+for (let b = 0; b < BATCHES; b++) {
+  const spans = await sdkSpans(BATCH, `svc-${b % 16}`);
+  protobuf.push(protobufTraces(spans));
+  json.push(jsonTraces(spans));
+}
+const decoded = protobuf.map(decodeTracesProto);
+const loadBefore = load1();
+report({
+  bench: 'ingest_stage_decode_normalize',
+  spans: SPANS_RUN,
+  decode_protobuf_cpu_us_per_span: cpuPerSpan(() => protobuf.forEach(decodeTracesProto)),
+  decode_json_cpu_us_per_span: cpuPerSpan(() => json.forEach(decodeTracesJson)),
+  normalize_cpu_us_per_span: cpuPerSpan(() => decoded.forEach(normalizeTraces)),
+  loadavg_1m: [loadBefore, load1()],
+});
+// A first pass unreported: the JIT warms up on it, not on the first figure.
+await storeCost(decoded.slice(0, 20).map((d) => normalizeTraces(d).batch), 0, false, true);
+for (const existing of [0, EXISTING]) {
+  for (const keyIndex of [false, true]) await storeCost(decoded.map((d) => normalizeTraces(d).batch), existing, keyIndex);
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { MAX_CACHED_BYTES, decodeUtf8 } from '../../../src/colony/otlp/utf8-cache.js';
+
+/** `text` as bytes in the middle of a larger buffer, as a protobuf field sits in its export. */
+function framed(bytes: Buffer): { buf: Buffer; start: number; end: number } {
+  const buf = Buffer.concat([Buffer.from([0xaa, 0xbb, 0xcc]), bytes, Buffer.from([0xdd])]);
+  return { buf, start: 3, end: 3 + bytes.length };
+}
+
+const decode = (bytes: Buffer) => {
+  const { buf, start, end } = framed(bytes);
+  return decodeUtf8(buf, start, end);
+};
+
+describe('decodeUtf8', () => {
+  it('gives what Buffer#toString gives, for ASCII, multi-byte, invalid UTF-8 and long strings', () => {
+    const cases = [
+      Buffer.from('http.request.method'),
+      Buffer.from('café ☕ 𝄞'),
+      Buffer.from([0x61, 0xff, 0xfe, 0x62]),
+      Buffer.from([0xe2, 0x82]),
+      Buffer.from('x'.repeat(MAX_CACHED_BYTES)),
+      Buffer.from('y'.repeat(MAX_CACHED_BYTES + 1)),
+      Buffer.alloc(0),
+    ];
+    for (const bytes of cases) {
+      expect(decode(bytes)).toBe(bytes.toString('utf8'));
+      // Again: now from the cache.
+      expect(decode(bytes)).toBe(bytes.toString('utf8'));
+    }
+  });
+
+  it('never answers one string for different bytes, however many share a cache slot', () => {
+    const seen = new Map<string, string>();
+    for (let i = 0; i < 20_000; i++) {
+      const text = `k${i.toString(36)}`;
+      seen.set(text, decode(Buffer.from(text)));
+    }
+    for (let i = 0; i < 20_000; i += 7) {
+      const text = `k${i.toString(36)}`;
+      expect(decode(Buffer.from(text))).toBe(text);
+    }
+    for (const [text, got] of seen) expect(got).toBe(text);
+  });
+
+  it('compares every byte: strings of one length that differ only in their last byte stay apart', () => {
+    const a = Buffer.from('service.name.a');
+    const b = Buffer.from('service.name.b');
+    expect(decode(a)).toBe('service.name.a');
+    expect(decode(b)).toBe('service.name.b');
+    expect(decode(a)).toBe('service.name.a');
+  });
+});
