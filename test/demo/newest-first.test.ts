@@ -56,8 +56,10 @@ describe('a demo loaded newest first', () => {
       const [row] = await c.store.db.query<{ mb: number }>(`SELECT memory_usage_bytes / 1048576 AS mb FROM duckdb_memory() WHERE tag = 'IN_MEMORY_TABLE'`);
       return Number(row.mb);
     };
-    expect(await tableMb(inOrder)).toBeGreaterThan(20);
-    expect(await tableMb(newest)).toBeLessThan((await tableMb(inOrder)) / 4);
+    // Without a key index a plain demo hour is ~8.5 MB of table memory; compressed, ~5 MB.
+    const plain = await tableMb(inOrder);
+    expect(plain).toBeGreaterThan(5);
+    expect(await tableMb(newest)).toBeLessThan(plain * 0.75);
   });
 
   it('answers the tools exactly as a plain load in send order', async () => {
