@@ -210,6 +210,12 @@ describe('the chat input', () => {
     expect([typed.ref.current.overlay, typed.ref.current.draft]).toEqual(['none', 'why?']);
   });
 
+  it('a draft edited down to a lone ? or : stays a draft', () => {
+    const k = consoleOf(fresh({ draft: '?x', draftCursor: 2 }));
+    k.key('', { delete: true });
+    expect([k.ref.current.overlay, k.ref.current.draft]).toEqual(['none', '?']);
+  });
+
   it('printable keys are typed, not run as bindings (q does not quit, j does not move)', () => {
     const k = consoleOf(fresh());
     k.input('q');
@@ -351,10 +357,13 @@ describe('keys read together (routeInput)', () => {
     expect(k.calls).toEqual(['submit why slow']);
   });
 
-  it('a newline read with other keys outside a text field acts as Enter', () => {
+  it('a newline (CR or LF) read with other keys outside a text field acts as Enter', () => {
     const k = consoleOf(twoCalls());
     k.input('j\r');
     expect([k.ref.current.toolCursor, k.ref.current.expandedTool]).toEqual([1, 'b']);
+    const lf = consoleOf(twoCalls());
+    lf.input('jj\n');
+    expect([lf.ref.current.toolCursor, lf.ref.current.expandedTool]).toEqual([2, 'c']);
   });
 
   it('counts the command line and the filters as text fields', () => {
