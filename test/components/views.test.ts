@@ -63,6 +63,8 @@ describe('refreshTraces', () => {
     const t: TraceViewState = { ...traceView([a, b]), listCursor: 1 };
     const r = refreshTraces(t, [a, b, trace('d', { ms: 40 })]);
     expect([r.listCursor, r.open]).toEqual([2, null]);
+    // a left: b is now first, and the cursor follows it to the top.
+    expect(refreshTraces(t, [b, c]).listCursor).toBe(0);
   });
 
   it('a trace under the cursor that left the result: the cursor stays where it was, within the list', () => {
