@@ -73,7 +73,7 @@ describe('countAbove', () => {
     expect(countAbove(h, 25)).toBe(1);
   });
 
-  it('a first bucket with a negative bound starts at that bound', () => {
+  it('negative bounds: a bucket wholly above the threshold counts whole, one at or below it not at all', () => {
     expect(countAbove({ bounds: [-10, 10], counts: [4, 4, 0] }, -20)).toBe(8);
     expect(countAbove({ bounds: [-10, 10], counts: [4, 4, 0] }, 0)).toBe(2);
   });
@@ -101,11 +101,13 @@ describe('latencyChange', () => {
     expect(v.magnitude).toBeCloseTo(Math.log2(19.5 / 9.5), 12);
   });
 
-  it('a rise of exactly half is enough; a rise under 5 ms is not', () => {
+  it('a rise of exactly half, or of exactly 5 ms, is enough; a rise under 5 ms is not', () => {
     // P95s 19 and 28.5: up by exactly half; 28.4 is just under.
     const half = latencyChange({ bounds: [30], counts: [100, 0] }, { bounds: [20], counts: [100, 0] });
     expect([half.prevP95Ms, half.p95Ms, half.slower]).toEqual([19, 28.5, true]);
     expect(latencyChange({ bounds: [29.9], counts: [100, 0] }, { bounds: [20], counts: [100, 0] }).slower).toBe(false);
+    // P95s 9.5 and 14.5: exactly 5 ms more (and more than half) is enough.
+    expect(latencyChange({ bounds: [5, 15], counts: [0, 100, 0] }, { bounds: [10], counts: [100, 0] })).toMatchObject({ prevP95Ms: 9.5, p95Ms: 14.5, slower: true });
     // P95s 3.8 and 7.8: more than double but only 4 ms more.
     const small = latencyChange({ bounds: [4, 8], counts: [0, 100, 0] }, { bounds: [4, 8], counts: [100, 0, 0] });
     expect([small.slower, small.magnitude]).toEqual([false, 0]);
