@@ -50,7 +50,7 @@ describe('new failures explained by a failing callee', () => {
 
   it('takes the callee whose failing calls grew most; ignores other callers, external peers and unknown services', () => {
     const changes = [svc('api', { failing: true, errors: 40 }), svc('a', { failing: true }), svc('b', { failing: true }), svc('other', { failing: true })];
-    const edgesNow = [edge('api', 'a', 21), edge('api', 'b', 25), edge('other', 'a', 99), edge('api', 'pg', 99, { kind: 'external' }), edge('api', 'ghost', 99)];
+    const edgesNow = [edge('api', 'a', 21), edge('api', 'b', 25), edge('other', 'a', 99), edge('api', 'other', 99, { kind: 'external' }), edge('api', 'ghost', 99)];
     expect(by(attribute(changes, { ...none, edgesNow })).api.explainedBy).toBe('b');
   });
 
@@ -61,6 +61,11 @@ describe('new failures explained by a failing callee', () => {
     expect(run(0).api.signals).toEqual(['its new failures are calls to db it gave up waiting on (+30)']);
     expect(run(0).db.signals).toEqual(['api times out waiting on it: those failures count here']);
     expect(run(7).api.signals).toEqual(['its new failures are calls to db it gave up waiting on (+30; 7 abandoned while db still answered, in sampled traces)']);
+  });
+
+  it('a chronic callee is named only when the calls to it fail', () => {
+    const out = by(attribute([svc('api', { failing: true, errors: 40 }), svc('db', { failing: true }), svc('old', { chronic: true })], { ...none, edgesNow: [edge('api', 'db', 5), edge('api', 'old', 0)] }));
+    expect(out.api.signals).toEqual([]);
   });
 
   it('a callee neither failing nor slower explains nothing', () => {
@@ -120,6 +125,11 @@ describe('added latency explained by waiting on a callee', () => {
     expect(out.api.explainedBy).toBe('b');
   });
 
+  it('a failing caller whose failures no callee explains may still be explained by its waits', () => {
+    const out = by(attribute([svc('api', { failing: true, errors: 40 }), svc('db', { slower: true })], { ...none, timesNow: [t(10, 180, [['db', 1000]])], timesPrev: [t(10, 100, [['db', 400]])] }));
+    expect(out.api.explainedBy).toBe('db');
+  });
+
   it('a caller that is not slower or failing is not explained', () => {
     expect(by(attribute([svc('api'), svc('db', { slower: true })], { ...none, timesNow: [t(10, 180, [['db', 1000]])], timesPrev: [t(10, 100, [])] })).api.explainedBy).toBeNull();
   });
@@ -136,6 +146,12 @@ describe('chains and cycles', () => {
     // a -> b -> a: walking from a, the link out of a closes the cycle and is dropped.
     const out = attribute([svc('a', { failing: true, errors: 40, score: 10 }), svc('b', { failing: true, errors: 40, score: 20 })], { ...none, edgesNow: [edge('a', 'b', 40), edge('b', 'a', 40)] });
     expect(out.map((c) => [c.service, c.explainedBy, c.score])).toEqual([['a', null, 21], ['b', 'a', 20]]);
+  });
+
+  it('a cycle further down a chain loses its own link, not the chain\'s first', () => {
+    // a -> b -> c -> b: walking from a, the link out of b closes the cycle.
+    const out = by(attribute(['a', 'b', 'c'].map((x) => svc(x, { failing: true, errors: 40 })), { ...none, edgesNow: [edge('a', 'b', 40), edge('b', 'c', 40), edge('c', 'b', 40)] }));
+    expect([out.a.explainedBy, out.b.explainedBy, out.c.explainedBy]).toEqual(['b', null, 'b']);
   });
 
   it('scores are rounded to a tenth, and equal scores go by name', () => {
