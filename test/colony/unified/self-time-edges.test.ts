@@ -81,6 +81,14 @@ describe('which client spans are waits on a callee', () => {
     expect(t.map((x) => [x.service, x.self.sum])).toEqual([['api', 60], ['db-svc', 30]]);
   });
 
+  it('a consumer span answers the call that sent its message', () => {
+    const server = row({ service: 'api', kind: 'SERVER', spanId: 'root', durationMs: 100 });
+    const send = row({ service: 'api', kind: 'CLIENT', spanId: 'send', parentSpanId: 'root', startMs: 0, durationMs: 30, peer: null });
+    const consume = row({ service: 'worker', kind: 'CONSUMER', parentSpanId: 'send', durationMs: 50 });
+    const t = serviceTimes([server, send, consume], new Set(['api', 'worker']));
+    expect(t.map((x) => [x.service, x.self.sum, [...x.callees.keys()]])).toEqual([['api', 70, ['worker']], ['worker', 50, []]]);
+  });
+
   it('spans of another trace with the same ids are not linked', () => {
     const server = row({ service: 'api', kind: 'SERVER', spanId: 'root', durationMs: 100 });
     const client = row({ service: 'api', kind: 'CLIENT', parentSpanId: 'root', traceId: 'other', startMs: 0, durationMs: 40, peer: 'db-svc' });
