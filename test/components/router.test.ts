@@ -259,6 +259,18 @@ describe('the chat input', () => {
     expect(empty.ref.current.scroll.chat).toBe(0);
   });
 
+  it('with the help open over the chat, a key help does not bind is not typed', () => {
+    const k = consoleOf(fresh({ overlay: 'help' }));
+    k.key('x');
+    expect(k.ref.current.draft).toBe('');
+  });
+
+  it('with a draft, keys other than Home and End still run their bindings (Tab moves on)', () => {
+    const k = consoleOf(fresh({ draft: 'abc', draftCursor: 3 }));
+    k.key('', { tab: true });
+    expect([k.ref.current.focus, k.ref.current.draft]).toEqual(['tools', 'abc']);
+  });
+
   it('a key neither a binding nor the editor takes does nothing', () => {
     const k = consoleOf(fresh({ draft: 'x', draftCursor: 1 }));
     k.key('', { pageDown: false, meta: false, escape: false, ctrl: true });
@@ -385,6 +397,19 @@ describe('keys read together (routeInput)', () => {
     const k = consoleOf({ ...base, columns: { ...base.columns, filtering: true }, trace: { ...base.trace, traces: [trace('a'.repeat(32), 'x'), trace('b'.repeat(32), 'y')] } });
     k.input('jj');
     expect(k.seen.filter((a) => a.type === 'trace_move')).toHaveLength(2);
+  });
+
+  it('a trace filter in the columns tab is not a text field there', () => {
+    const base = fresh({ focus: 'detail', tab: 'columns' });
+    const k = consoleOf({ ...base, trace: { ...base.trace, filtering: true } });
+    k.input('jj');
+    expect(k.seen.filter((a) => a.type === 'columns_move')).toHaveLength(2);
+  });
+
+  it('split keys keep what they are: letters before a Tab are typed, not deleted', () => {
+    const k = consoleOf(fresh());
+    k.input('ab\t');
+    expect([k.ref.current.draft, k.ref.current.focus]).toEqual(['ab', 'tools']);
   });
 
   it('the help overlay over the chat is not a text field', () => {
