@@ -210,6 +210,12 @@ describe('the chat input', () => {
     expect([typed.ref.current.overlay, typed.ref.current.draft]).toEqual(['none', 'why?']);
   });
 
+  it('a draft edited down to a lone ? or : stays a draft', () => {
+    const k = consoleOf(fresh({ draft: '?x', draftCursor: 2 }));
+    k.key('', { delete: true });
+    expect([k.ref.current.overlay, k.ref.current.draft]).toEqual(['none', '?']);
+  });
+
   it('printable keys are typed, not run as bindings (q does not quit, j does not move)', () => {
     const k = consoleOf(fresh());
     k.input('q');
@@ -251,6 +257,18 @@ describe('the chat input', () => {
     expect(empty.ref.current.scroll.chat).toBe(Number.MAX_SAFE_INTEGER);
     empty.key('', { end: true });
     expect(empty.ref.current.scroll.chat).toBe(0);
+  });
+
+  it('with the help open over the chat, a key help does not bind is not typed', () => {
+    const k = consoleOf(fresh({ overlay: 'help' }));
+    k.key('x');
+    expect(k.ref.current.draft).toBe('');
+  });
+
+  it('with a draft, keys other than Home and End still run their bindings (Tab moves on)', () => {
+    const k = consoleOf(fresh({ draft: 'abc', draftCursor: 3 }));
+    k.key('', { tab: true });
+    expect([k.ref.current.focus, k.ref.current.draft]).toEqual(['tools', 'abc']);
   });
 
   it('a key neither a binding nor the editor takes does nothing', () => {
@@ -351,10 +369,13 @@ describe('keys read together (routeInput)', () => {
     expect(k.calls).toEqual(['submit why slow']);
   });
 
-  it('a newline read with other keys outside a text field acts as Enter', () => {
+  it('a newline (CR or LF) read with other keys outside a text field acts as Enter', () => {
     const k = consoleOf(twoCalls());
     k.input('j\r');
     expect([k.ref.current.toolCursor, k.ref.current.expandedTool]).toEqual([1, 'b']);
+    const lf = consoleOf(twoCalls());
+    lf.input('jj\n');
+    expect([lf.ref.current.toolCursor, lf.ref.current.expandedTool]).toEqual([2, 'c']);
   });
 
   it('counts the command line and the filters as text fields', () => {
@@ -376,6 +397,19 @@ describe('keys read together (routeInput)', () => {
     const k = consoleOf({ ...base, columns: { ...base.columns, filtering: true }, trace: { ...base.trace, traces: [trace('a'.repeat(32), 'x'), trace('b'.repeat(32), 'y')] } });
     k.input('jj');
     expect(k.seen.filter((a) => a.type === 'trace_move')).toHaveLength(2);
+  });
+
+  it('a trace filter in the columns tab is not a text field there', () => {
+    const base = fresh({ focus: 'detail', tab: 'columns' });
+    const k = consoleOf({ ...base, trace: { ...base.trace, filtering: true } });
+    k.input('jj');
+    expect(k.seen.filter((a) => a.type === 'columns_move')).toHaveLength(2);
+  });
+
+  it('split keys keep what they are: letters before a Tab are typed, not deleted', () => {
+    const k = consoleOf(fresh());
+    k.input('ab\t');
+    expect([k.ref.current.draft, k.ref.current.focus]).toEqual(['ab', 'tools']);
   });
 
   it('the help overlay over the chat is not a text field', () => {

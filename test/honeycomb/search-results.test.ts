@@ -9,8 +9,9 @@ import { type SearchColumnsResponse, searchColumns, tokenOverlap } from '../../s
  * columns, environment-wide columns listed once, related derived columns, the defaults, failures,
  * and the prepared schema reused only for the same datasets.
  */
-const col = (key_name: string, extra: Partial<{ type: 'string' | 'float' | 'integer' | 'boolean'; description: string; lastWrittenAgoSec: number | null }> = {}) =>
-  ({ key_name, type: 'string' as const, description: '', lastWrittenAgoSec: 7_200, ...extra });
+// A description left undefined is left out of the fake's JSON, as the API leaves it out.
+const col = (key_name: string, extra: Partial<{ type: 'string' | 'float' | 'integer' | 'boolean'; description: string | undefined; lastWrittenAgoSec: number | null }> = {}) =>
+  ({ key_name, type: 'string' as const, description: '', lastWrittenAgoSec: 7_200, ...extra }) as { key_name: string; type: 'string' | 'float' | 'integer' | 'boolean'; description: string; lastWrittenAgoSec: number | null };
 const ds = (slug: string, columns: ReturnType<typeof col>[], derived: FakeEnvironment['environmentDerived'] = []) => ({ slug, name: slug, description: '', lastWrittenAgoSec: 60, columns, derived });
 
 const ENV: FakeEnvironment = {
@@ -21,7 +22,10 @@ const ENV: FakeEnvironment = {
       { alias: 'latency_slow', expression: 'GT($latency_ms, 100)', description: 'slow requests' },
       { alias: 'shared_env', expression: 'INT($latency_ms)', description: 'listed here and environment-wide' },
     ]),
-    ds('two', [col('latency_ms', { type: 'integer' })], [{ alias: 'latency_slow', expression: 'GT($latency_ms, 500)', description: '' }]),
+    ds('two', [col('latency_ms', { type: 'integer' }), col('undescribed', { description: undefined })], [
+      { alias: 'latency_slow', expression: 'GT($latency_ms, 500)', description: '' },
+      { alias: 'undescribed_dc', expression: 'INT($undescribed)', description: undefined as unknown as string },
+    ]),
     ds('many', Array.from({ length: 60 }, (_, i) => col(`zz_${String(i).padStart(2, '0')}`)), Array.from({ length: 30 }, (_, i) => ({ alias: `uses_${i}`, expression: `INT($zz_00)`, description: '' }))),
   ],
   environmentDerived: [{ alias: 'shared_env', expression: 'INT($latency_ms)', description: 'environment-wide' }],
@@ -47,6 +51,11 @@ describe('the fields of a result', () => {
   it('a derived column: the type its expression gives, its expression, no age', async () => {
     const r = await searchColumns(client(), { query: 'latency_slow', dataset: 'one' });
     expect(r.results[0]).toEqual({ column: 'latency_slow', dataset: 'one', type: 'boolean', description: 'slow requests', similarity: 1, last_written: null, is_derived: true, derived_expression: 'GT($latency_ms, 100)' });
+  });
+
+  it('a column or derived column without a description has an empty one', async () => {
+    const r = await searchColumns(client(), { query: 'undescribed', dataset: 'two' });
+    expect(r.results.map((c) => [c.column, c.description])).toEqual([['undescribed', ''], ['undescribed_dc', '']]);
   });
 
   it('an environment-wide column also listed per dataset is reported once, as environment-wide', async () => {
@@ -143,7 +152,8 @@ describe('tokenOverlap', () => {
       ['errors', ['error', 'err']],
       ['memory', ['mem', 'rss', 'heap']],
       ['cpu', ['processor']],
-      ['status', ['code', 'status_code']],
+      // The table's `status_code` can never equal a token (tokens are split at `_`): not listed here.
+      ['status', ['code']],
       ['request', ['req', 'requests']],
     ];
     for (const [word, synonyms] of table) for (const s of synonyms) expect(tokenOverlap(word, `x.${s}`), `${word} ~ ${s}`).toBe(1);

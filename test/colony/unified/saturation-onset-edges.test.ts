@@ -90,10 +90,6 @@ describe('saturation: consumer lag', () => {
   it('reads the latest point of this window', () => {
     expect(saturation({ ...none, lag: pts([5000, 10]) }).signals).toEqual([]);
   });
-
-  it('a previous lag below one counts as one', () => {
-    expect(saturation({ ...none, lag: pts([100]), prevLag: pts([0.5]) }).signals).toEqual(['consumer lag 1 -> 100 messages']);
-  });
 });
 
 it('saturation adds the scores of every pattern it finds', () => {
@@ -145,10 +141,15 @@ describe('onsetMinute', () => {
     expect(onsetMinute(noisy, 'errors', 0)).toBe(12);
   });
 
-  it('a t statistic just under 3 is no onset', () => {
-    // 0,1 | 2,3 gives t = 2 / sqrt(1/2) = 2.83; 0,0.1 | 1,1.1 gives t = 14.
+  it('a t statistic of exactly 3 is an onset; just under 3 is none', () => {
+    // 0,0 | 2,4: means 0 and 3, pooled sd 1, t = 3. 0,1 | 2,3 gives t = 2 / sqrt(1/2) = 2.83.
+    expect(onsetMinute(series([0, 0, 2, 4]), 'errors', 0)).toBe(2);
     expect(onsetMinute(series([0, 1, 2, 3]), 'errors', 0)).toBeNull();
-    expect(onsetMinute(series([0, 0.1, 1, 1.1]), 'errors', 0)).toBe(2);
+  });
+
+  it('of two splits as clear as each other, the earlier', () => {
+    // 0,0 | 1,1,2,2 and 0,0,1,1 | 2,2 mirror each other: the same t (3.46); 0,0,1 | 1,2,2 is less (2.83).
+    expect(onsetMinute(series([0, 0, 1, 1, 2, 2]), 'errors', 0)).toBe(2);
   });
 });
 

@@ -83,6 +83,11 @@ describe('tracesAnalysis', () => {
     expect(tracesAnalysis([item(t)])).toBe('Analysis: none of the 1 traces failed; most time is spent in a itself (50% of all self time); slowest span b: first 50ms of its own; sources: 2 [OTLP] spans.');
   });
 
+  it('rounds the share to the nearest percent', () => {
+    const t = tree('t', [n('x', { selfMs: 20 }, [n('y', { selfMs: 10 })])]);
+    expect(tracesAnalysis([item(t)])).toContain('most time is spent in x itself (67% of all self time)');
+  });
+
   it('adds self time per service across spans and traces', () => {
     const t1 = tree('1', [n('x', { selfMs: 20 }, [n('y', { selfMs: 30 })])]);
     const t2 = tree('2', [n('x', { selfMs: 20 })]);
