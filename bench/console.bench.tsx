@@ -25,6 +25,9 @@ async function startAndMemory(): Promise<void> {
   let rssMb = 0;
   let peakMb = 0;
   try {
+    // A session that outlives the runs: killing the last session ends tmux's server, and a new one
+    // started while the old one shuts down can fail ("server exited unexpectedly").
+    tmux(socket, 'new-session', '-d', '-s', 'keep', 'sleep 3600');
     for (let run = 0; run < 5; run++) {
       const t = performance.now();
       tmux(socket, 'new-session', '-d', '-s', `b${run}`, '-x', '150', '-y', '40', `env -u CI CORAL_HOME=${home} HONEYCOMB_API_KEY= ${process.execPath} dist/coral.js --scenario ${largest}`);
