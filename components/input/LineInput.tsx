@@ -1,4 +1,4 @@
-import { Text } from 'ink';
+import { Box, Text } from 'ink';
 import { cut } from '../text/width.js';
 import { inputWindow, type LineEdit } from './line-edit.js';
 
@@ -23,5 +23,15 @@ export function LineInput({ edit, focus, width, placeholder }: { edit: LineEdit;
       {focus ? <Text inverse>{w.at}</Text> : w.at}
       {w.after}
     </Text>
+  );
+}
+
+/** The `/` filter line under a list, its cursor at the end of the filter being typed. */
+export function FilterLine({ filter, width }: { filter: string; width: number }) {
+  return (
+    <Box>
+      <Text color="cyan">/</Text>
+      <LineInput edit={{ value: filter, cursor: filter.length }} width={width - 1} focus />
+    </Box>
   );
 }

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { LineInput } from '../input/LineInput.js';
+import { FilterLine } from '../input/LineInput.js';
 import { useConsoleState } from '../state/context.js';
 import { fit } from './format.js';
 import { type Column, cell, droppedNote, layoutTable } from './table.js';
@@ -63,12 +63,7 @@ export function ColumnsView({ width, height }: { width: number; height: number }
     <Box flexDirection="column">
       <TableRows rows={all.slice(start, start + room)} columns={COLUMN_COLUMNS} width={width} cursor={cursor} start={start} />
       <Text color="gray">{fit(all.length === 0 && c.filter ? `No columns match "${c.filter}" (Esc keeps the filter, / edits it)` : `${all.length} of ${search.total_matches} matches${c.filter ? ` matching "${c.filter}"` : ''}${search.related_derived_columns.length ? ` · related derived: ${search.related_derived_columns.map((d) => d.column).join(', ')}` : ''}`, width)}</Text>
-      {c.filtering && (
-        <Box>
-          <Text color="cyan">/</Text>
-          <LineInput edit={{ value: c.filter, cursor: c.filter.length }} width={width - 1} focus />
-        </Box>
-      )}
+      {c.filtering && <FilterLine filter={c.filter} width={width} />}
     </Box>
   );
 }

@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink';
-import { LineInput } from '../input/LineInput.js';
+import { FilterLine } from '../input/LineInput.js';
 import { fit, plural } from '../panes/format.js';
 import { cell } from '../panes/table.js';
 import type { TraceViewState } from '../state/types.js';
@@ -43,12 +43,7 @@ export function TraceList({ view, width, height }: { view: TraceViewState; width
           </Text>
         );
       })}
-      {view.filtering && (
-        <Box>
-          <Text color="cyan">/</Text>
-          <LineInput edit={{ value: view.filter, cursor: view.filter.length }} width={width - 1} focus />
-        </Box>
-      )}
+      {view.filtering && <FilterLine filter={view.filter} width={width} />}
     </Box>
   );
 }

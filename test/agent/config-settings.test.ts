@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configDirs } from '../support/config-dirs.js';
+import { configDirs, errorOf } from '../support/config-dirs.js';
 import { recordTrust } from '../../src/agent/trust.js';
 import { takeConfigNotes } from '../../src/agent/config-compat.js';
 import {
@@ -12,14 +12,6 @@ const { dirs, globalFile, projectFile } = configDirs();
 const env = () => ({ CORAL_HOME: dirs.home });
 const resolve = (extra: Parameters<typeof resolveAskSettings>[0] = {}) => resolveAskSettings({ env: env(), cwd: dirs.project, ...extra });
 const trustProject = () => recordTrust(join(dirs.project, '.coral', 'config.yaml'), env());
-const errorOf = (f: () => unknown): { message: string; hint?: string } => {
-  try {
-    f();
-  } catch (err) {
-    return err as { message: string; hint?: string };
-  }
-  throw new Error('expected an error');
-};
 
 describe('where the settings come from', () => {
   it('starts from the built-in values with no file', () => {

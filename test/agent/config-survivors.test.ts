@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configDirs } from '../support/config-dirs.js';
+import { configDirs, errorOf } from '../support/config-dirs.js';
 import { takeConfigNotes } from '../../src/agent/config-compat.js';
 import { globalConfigPath, readConfigFile, resolveAskSettings } from '../../src/agent/config.js';
 
@@ -11,14 +11,6 @@ import { globalConfigPath, readConfigFile, resolveAskSettings } from '../../src/
 const { dirs, globalFile, projectFile } = configDirs();
 const env = () => ({ CORAL_HOME: dirs.home });
 const resolve = (extra: Parameters<typeof resolveAskSettings>[0] = {}) => resolveAskSettings({ env: env(), cwd: dirs.project, ...extra });
-const errorOf = (f: () => unknown): { message: string; hint?: string } => {
-  try {
-    f();
-  } catch (err) {
-    return err as { message: string; hint?: string };
-  }
-  throw new Error('expected an error');
-};
 
 // First in the file: the notes are remembered per process, and a recorded `undefined` would be seen once only.
 it('a full model name from the environment leaves no note', () => {

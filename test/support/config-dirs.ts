@@ -21,3 +21,13 @@ export function configDirs() {
     projectFile: (yaml: string) => writeFileSync(join(dirs.project, '.coral', 'config.yaml'), yaml),
   };
 }
+
+/** The error `f` throws (failing the test when it throws none), to assert its message and hint. */
+export function errorOf(f: () => unknown): { message: string; hint?: string } {
+  try {
+    f();
+  } catch (err) {
+    return err as { message: string; hint?: string };
+  }
+  throw new Error('expected an error');
+}
