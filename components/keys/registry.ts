@@ -8,6 +8,9 @@ import { copyTarget } from '../trace/copy.js';
  */
 export type Scope = 'global' | 'chat' | 'tools' | 'traces' | 'columns' | 'metrics' | 'summary' | 'help';
 
+/** Each scope's title, in the order the help overlay and the README list them. */
+export const SCOPE_TITLES: readonly [Scope, string][] = [['global', 'Everywhere'], ['chat', 'Chat'], ['tools', 'Tool calls'], ['traces', 'Trace view'], ['columns', 'Columns'], ['metrics', 'Metrics'], ['summary', 'Summary'], ['help', 'This help']];
+
 /** What keys can ask of the engine (the actions context). */
 export interface ConsoleActions {
   submit(question: string): void;

@@ -1,15 +1,13 @@
 import { Box } from 'ink';
 import { COMMANDS } from '../../src/console/commands.js';
-import { BINDINGS, type Scope, label } from '../keys/registry.js';
+import { BINDINGS, SCOPE_TITLES, label } from '../keys/registry.js';
 import { padEnd } from './format.js';
 import { type Line, ScrollLines } from './ScrollLines.js';
-
-const SCOPES: [Scope, string][] = [['global', 'Everywhere'], ['chat', 'Chat'], ['tools', 'Tool calls'], ['traces', 'Trace view'], ['columns', 'Columns'], ['metrics', 'Metrics'], ['summary', 'Summary'], ['help', 'This help']];
 
 /** Every key binding, grouped by scope, straight from the registry, and the `:` commands. */
 export function helpLines(): Line[] {
   const lines: Line[] = [{ text: 'In the chat, ? and : act on an empty input; Esc leaves the input for the last pane.', color: 'gray' }];
-  for (const [scope, title] of SCOPES) {
+  for (const [scope, title] of SCOPE_TITLES) {
     const b = BINDINGS.filter((x) => x.scope === scope);
     if (b.length === 0) continue;
     lines.push({ text: title, bold: true });

@@ -62,7 +62,7 @@ const SYNONYMS: Record<string, string[]> = {
   errors: ['error', 'err'],
   memory: ['mem', 'rss', 'heap'],
   cpu: ['processor'],
-  status: ['code', 'status_code'],
+  status: ['code'],
   request: ['req', 'requests'],
 };
 
