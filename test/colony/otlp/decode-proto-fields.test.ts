@@ -116,3 +116,130 @@ describe('wire types of every known field', () => {
     });
   }
 });
+
+describe('absent fields take the proto3 defaults', () => {
+  it('a span, its event, link and status', () => {
+    const empty = decodeTracesProto(oneItem([]))[0].scopes[0].items[0];
+    expect(empty).toEqual({
+      traceId: null, spanId: null, parentSpanId: '', traceState: '', name: '', kind: 0,
+      startNs: 0n, endNs: 0n, attributes: {}, events: [], links: [], statusCode: 0, statusMessage: '',
+    });
+    const s = spanOf([...len(11, []), ...len(13, []), ...len(15, [])]);
+    expect(s.events).toEqual([{ timeNs: 0n, name: '', attributes: {} }]);
+    expect(s.links).toEqual([{ traceId: null, spanId: null, attributes: {} }]);
+    expect([s.statusCode, s.statusMessage]).toEqual([0, '']);
+  });
+
+  it('a metric, its bodies and points', () => {
+    expect(metricOf([])).toEqual({ name: '', description: '', unit: '', data: null });
+    expect(metricOf(len(5, [])).data).toEqual({ type: 'gauge', points: [] });
+    expect(metricOf(len(7, len(1, []))).data).toEqual({ type: 'sum', points: [{ attributes: {}, startNs: 0n, timeNs: 0n, value: 0 }], temporality: 0, monotonic: false });
+    expect(metricOf(len(9, len(1, []))).data).toEqual({
+      type: 'histogram', temporality: 0,
+      points: [{ attributes: {}, startNs: 0n, timeNs: 0n, count: 0, sum: null, min: null, max: null, bucketCounts: [], bounds: [] }],
+    });
+  });
+
+  it('a log record', () => {
+    expect(logOf([])).toEqual({ timeNs: 0n, observedNs: 0n, severityNumber: 0, severityText: '', body: null, attributes: {}, traceId: '', spanId: '', eventName: '' });
+  });
+
+  it('a resource group without a resource, and a scope group without a scope', () => {
+    const [g] = decodeLogsProto(Buffer.from(len(1, len(2, len(2, [])))));
+    expect(g.resource).toEqual({ attributes: {} });
+    expect(g.scopes[0].scope).toEqual({ name: '', version: '', attributes: {} });
+  });
+
+  it('a key-value without a key or a value: the empty key, a null value', () => {
+    expect(spanOf(len(9, len(2, len(1, [...Buffer.from('v')])))).attributes).toEqual({ '': 'v' });
+    expect(spanOf(len(9, str(1, 'k'))).attributes).toEqual({ k: null });
+  });
+});
+
+describe('protobuf fields, one by one', () => {
+  it('reads every span field into its own place', () => {
+    const s = spanOf([
+      ...str(3, 'k=v'), ...hex(4, 'ef'.repeat(8)), ...str(5, 'GET /'), ...int(6, 3), ...fixed64(7, 2n ** 63n + 1n), ...fixed64(8, 2n ** 64n - 1n),
+      ...len(9, [...str(1, 'a'), ...len(2, int(3, -7))]),
+      ...len(11, [...fixed64(1, 9n), ...str(2, 'exception'), ...len(3, [...str(1, 'e'), ...len(2, int(2, 1))]), ...int(4, 3)]),
+      ...len(13, [...hex(1, '12'.repeat(16)), ...hex(2, '34'.repeat(8)), ...str(3, 'ignored=1'), ...len(4, [...str(1, 'l'), ...len(2, str(1, 'x'))]), ...int(5, 1)]),
+      ...len(15, [...str(2, 'boom'), ...int(3, 2), ...int(9, 1)]),
+    ]);
+    expect(s).toEqual({
+      traceId: TRACE, spanId: SPAN_ID, parentSpanId: 'ef'.repeat(8), traceState: 'k=v', name: 'GET /', kind: 3,
+      startNs: 2n ** 63n + 1n, endNs: 2n ** 64n - 1n, attributes: { a: -7 },
+      events: [{ timeNs: 9n, name: 'exception', attributes: { e: true } }],
+      links: [{ traceId: '12'.repeat(16), spanId: '34'.repeat(8), attributes: { l: 'x' } }],
+      statusCode: 2, statusMessage: 'boom',
+    });
+  });
+
+  it('reads ids of the wrong length, or all zero, as malformed (null), and empty ones as absent', () => {
+    expect(spanOf(hex(4, 'ef'.repeat(4))).parentSpanId).toBeNull();
+    expect(spanOf(len(4, [])).parentSpanId).toBe('');
+    expect(decodeTracesProto(oneItem([...len(1, Array(16).fill(0)), ...hex(2, SPAN_ID)]))[0].scopes[0].items[0].traceId).toBeNull();
+    expect(logOf([...hex(9, 'ab'.repeat(8)), ...hex(10, SPAN_ID)])).toMatchObject({ traceId: null, spanId: SPAN_ID });
+  });
+
+  it('reads every log record field into its own place', () => {
+    expect(logOf([
+      ...fixed64(1, 10n), ...int(2, 17), ...str(3, 'ERROR'), ...len(5, str(1, 'boom')), ...len(6, [...str(1, 'a'), ...len(2, double(4, 0.5))]),
+      ...int(7, 2), ...[(8 << 3) | 5, 1, 0, 0, 0], ...hex(9, TRACE), ...hex(10, SPAN_ID), ...fixed64(11, 11n), ...str(12, 'device.crash'),
+    ])).toEqual({ timeNs: 10n, observedNs: 11n, severityNumber: 17, severityText: 'ERROR', body: 'boom', attributes: { a: 0.5 }, traceId: TRACE, spanId: SPAN_ID, eventName: 'device.crash' });
+  });
+
+  it('reads number points as doubles or signed integers, with their times and attributes', () => {
+    const point = (value: Bytes) => [...fixed64(2, 5n), ...fixed64(3, 6n), ...value, ...len(7, [...str(1, 'r'), ...len(2, str(1, '/a'))]), ...int(8, 1)];
+    const m = metricOf([...str(1, 'm'), ...len(5, [...len(1, point(double(4, -0.25))), ...len(1, point(fixed64(6, -3n))), ...len(1, point(fixed64(6, 2n ** 40n)))])]);
+    expect(m.data).toEqual({ type: 'gauge', points: [-0.25, -3, 2 ** 40].map((value) => ({ attributes: { r: '/a' }, startNs: 5n, timeNs: 6n, value })) });
+  });
+
+  it('reads a sum\'s temporality and monotonicity, any non-zero varint being true', () => {
+    expect(metricOf(len(7, [...int(2, 1), ...int(3, 2)])).data).toEqual({ type: 'sum', points: [], temporality: 1, monotonic: true });
+    expect(metricOf(len(7, [...int(2, 2), ...int(3, 0)])).data).toMatchObject({ temporality: 2, monotonic: false });
+  });
+
+  it('reads every histogram point field, and the histogram\'s temporality', () => {
+    const p = [
+      ...fixed64(2, 1n), ...fixed64(3, 2n), ...fixed64(4, 10n), ...double(5, 1.5), ...fixed64(6, 4n), ...fixed64(6, 6n), ...double(7, 0.1),
+      ...len(8, []), ...len(9, [...str(1, 'a'), ...len(2, str(1, 'b'))]), ...int(10, 1), ...double(11, 0.01), ...double(12, 0.9),
+    ];
+    expect(metricOf(len(9, [...len(1, p), ...int(2, 2)])).data).toEqual({
+      type: 'histogram', temporality: 2,
+      points: [{ attributes: { a: 'b' }, startNs: 1n, timeNs: 2n, count: 10, sum: 1.5, min: 0.01, max: 0.9, bucketCounts: [4, 6], bounds: [0.1] }],
+    });
+  });
+
+  it('keeps a metric\'s data when its name comes after it', () => {
+    expect(metricOf([...len(5, len(1, double(4, 1))), ...str(1, 'late'), ...str(3, 'ms')])).toMatchObject({ name: 'late', unit: 'ms', data: { type: 'gauge' } });
+  });
+
+  it('counts only the data points of an exponential histogram or summary, not its other fields', () => {
+    const body = [...len(1, []), ...int(2, 1), ...len(1, [1, 2]), ...fixed64(4, 1n), ...len(1, [])];
+    expect(metricOf(len(10, body)).data).toEqual({ type: 'unsupported', kind: 'exponential histogram', pointCount: 3 });
+    expect(metricOf(len(11, body)).data).toEqual({ type: 'unsupported', kind: 'summary', pointCount: 3 });
+    expect(metricOf(len(11, [])).data).toEqual({ type: 'unsupported', kind: 'summary', pointCount: 0 });
+  });
+
+  it('skips a metric\'s metadata', () => {
+    expect(metricOf([...str(1, 'm'), ...len(12, [...str(1, 'k'), ...len(2, str(1, 'v'))])])).toEqual({ name: 'm', description: '', unit: '', data: null });
+  });
+});
+
+describe('AnyValue nesting', () => {
+  const arrays = (n: number) => len(5, Array.from({ length: n }, () => len(1, len(5, []))).flat());
+  const kvlists = (n: number) => len(6, Array.from({ length: n }, (_, i) => len(1, [...str(1, `k${i}`), ...len(2, len(6, []))])).flat());
+
+  it('counts depth, not siblings: a hundred empty arrays or lists side by side decode', () => {
+    expect(anyValue(arrays(100))).toEqual(Array(100).fill([]));
+    expect(Object.keys(anyValue(kvlists(100)) as object)).toHaveLength(100);
+  });
+
+  it('allows exactly the maximum depth, counting arrays and lists alike', () => {
+    let v: Bytes = str(1, 'leaf');
+    for (let i = 0; i < MAX_ANY_VALUE_DEPTH; i++) v = i % 2 === 0 ? len(5, len(1, v)) : len(6, len(1, [...str(1, 'k'), ...len(2, v)]));
+    expect(() => anyValue(v)).not.toThrow();
+    expect(decodeError(() => anyValue(len(5, len(1, v))))).toBe(`AnyValue nested deeper than ${MAX_ANY_VALUE_DEPTH} levels (arrays and key-value lists)`);
+    expect(decodeError(() => anyValue(len(6, len(1, [...str(1, 'k'), ...len(2, v)]))))).toMatch(/nested deeper/);
+  });
+});
