@@ -243,3 +243,43 @@ describe('AnyValue nesting', () => {
     expect(decodeError(() => anyValue(len(6, len(1, [...str(1, 'k'), ...len(2, v)]))))).toMatch(/nested deeper/);
   });
 });
+
+describe('unknown fields, whatever their payload', () => {
+  /**
+   * Each message: a way to decode it in place, some known fields, and a known field of its own to hide
+   * inside unknown ones: an unknown field read as anything but a whole field to skip would surface it.
+   */
+  const cases: [string, (m: Bytes) => unknown, Bytes, Bytes][] = [
+    ['Export*ServiceRequest', (m) => decodeTracesProto(Buffer.from(m)), len(1, []), len(1, len(1, []))],
+    ['ResourceSpans', (m) => decodeTracesProto(Buffer.from(len(1, m))), len(2, []), len(2, len(2, []))],
+    ['Resource', (m) => decodeTracesProto(Buffer.from(len(1, len(1, m))))[0].resource, len(1, str(1, 'a')), len(1, str(1, 'b'))],
+    ['ScopeSpans', (m) => decodeTracesProto(Buffer.from(len(1, len(2, m))))[0].scopes[0], len(2, []), len(2, [])],
+    ['InstrumentationScope', (m) => decodeTracesProto(Buffer.from(len(1, len(2, len(1, m)))))[0].scopes[0].scope, str(1, 'lib'), str(2, '9')],
+    ['Span', (m) => spanOf(m), str(5, 'name'), str(5, 'evil')],
+    ['Span.Event', (m) => spanOf(len(11, m)).events, str(2, 'e'), str(2, 'evil')],
+    ['Span.Link', (m) => spanOf(len(13, m)).links, hex(2, SPAN_ID), hex(2, 'ee'.repeat(8))],
+    ['Status', (m) => spanOf(len(15, m)).statusMessage, str(2, 'boom'), str(2, 'evil')],
+    ['KeyValue', (m) => spanOf(len(9, m)).attributes, str(1, 'k'), str(1, 'evil')],
+    ['AnyValue', (m) => anyValue(m), str(1, 's'), str(1, 'evil')],
+    ['ArrayValue', (m) => anyValue(len(5, m)), len(1, str(1, 's')), len(1, str(1, 'evil'))],
+    ['KeyValueList', (m) => anyValue(len(6, m)), len(1, str(1, 'k')), len(1, str(1, 'evil'))],
+    ['Metric', (m) => metricOf(m), str(1, 'm'), str(1, 'evil')],
+    ['Sum', (m) => metricOf(len(7, m)).data, int(2, 2), int(2, 1)],
+    ['NumberDataPoint', (m) => metricOf(len(5, len(1, m))).data, double(4, 1.5), double(4, 99)],
+    ['HistogramDataPoint', (m) => metricOf(len(9, len(1, m))).data, double(5, 1.5), double(5, 99)],
+    ['exponential histogram points', (m) => metricOf(len(10, m)).data, len(1, []), len(1, [])],
+    ['LogRecord', (m) => logOf(m), str(3, 'INFO'), str(3, 'evil')],
+  ];
+  /** Unknown fields of each wire type; the LEN one carries `hidden`, the I64 and I32 ones bytes that read as a string field. */
+  const unknown = (hidden: Bytes) => [
+    ...int(99, 300), ...len(98, hidden), ...fixed64(97, 0x6c6976650408n), ...[(96 << 3) | 5, 0x0a, 0x02, 0x68, 0x69],
+  ];
+
+  for (const [message, decode, known, hidden] of cases) {
+    it(`${message}: skips them before, between and after its known fields`, () => {
+      const plain = decode(known);
+      expect(decode([...unknown(hidden), ...known, ...unknown(hidden)])).toEqual(plain);
+      expect(decode([...known, ...unknown(hidden), ...known])).toEqual(decode([...known, ...known]));
+    });
+  }
+});

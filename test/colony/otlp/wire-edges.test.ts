@@ -262,9 +262,11 @@ describe('repeated fixed64', () => {
 });
 
 describe('wire type checks', () => {
-  const spec = messageSpec('Point', { 1: ['name', WIRE_LEN], 3: ['count', WIRE_VARINT], 4: ['bounds', WIRE_FIXED64_REPEATED], 6: ['flags', WIRE_I32] });
+  // Built inside each test, not at collection: a mutant is only active while tests run.
+  const pointSpec = () => messageSpec('Point', { 1: ['name', WIRE_LEN], 3: ['count', WIRE_VARINT], 4: ['bounds', WIRE_FIXED64_REPEATED], 6: ['flags', WIRE_I32] });
 
   it('records each field\'s wire type and name by number', () => {
+    const spec = pointSpec();
     expect(spec.message).toBe('Point');
     expect(spec.wires[1]).toBe(WIRE_LEN);
     expect(spec.wires[3]).toBe(WIRE_VARINT);
@@ -273,16 +275,21 @@ describe('wire type checks', () => {
   });
 
   it('accepts the declared wire type, either encoding of a repeated fixed64, and anything for an unknown field', () => {
+    const spec = pointSpec();
     const r = reader([]);
     expect(() => r.check(spec, 1, WIRE_LEN)).not.toThrow();
     expect(() => r.check(spec, 3, WIRE_VARINT)).not.toThrow();
     expect(() => r.check(spec, 6, WIRE_I32)).not.toThrow();
     expect(() => r.check(spec, 4, WIRE_I64)).not.toThrow();
     expect(() => r.check(spec, 4, WIRE_LEN)).not.toThrow();
-    for (const wire of [0, 1, 2, 3, 4, 5, 6, 7]) expect(() => r.check(spec, 2, wire)).not.toThrow();
+    for (const wire of [0, 1, 2, 3, 4, 5, 6, 7]) {
+      expect(() => r.check(spec, 2, wire)).not.toThrow();
+      expect(() => r.check(spec, 0, wire)).not.toThrow();
+    }
   });
 
   it('refuses any other wire type, naming the message, field and what was expected', () => {
+    const spec = pointSpec();
     const r = reader([]);
     expect(thrown(() => r.check(spec, 1, WIRE_VARINT))).toEqual(decodeError('Point.name (field 1) has wire type 0, expected 2 at byte 0'));
     expect(thrown(() => r.check(spec, 3, WIRE_LEN))).toEqual(decodeError('Point.count (field 3) has wire type 2, expected 0 at byte 0'));
