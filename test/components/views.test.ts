@@ -74,6 +74,14 @@ describe('refreshTraces', () => {
     expect(refreshTraces(t, []).listCursor).toBe(0);
   });
 
+  it('with a trace open, the list cursor stays on that trace too (Esc shows the list on it)', () => {
+    // Opened from the list: the cursor is on b. Fresh: d (40) lists first, so b moves down one.
+    const t: TraceViewState = { ...traceView([a, b]), listCursor: 1, open: 1 };
+    const r = refreshTraces(t, [a, b, trace('d', { ms: 40 })]);
+    expect([r.open, r.listCursor]).toEqual([1, 2]);
+    expect(cursorTrace(r)).toBe(r.open);
+  });
+
   it('an open trace still in the result is not listed twice', () => {
     const t: TraceViewState = { ...traceView([a, b]), open: 1 };
     expect(refreshTraces(t, [c, b, a]).traces.map((x) => x.traceId[0])).toEqual(['c', 'b', 'a']);
