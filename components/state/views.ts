@@ -28,7 +28,7 @@ export function cursorTrace(t: TraceViewState): number | null {
  */
 export function refreshTraces(t: TraceViewState, fresh: TraceJson[]): TraceViewState {
   const openId = t.open === null ? null : t.traces[t.open]?.traceId;
-  const atId = t.open === null ? t.traces[cursorTrace(t) ?? -1]?.traceId : null;
+  const atId = t.traces[cursorTrace(t) ?? -1]?.traceId;
   const kept = openId && !fresh.some((x) => x.traceId === openId) ? [...fresh, t.traces[t.open as number]] : fresh;
   const open = openId ? kept.findIndex((x) => x.traceId === openId) : null;
   const listed = listedTraces(kept, t.sort, t.filter);

@@ -74,6 +74,27 @@ describe('refreshTraces', () => {
     expect(refreshTraces(t, []).listCursor).toBe(0);
   });
 
+  it('with a trace open, the list cursor stays on that trace too (Esc shows the list on it)', () => {
+    // Opened from the list: the cursor is on b. Fresh: d (40) lists first, so b moves down one.
+    const t: TraceViewState = { ...traceView([a, b]), listCursor: 1, open: 1 };
+    const r = refreshTraces(t, [a, b, trace('d', { ms: 40 })]);
+    expect([r.open, r.listCursor]).toEqual([1, 2]);
+    expect(cursorTrace(r)).toBe(r.open);
+  });
+
+  it('an open trace still in the result is not listed twice', () => {
+    const t: TraceViewState = { ...traceView([a, b]), open: 1 };
+    expect(refreshTraces(t, [c, b, a]).traces.map((x) => x.traceId[0])).toEqual(['c', 'b', 'a']);
+  });
+
+  it('a filter that matched nothing: once matching traces arrive, the cursor is on the first of them', () => {
+    // b's later spans reach pay, so it matches the filter now; x (slower) lists first.
+    const t: TraceViewState = { ...traceView([a, b]), filter: 'pay' };
+    const r = refreshTraces(t, [a, trace('b', { ms: 10, service: 'pay' }), trace('x', { ms: 90, service: 'pay' })]);
+    expect(cursorTrace(r)).toBe(2);
+    expect(r.listCursor).toBe(0);
+  });
+
   it('clears the notice once traces arrive; keeps it while there are none', () => {
     const t = traceView([], { notice: { text: 'No traces', error: false } });
     expect(refreshTraces(t, []).notice).toEqual({ text: 'No traces', error: false });
@@ -101,6 +122,11 @@ describe('the Summary tab', () => {
     const r = summaryView(prev, data(['c'], ['x', 'c']), '2h', true);
     expect([r.cursor, r.timeRange, r.error]).toEqual([0, '1h', null]);
     expect(summaryView({ ...prev, cursor: 0 }, data([], ['x', 'y', 'a']), '2h', true).cursor).toBe(2);
+  });
+
+  it('a refresh after a failed summary (no data yet) starts at the top of the new list', () => {
+    const prev = { data: null, timeRange: '1h', error: 'summary failed', cursor: 0 };
+    expect(summaryView(prev, data([], ['x', 'y']), '2h', true)).toEqual({ data: data([], ['x', 'y']), timeRange: '1h', error: null, cursor: 0 });
   });
 
   it('a refresh without the service under the cursor keeps the cursor within the new list', () => {
