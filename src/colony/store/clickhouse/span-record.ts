@@ -34,9 +34,6 @@ export interface ChSpanRow {
   event_times: string[];
   event_names: string[];
   event_attributes: Record<string, string>[];
-  link_trace_ids: string[];
-  link_span_ids: string[];
-  link_attributes: Record<string, string>[];
 }
 
 /**
@@ -76,6 +73,5 @@ export function toSpanRecord(r: ChSpanRow, resourceAttributes: Record<string, st
     attributes: r.attributes,
     resourceAttributes,
     events: r.event_times.map((t, i) => ({ time_ns: t, name: r.event_names[i], attributes: r.event_attributes[i] })),
-    links: r.link_trace_ids.map((t, i) => ({ traceId: t, spanId: r.link_span_ids[i], attributes: r.link_attributes[i] })),
   };
 }
