@@ -34,6 +34,20 @@ export function hotAttributes(attrs: Attributes): HotAttributes {
   return hot;
 }
 
+/**
+ * A span's promoted columns (what the DuckDB colony stores and the ClickHouse colony's trace detail
+ * reads): its attributes', and for a gRPC span named by its raw path without rpc.method (Beyla), the path's.
+ */
+export function spanHotAttributes(attrs: Attributes, spanName: string): HotAttributes {
+  const hot = hotAttributes(attrs);
+  if (hot.rpcMethod === null && hot.rpcSystem === 'grpc' && spanName.startsWith('/')) {
+    const { service, method } = splitRpcPath(spanName);
+    hot.rpcMethod = method;
+    hot.rpcService = hot.rpcService ?? service;
+  }
+  return hot;
+}
+
 /** Where each promoted column comes from, current name first (a second backend reads the same keys). */
 export const HOT_KEYS = {
   httpMethod: ['http.request.method', 'http.method'],

@@ -98,7 +98,7 @@ export async function serviceHealth(ch: ChClient, s: ChSchema, range: TimeRange,
       `SELECT service_name, argMax(requests, source = 'otlp') AS requests, argMax(errors, source = 'otlp') AS errors, argMax(p95, source = 'otlp') AS p95
        FROM (SELECT service_name, source, toInt32(count()) AS requests, toInt32(countIf(status_code = 'ERROR')) AS errors,
                quantileExactInclusive(0.95)(duration_ns) AS p95
-             FROM ${spans(s, inner.sql(), { hot: false })} WHERE kind IN ('SERVER', 'CONSUMER') GROUP BY service_name, source)
+             FROM ${spans(s, inner.sql(), ['service_name', 'source', 'kind', 'status_code', 'duration_ns'])} WHERE kind IN ('SERVER', 'CONSUMER') GROUP BY service_name, source)
        GROUP BY service_name`,
     ),
   ]);
@@ -125,8 +125,8 @@ export async function topology(ch: ChClient, s: ChSchema, range: TimeRange): Pro
        SELECT c.span_id AS span_id, c.service_name AS caller, c.source AS source, ${PROTOCOL} AS protocol,
          coalesce(if(sv.service_name != '' AND sv.service_name != c.service_name, sv.service_name, NULL), c.peer_service, c.server_address, c.db_system, c.rpc_service) AS callee,
          c.status_code = 'ERROR' OR (sv.service_name != c.service_name AND sv.status_code = 'ERROR') AS failed
-       FROM ${spans(s, inRange('Timestamp', range))} AS c
-       LEFT JOIN (SELECT trace_id, parent_span_id, service_name, status_code FROM ${spans(s, inRange('Timestamp', serversWindow), { hot: false })}
+       FROM ${spans(s, inRange('Timestamp', range), ['trace_id', 'span_id', 'service_name', 'source', 'kind', 'status_code', 'db_system', 'rpc_system', 'rpc_method', 'rpc_service', 'http_method', 'peer_service', 'server_address'])} AS c
+       LEFT JOIN (SELECT trace_id, parent_span_id, service_name, status_code FROM ${spans(s, inRange('Timestamp', serversWindow), ['trace_id', 'parent_span_id', 'service_name', 'status_code', 'kind'])}
                   WHERE kind IN ('SERVER', 'CONSUMER')) AS sv
          ON sv.trace_id = c.trace_id AND sv.parent_span_id = c.span_id
        WHERE c.kind IN ('CLIENT', 'PRODUCER')

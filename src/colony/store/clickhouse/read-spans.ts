@@ -21,33 +21,37 @@ import type { MinuteRow } from '../queries/timeline.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { ChClient } from './client.js';
 import { Conditions, inRange, instant, lit, list } from './sql.js';
-import { type ChSchema, histograms, spans, table } from './views.js';
+import { type ChSchema, SPAN_DETAIL, type SpanColumn, histograms, spans, table } from './views.js';
 import { RESOURCE_HASH } from './derived.js';
 import { resourcesByHash } from './resources.js';
 import { qualified } from './ddl.js';
 import { type ChSpanRow, toSpanRecord } from './span-record.js';
 import type { RedBase } from './batch.js';
 
-/** Group keys per protocol, aliased apart from the view's columns (ClickHouse forbids an alias that shadows its own input). */
-const SPAN_SHAPE: Record<Protocol, { where: string; keys: string; error: string }> = {
+/** Per protocol: which spans it counts, its group keys (the others are NULL) and what an error is. */
+const SPAN_SHAPE: Record<Protocol, { where: string; keys: Partial<Record<(typeof KEYS)[number], string>>; error: string }> = {
   http: {
     where: `kind = 'SERVER' AND http_method IS NOT NULL`,
-    keys: `coalesce(http_route, name) AS k_http_route, http_method AS k_http_method, NULL AS k_rpc_service, NULL AS k_rpc_method, NULL AS k_db_system, NULL AS k_db_operation, NULL AS k_db_table`,
+    keys: { k_http_route: 'coalesce(http_route, name)', k_http_method: 'http_method' },
     error: `http_status_code >= 500 OR (http_status_code IS NULL AND status_code = 'ERROR')`,
   },
   grpc: {
     where: `kind = 'SERVER' AND rpc_method IS NOT NULL`,
-    keys: `NULL AS k_http_route, NULL AS k_http_method, rpc_service AS k_rpc_service, rpc_method AS k_rpc_method, NULL AS k_db_system, NULL AS k_db_operation, NULL AS k_db_table`,
+    keys: { k_rpc_service: 'rpc_service', k_rpc_method: 'rpc_method' },
     error: `rpc_status_code IN ${GRPC_ERRORS} OR (rpc_status_code IS NULL AND status_code = 'ERROR')`,
   },
   sql: {
     where: `kind = 'CLIENT' AND db_system IS NOT NULL`,
-    keys: `NULL AS k_http_route, NULL AS k_http_method, NULL AS k_rpc_service, NULL AS k_rpc_method, db_system AS k_db_system, db_operation AS k_db_operation, db_table AS k_db_table`,
+    keys: { k_db_system: 'db_system', k_db_operation: 'db_operation', k_db_table: 'db_table' },
     error: `status_code = 'ERROR'`,
   },
 };
 
-const KEYS = ['k_http_route', 'k_http_method', 'k_rpc_service', 'k_rpc_method', 'k_db_system', 'k_db_operation', 'k_db_table'];
+/** Group keys aliased apart from the view's columns (ClickHouse forbids an alias that shadows its own input). */
+const KEYS = ['k_http_route', 'k_http_method', 'k_rpc_service', 'k_rpc_method', 'k_db_system', 'k_db_operation', 'k_db_table'] as const;
+
+const RED_COLUMNS: readonly SpanColumn[] = ['name', 'kind', 'source', 'duration_ns', 'status_code', 'http_method', 'http_route', 'http_status_code',
+  'rpc_service', 'rpc_method', 'rpc_status_code', 'db_system', 'db_operation', 'db_table'];
 
 type KRow = { source: Source } & Record<(typeof KEYS)[number], string | null>;
 
@@ -64,82 +68,101 @@ function keyColumns(r: KRow): KeyColumns {
   };
 }
 
+/** The value `pick` gives for the row's protocol `p` (the protocol's index in `protocols`), NULL where it gives none. */
+function perProtocol(protocols: readonly Protocol[], pick: (p: Protocol) => string | undefined): string {
+  const branches = protocols.flatMap((p, i) => {
+    const v = pick(p);
+    return v === undefined ? [] : [`p = ${i}`, v];
+  });
+  return branches.length === 0 ? 'NULL' : `multiIf(${branches.join(', ')}, NULL)`;
+}
+
 /**
  * Exact percentiles: quantileExactInclusive interpolates like DuckDB's quantile_cont (checked in the
- * tests). Several protocols in one query, each its own branch, rows in each protocol's own order.
+ * tests). Several protocols from one pass over the spans: each span is repeated once per protocol it
+ * counts for (ARRAY JOIN), rows in each protocol's own order.
  */
 export async function redFromSpans(ch: ChClient, s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Promise<Map<Protocol, RedRow[]>> {
   const inner = new Conditions().add(inRange('Timestamp', q.range)).add('ServiceName = ?', q.service);
-  const branches = protocols.map((p, i) => {
-    const shape = SPAN_SHAPE[p];
-    const w = new Conditions().add(shape.where);
-    w.maybe(q.source, 'source = ?');
-    applyFilters(w, q);
-    return `SELECT toInt32(${i}) AS p, source, ${shape.keys}, toInt32(count()) AS requests, toInt32(countIf(ifNull(${shape.error}, false))) AS errors,
-       quantilesExactInclusive(0.5, 0.95, 0.99)(duration_ns) AS q
-     FROM ${spans(s, inner.sql())} WHERE ${w.sql()}
-     GROUP BY source, ${KEYS.join(', ')}`;
-  });
+  const w = new Conditions();
+  w.maybe(q.source, 'source = ?');
+  applyFilters(w, q);
+  const members = protocols.map((p) => `(${SPAN_SHAPE[p].where})`);
+  const keys = KEYS.map((k) => `${perProtocol(protocols, (p) => SPAN_SHAPE[p].keys[k])} AS ${k}`);
   const rows = await ch.query<KRow & { p: number; requests: number; errors: number; q: number[] }>(
-    `SELECT * FROM (${branches.join(' UNION ALL ')}) ORDER BY p, requests DESC, source, ${KEYS.join(', ')}`,
+    `SELECT p, source, ${keys.join(', ')}, toInt32(count()) AS requests,
+       toInt32(countIf(ifNull(${perProtocol(protocols, (p) => SPAN_SHAPE[p].error)}, false))) AS errors,
+       quantilesExactInclusive(0.5, 0.95, 0.99)(duration_ns) AS q
+     FROM ${spans(s, inner.sql(), RED_COLUMNS)}
+     ARRAY JOIN [${members.join(', ')}] AS member, [${protocols.map((_, i) => i).join(', ')}] AS p
+     WHERE member AND ${w.sql()}
+     GROUP BY p, source, ${KEYS.join(', ')}
+     ORDER BY p, requests DESC, source, ${KEYS.join(', ')}`,
   );
   return new Map(protocols.map((p, i) => [p, rows.filter((r) => r.p === i).map((r) => spanRedRow(keyColumns(r), p, r))]));
 }
 
-/** Per-series attributes, taken from any point (aliased apart: ClickHouse forbids an aggregate alias that shadows a column used elsewhere). */
+/** Per-series attributes, taken from any point. */
 const SERIES_FIELDS = ['service_name', 'source', 'metric_name', 'unit', 'temporality', 'http_route', 'http_method', 'http_status_code', 'rpc_service', 'rpc_method',
   'rpc_status_code', 'db_system', 'db_operation', 'db_table', 'error_type'] as const;
 
-type ChSeriesRow = Pick<HistogramSeries, 'series_key' | 'last_counts' | 'last_bounds' | 'before_counts' | 'before_bounds' | 'first_counts' | 'first_bounds' | 'window_counts'> & {
-  [K in (typeof SERIES_FIELDS)[number] as `a_${K}`]: HistogramSeries[K];
-} & {
+type SeriesFields = Pick<HistogramSeries, (typeof SERIES_FIELDS)[number]>;
+
+/** One point of a series: its bucket counts, bounds, start and time (nanoseconds as text). */
+type Snapshot = [number[], number[], string, string];
+
+interface ChSeriesRow {
+  series_key: string;
+  /** SERIES_FIELDS in order. */
+  fields: SeriesFields[keyof SeriesFields][];
   n_after: number;
   n_before: number;
-  last_start: string;
-  last_time: string;
-  before_start: string;
-  before_time: string;
-  first_start: string;
-  first_time: string;
-};
+  last: Snapshot;
+  before: Snapshot;
+  first: Snapshot;
+  window_counts: number[][];
+}
 
-/** The same per-series snapshots as the DuckDB query; the window arithmetic is the shared deltasInWindow. */
+/**
+ * The same per-series snapshots as the DuckDB query; the window arithmetic is the shared deltasInWindow.
+ * Each snapshot is one aggregate over a tuple and the attributes one `any` over a tuple: ClickHouse's
+ * analysis of a query costs about as much per aggregate as a demo-sized table costs to read.
+ */
 async function seriesDeltas(ch: ChClient, s: ChSchema, outer: Conditions, range: TimeRange): Promise<SeriesDelta[]> {
-  const after = `time_ns > ${lit(range.fromNs)}`;
+  const snapshot = '(bucket_counts, bounds, toString(start_ns), toString(time_ns))';
   const rows = await ch.query<ChSeriesRow>(
-    `SELECT series_key, ${SERIES_FIELDS.map((f) => `any(${f}) AS a_${f}`).join(', ')},
-       toInt32(countIf(${after})) AS n_after, toInt32(countIf(NOT ${after})) AS n_before,
-       argMaxIf(bucket_counts, time_ns, ${after}) AS last_counts, argMaxIf(bounds, time_ns, ${after}) AS last_bounds,
-       toString(argMaxIf(start_ns, time_ns, ${after})) AS last_start, toString(maxIf(time_ns, ${after})) AS last_time,
-       argMaxIf(bucket_counts, time_ns, NOT ${after}) AS before_counts, argMaxIf(bounds, time_ns, NOT ${after}) AS before_bounds,
-       toString(argMaxIf(start_ns, time_ns, NOT ${after})) AS before_start, toString(maxIf(time_ns, NOT ${after})) AS before_time,
-       argMinIf(bucket_counts, time_ns, ${after}) AS first_counts, argMinIf(bounds, time_ns, ${after}) AS first_bounds,
-       toString(argMinIf(start_ns, time_ns, ${after})) AS first_start, toString(minIf(time_ns, ${after})) AS first_time,
-       groupArrayIf(bucket_counts, ${after} AND temporality = 'delta') AS window_counts
-     FROM (SELECT * FROM ${histograms(s, `TimeUnix <= ${instant(range.toNs)}`)} WHERE ${outer.sql()})
+    `SELECT series_key, any((${SERIES_FIELDS.join(', ')})) AS fields,
+       toInt32(countIf(after)) AS n_after, toInt32(countIf(NOT after)) AS n_before,
+       argMaxIf(${snapshot}, time_ns, after) AS last, argMaxIf(${snapshot}, time_ns, NOT after) AS before,
+       argMinIf(${snapshot}, time_ns, after) AS first, groupArrayIf(bucket_counts, after AND temporality = 'delta') AS window_counts
+     FROM (SELECT *, time_ns > ${lit(range.fromNs)} AS after FROM ${histograms(s, `TimeUnix <= ${instant(range.toNs)}`)} WHERE ${outer.sql()})
      GROUP BY series_key`,
   );
   // ClickHouse's -If aggregates give defaults, not NULL, over no rows: the counts say which snapshots exist.
   const series: HistogramSeries[] = rows.map((r) => {
-    const a = r.n_after > 0;
-    const b = r.n_before > 0;
-    const fields = Object.fromEntries(SERIES_FIELDS.map((f) => [f, r[`a_${f}`]])) as Pick<HistogramSeries, (typeof SERIES_FIELDS)[number]>;
+    const fields = Object.fromEntries(SERIES_FIELDS.map((f, i) => [f, r.fields[i]])) as SeriesFields;
+    const snap = (x: Snapshot, present: boolean) => (present
+      ? { counts: x[0], bounds: x[1], start: BigInt(x[2]), time: BigInt(x[3]) }
+      : { counts: null, bounds: null, start: null, time: null });
+    const last = snap(r.last, r.n_after > 0);
+    const first = snap(r.first, r.n_after > 0);
+    const before = snap(r.before, r.n_before > 0);
     return {
       ...fields,
       series_key: r.series_key,
-      last_counts: a ? r.last_counts : null,
-      last_bounds: a ? r.last_bounds : null,
-      last_start: a ? BigInt(r.last_start) : null,
-      last_time: a ? BigInt(r.last_time) : null,
-      first_counts: a ? r.first_counts : null,
-      first_bounds: a ? r.first_bounds : null,
-      first_start: a ? BigInt(r.first_start) : null,
-      first_time: a ? BigInt(r.first_time) : null,
-      before_counts: b ? r.before_counts : null,
-      before_bounds: b ? r.before_bounds : null,
-      before_start: b ? BigInt(r.before_start) : null,
-      before_time: b ? BigInt(r.before_time) : null,
-      window_counts: r.window_counts !== null && r.window_counts.length > 0 ? r.window_counts : null,
+      last_counts: last.counts,
+      last_bounds: last.bounds,
+      last_start: last.start,
+      last_time: last.time,
+      first_counts: first.counts,
+      first_bounds: first.bounds,
+      first_start: first.start,
+      first_time: first.time,
+      before_counts: before.counts,
+      before_bounds: before.bounds,
+      before_start: before.start,
+      before_time: before.time,
+      window_counts: r.window_counts.length > 0 ? r.window_counts : null,
     };
   });
   return deltasInWindow(series, range);
@@ -164,7 +187,7 @@ export async function operationSpanBuckets(ch: ChClient, s: ChSchema, range: Tim
     `SELECT service_name AS service, source, if(kind = 'CLIENT', 'db', 'server') AS k, ${OPERATION} AS operation,
        toInt32(ceil(log2(greatest(duration_ns, 1000) / 1e6) * ${LOG_BUCKETS_PER_DOUBLING})) AS bucket,
        toInt32(count()) AS requests, toInt32(countIf(status_code = 'ERROR')) AS errors
-     FROM ${spans(s, inRange('Timestamp', range))}
+     FROM ${spans(s, inRange('Timestamp', range), ['service_name', 'source', 'kind', 'name', 'duration_ns', 'status_code', 'http_method', 'http_route', 'rpc_service', 'rpc_method', 'db_system', 'db_operation', 'db_table'])}
      WHERE kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NOT NULL)
      GROUP BY service, source, k, operation, bucket ORDER BY service, source, k, operation, bucket`,
   );
@@ -177,7 +200,7 @@ export async function operationSpanBuckets(ch: ChClient, s: ChSchema, range: Tim
  */
 export async function callSpans(ch: ChClient, s: ChSchema, range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
   const kinds = `(kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NULL))`;
-  const view = spans(s, inRange('Timestamp', range));
+  const view = spans(s, inRange('Timestamp', range), ['trace_id', 'span_id', 'parent_span_id', 'service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'peer_service', 'server_address', 'rpc_service', 'db_system']);
   const rows = await ch.query<Omit<CallSpanRow, 'error'> & { error: number }>(
     `SELECT trace_id AS traceId, span_id AS spanId, parent_span_id AS parentSpanId, service_name AS service, source, kind,
        toFloat64((start_ns - ${lit(range.fromNs)}) / 1e6) AS startMs, toFloat64(duration_ns / 1e6) AS durationMs,
@@ -195,7 +218,7 @@ export async function minuteSeries(ch: ChClient, s: ChSchema, range: TimeRange):
   return ch.query<MinuteRow>(
     `SELECT service_name AS service, source, toInt32(intDiv(start_ns - ${lit(range.fromNs)}, 60000000000)) AS minute,
        toInt32(count()) AS requests, toInt32(countIf(status_code = 'ERROR')) AS errors, toFloat64(sum(duration_ns) / 1e6) AS durationMs
-     FROM ${spans(s, inRange('Timestamp', range), { hot: false })} WHERE kind IN ('SERVER', 'CONSUMER')
+     FROM ${spans(s, inRange('Timestamp', range), ['service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code'])} WHERE kind IN ('SERVER', 'CONSUMER')
      GROUP BY service, source, minute ORDER BY service, source, minute`,
   );
 }
@@ -217,12 +240,12 @@ export async function searchTraces(ch: ChClient, s: ChSchema, q: TraceSearch): P
   if (q.errorsOnly) w.add(`status_code = 'ERROR'`);
   const order = q.order ?? 'recent';
   const hasError = order === 'errors'
-    ? `trace_id IN (SELECT trace_id FROM ${spans(s, inRange('Timestamp', q.range), { hot: false })} WHERE status_code = 'ERROR')`
+    ? `trace_id IN (SELECT trace_id FROM ${spans(s, inRange('Timestamp', q.range), ['trace_id', 'status_code'])} WHERE status_code = 'ERROR')`
     : 'false';
   const picked = await ch.query<{ trace_id: string; matched: number }>(
     `SELECT trace_id, max(duration_ns) AS max_duration, max(start_ns) AS last_start, ${hasError} AS has_error,
        toInt32(count() OVER ()) AS matched
-     FROM ${spans(s, inner.sql(), { hot: false })} WHERE ${w.sql()} GROUP BY trace_id
+     FROM ${spans(s, inner.sql(), ['trace_id', 'source', 'start_ns', 'duration_ns', 'status_code'])} WHERE ${w.sql()} GROUP BY trace_id
      ORDER BY ${ORDER[order]} LIMIT ${lit(q.maxTraces)}`,
   );
   if (picked.length === 0) return { traces: [], matchedTraces: 0 };
@@ -238,7 +261,7 @@ async function traceSpans(ch: ChClient, s: ChSchema, ids: readonly string[]): Pr
   const lookup = qualified(s.database, `${s.tables.traces}_trace_id_ts`);
   const rows = await ch.query<ChSpanRow>(
     `WITH (SELECT (minOrNull(Start), maxOrNull(End) + 1) FROM ${lookup} WHERE TraceId IN ${list(ids)}) AS bounds
-     SELECT * FROM ${spans(s, `TraceId IN ${list(ids)} AND (isNull(bounds.1) OR toDateTime(Timestamp) BETWEEN bounds.1 AND bounds.2)`, { detail: true })}
+     SELECT * FROM ${spans(s, `TraceId IN ${list(ids)} AND (isNull(bounds.1) OR toDateTime(Timestamp) BETWEEN bounds.1 AND bounds.2)`, SPAN_DETAIL)}
      ORDER BY trace_id, start_ns, span_id`,
   );
   const resources = await resourcesOf(ch, s, ids, rows);

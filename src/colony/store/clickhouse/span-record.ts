@@ -1,7 +1,8 @@
 import type { SpanRecord } from '../queries/spans.js';
 import type { Source } from '../rows.js';
+import { spanHotAttributes } from '../../otlp/semconv.js';
 
-/** A span as the ClickHouse views return it with `detail` (see views.ts): its resource, or the resource's hash. */
+/** A span as the ClickHouse views return it with SPAN_DETAIL (see views.ts): its resource, or the resource's hash. */
 export interface ChSpanRow {
   trace_id: string;
   span_id: string;
@@ -15,33 +16,17 @@ export interface ChSpanRow {
   duration_ns: string | number;
   status_code: string;
   status_message: string;
-  http_method: string | null;
-  http_route: string | null;
-  http_status_code: number | null;
-  rpc_system: string | null;
-  rpc_service: string | null;
-  rpc_method: string | null;
-  rpc_status_code: number | null;
-  db_system: string | null;
-  db_operation: string | null;
-  db_table: string | null;
-  db_statement: string | null;
-  peer_service: string | null;
-  server_address: string | null;
   attributes: Record<string, string>;
   resource_attributes?: Record<string, string>;
   resource_hash?: string;
   event_times: string[];
   event_names: string[];
   event_attributes: Record<string, string>[];
-  link_trace_ids: string[];
-  link_span_ids: string[];
-  link_attributes: Record<string, string>[];
 }
 
 /**
- * The same record the DuckDB colony returns. Attribute values are strings here: the exporter's
- * Map(String, String) columns keep no types.
+ * The same record the DuckDB colony returns, its promoted attributes derived by the DuckDB colony's
+ * own ingest code. Attribute values are strings here: the exporter's Map(String, String) columns keep no types.
  */
 export function toSpanRecord(r: ChSpanRow, resourceAttributes: Record<string, string>): SpanRecord {
   const startNs = BigInt(r.start_ns);
@@ -60,22 +45,9 @@ export function toSpanRecord(r: ChSpanRow, resourceAttributes: Record<string, st
     durationMs: Number(durationNs) / 1e6,
     statusCode: r.status_code,
     statusMessage: r.status_message,
-    httpMethod: r.http_method,
-    httpRoute: r.http_route,
-    httpStatusCode: r.http_status_code,
-    rpcSystem: r.rpc_system,
-    rpcService: r.rpc_service,
-    rpcMethod: r.rpc_method,
-    rpcStatusCode: r.rpc_status_code,
-    dbSystem: r.db_system,
-    dbOperation: r.db_operation,
-    dbTable: r.db_table,
-    dbStatement: r.db_statement,
-    peerService: r.peer_service,
-    serverAddress: r.server_address,
+    ...spanHotAttributes(r.attributes, r.name),
     attributes: r.attributes,
     resourceAttributes,
     events: r.event_times.map((t, i) => ({ time_ns: t, name: r.event_names[i], attributes: r.event_attributes[i] })),
-    links: r.link_trace_ids.map((t, i) => ({ traceId: t, spanId: r.link_span_ids[i], attributes: r.link_attributes[i] })),
   };
 }

@@ -21,14 +21,13 @@ export interface SpanRecord extends HotAttributes {
   attributes: Record<string, unknown>;
   resourceAttributes: Record<string, unknown>;
   events: unknown[];
-  links: unknown[];
 }
 
 const SPAN_COLUMNS = `t.trace_id, t.span_id, t.parent_span_id, t.name, t.kind, t.service_name, t.source, t.scope_name,
   t.start_ns, t.end_ns, t.duration_ns, t.status_code, t.status_message,
   t.http_method, t.http_route, t.http_status_code, t.rpc_system, t.rpc_service, t.rpc_method, t.rpc_status_code,
   t.db_system, t.db_operation, t.db_table, t.db_statement, t.peer_service, t.server_address,
-  t.attributes, t.resource_attributes, t.events, t.links`;
+  t.attributes, t.resource_attributes, t.events`;
 
 type SpanSqlRow = Record<string, unknown> & { start_ns: bigint; end_ns: bigint; duration_ns: bigint };
 
@@ -63,7 +62,6 @@ function toSpan(r: SpanSqlRow): SpanRecord {
     attributes: JSON.parse(r.attributes as string),
     resourceAttributes: JSON.parse(r.resource_attributes as string),
     events: r.events === null ? [] : JSON.parse(r.events as string),
-    links: r.links === null ? [] : JSON.parse(r.links as string),
   };
 }
 
