@@ -5,8 +5,9 @@
  * with the spans table as shipped (no key index) and with a PRIMARY KEY index as before issue 16.
  * CPU microseconds per span, which the machine's other load changes far less than wall clock.
  */
-import { readFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { loadavg, tmpdir } from 'node:os';
 import { decodeTracesJson } from '../src/colony/otlp/decode-json.js';
 import { decodeTracesProto } from '../src/colony/otlp/decode-proto.js';
 import { normalizeTraces } from '../src/colony/otlp/normalize.js';
@@ -16,6 +17,7 @@ import { SPANS } from '../src/colony/store/schema.js';
 import { ColonyStore } from '../src/colony/store/store.js';
 import { jsonTraces, protobufTraces, sdkSpans } from '../test/support/otel-sdk.js';
 import { report } from './report.js';
+import { calibrateThreads, threadCpuMs, threadCpuPerSpan } from './thread-cpu.js';
 
 const BATCH = 512;
 const BATCHES = Number(process.env.BENCH_STAGES_BATCHES ?? 100);
@@ -45,8 +47,9 @@ function cpuPerSpan(fn: () => void): number {
   return Math.min(...runs);
 }
 
-async function storeCost(batches: IngestBatch[], existing: number, keyIndex: boolean, quiet = false): Promise<void> {
-  const store = await ColonyStore.open({ path: ':memory:', memoryLimit: '4GB' });
+async function storeCost(batches: IngestBatch[], existing: number, keyIndex: boolean, opts: { quiet?: boolean; file?: boolean } = {}): Promise<void> {
+  const dir = opts.file ? mkdtempSync(join(tmpdir(), 'coral-stages-')) : null;
+  const store = await ColonyStore.open({ path: dir ? join(dir, 'colony.duckdb') : ':memory:', memoryLimit: '4GB' });
   if (keyIndex) {
     await store.db.admin.run(`DROP TABLE ${SPANS.name}`);
     await store.db.admin.run(createTableSql({ ...SPANS, keyIndex: true }));
@@ -61,6 +64,7 @@ async function storeCost(batches: IngestBatch[], existing: number, keyIndex: boo
   const loadBefore = load1();
   const cpu = process.cpuUsage();
   const js = jsThreadCpuMs();
+  const threads = threadCpuMs();
   const started = performance.now();
   let next = 0;
   // Eight writers at once, as eight senders would be.
@@ -70,22 +74,27 @@ async function storeCost(batches: IngestBatch[], existing: number, keyIndex: boo
   const wall = performance.now() - started;
   const used = process.cpuUsage(cpu);
   const jsUsed = jsThreadCpuMs() - js;
+  const threadsAfter = threadCpuMs();
   const stored = (await store.counts()).spans;
   await store.close();
-  if (quiet) return;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (opts.quiet) return;
   report({
     bench: 'ingest_stage_store',
+    db: dir ? 'file' : ':memory:',
     key_index: keyIndex,
     existing_spans: existing,
     spans: SPANS_RUN,
     lost: existing + SPANS_RUN - stored,
     cpu_us_per_span: perSpan(used.user + used.system),
     js_thread_cpu_us_per_span: perSpan(jsUsed * 1000),
+    cpu_us_per_span_by_thread: threadCpuPerSpan(threads, threadsAfter, SPANS_RUN),
     wall_us_per_span: perSpan(wall * 1000),
     loadavg_1m: [loadBefore, load1()],
   });
 }
 
+await calibrateThreads();
 const protobuf: Buffer[] = [];
 const json: Buffer[] = [];
 for (let b = 0; b < BATCHES; b++) {
@@ -104,7 +113,9 @@ report({
   loadavg_1m: [loadBefore, load1()],
 });
 // A first pass unreported: the JIT warms up on it, not on the first figure.
-await storeCost(decoded.slice(0, 20).map((d) => normalizeTraces(d).batch), 0, false, true);
+await storeCost(decoded.slice(0, 20).map((d) => normalizeTraces(d).batch), 0, false, { quiet: true });
+// A colony file, as `coral colony serve` keeps by default (write-ahead log, checkpoints).
+await storeCost(decoded.map((d) => normalizeTraces(d).batch), 0, false, { file: true });
 for (const existing of [0, EXISTING]) {
   for (const keyIndex of [false, true]) await storeCost(decoded.map((d) => normalizeTraces(d).batch), existing, keyIndex);
 }

@@ -22,6 +22,7 @@ import { startReceiver } from '../src/colony/otlp/receiver.js';
 import { jsonTraces, protobufTraces, sdkSpans } from '../test/support/otel-sdk.js';
 import { decodeMessagesProtobufjs, decodeTracesProtobufjs } from './protobufjs-traces.js';
 import { report } from './report.js';
+import { calibrateThreads, threadCpuMs, threadCpuPerSpan } from './thread-cpu.js';
 
 const BATCH = 512;
 const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 200);
@@ -99,13 +100,18 @@ function compareDecoders(bodies: Buffer[]): void {
   });
 }
 
+/** BENCH_INGEST_RUNS=protobuf,json,mixed picks runs (default all); BENCH_INGEST_DECODERS=0 skips the decoder comparison. */
+const RUNS = (process.env.BENCH_INGEST_RUNS ?? 'protobuf,json,mixed').split(',');
+
 async function run(name: string, items: Payload[], concurrency: number, target: number): Promise<void> {
+  if (!RUNS.some((r) => name.endsWith(`_${r}`))) return;
   const store = await ColonyStore.open({ path: ':memory:', threads: THREADS, memoryLimit: '4GB' });
   const receiver = await startReceiver({ sink: store, port: 0 });
   const loadBefore = load1();
   const cpu = process.cpuUsage();
   const jsCpu = jsThreadCpuMs();
   const elu = performance.eventLoopUtilization();
+  const threads = threadCpuMs();
   const { stdout } = await promisify(execFile)(
     process.execPath,
     ['--import', 'tsx', join(import.meta.dirname, 'ingest-sender.ts'), `${receiver.url}/v1/traces`, String(concurrency), ...items.map((p) => `${p.file}=${p.contentType}`)],
@@ -114,6 +120,7 @@ async function run(name: string, items: Payload[], concurrency: number, target: 
   const busy = performance.eventLoopUtilization(elu);
   const used = process.cpuUsage(cpu);
   const jsCpuAfter = jsThreadCpuMs();
+  const threadsAfter = threadCpuMs();
   const { elapsedMs, failures, cpuMs } = JSON.parse(stdout) as { elapsedMs: number; failures: number; cpuMs: number };
   const stored = (await store.counts()).spans;
   await receiver.close();
@@ -137,16 +144,18 @@ async function run(name: string, items: Payload[], concurrency: number, target: 
     meets_target: spansPerSec >= target && stored === expected && failures === 0,
     receiver_cpu_us_per_span: perSpan((used.user + used.system) / 1000, expected),
     receiver_js_thread_cpu_us_per_span: jsCpu === null || jsCpuAfter === null ? null : perSpan(jsCpuAfter - jsCpu, expected),
+    receiver_cpu_us_per_span_by_thread: threadCpuPerSpan(threads, threadsAfter, expected),
     receiver_js_busy_us_per_span: perSpan(busy.active, expected),
     sender_cpu_us_per_span: perSpan(cpuMs, expected),
     loadavg_1m: [loadBefore, load1()],
   });
 }
 
+await calibrateThreads();
 const dir = mkdtempSync(join(tmpdir(), 'coral-bench-'));
 try {
   const { protobuf, json, protobufBodies } = await payloads(dir);
-  compareDecoders(protobufBodies);
+  if (process.env.BENCH_INGEST_DECODERS !== '0') compareDecoders(protobufBodies);
   await run('ingest_http_protobuf', protobuf, 8, 100_000);
   await run('ingest_http_json', json, 8, 75_000);
   // Half of each, interleaved, so that both kinds are in flight together all along.

@@ -1,0 +1,90 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { decodeTracesProto } from '../../../src/colony/otlp/decode-proto.js';
+import { normalizeTraces } from '../../../src/colony/otlp/normalize.js';
+import { RowSource, type RowsFor } from '../../../src/colony/store/row-source.js';
+import type { IngestBatch } from '../../../src/colony/store/rows.js';
+import { ColonyStore } from '../../../src/colony/store/store.js';
+import { MIN_PARALLEL_GROUP_ROWS } from '../../../src/colony/store/writer.js';
+import { protobufTraces, sdkSpans } from '../../support/otel-sdk.js';
+
+async function batchOf(spans: number, service: string): Promise<IngestBatch> {
+  return normalizeTraces(decodeTracesProto(protobufTraces(await sdkSpans(spans, service)))).batch;
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('group commit', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('small batches arriving during a commit wait for it and are committed together, not on the second lane', async () => {
+    const served: number[] = [];
+    const serve = RowSource.prototype.serve;
+    vi.spyOn(RowSource.prototype, 'serve').mockImplementation(function (this: RowSource, parts: readonly RowsFor[], use) {
+      served.push(parts.reduce((n, p) => n + p.rows.length, 0));
+      return serve.call(this, parts, use);
+    });
+    const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    try {
+      const big = await batchOf(20_000, 'big');
+      const small = await Promise.all([1, 2, 3].map((i) => batchOf(100, `small-${i}`)));
+      expect(3 * 100).toBeLessThan(MIN_PARALLEL_GROUP_ROWS);
+      const writes = [store.write(big)];
+      // Each small batch arrives on its own turn of the event loop while the big commit runs.
+      for (const b of small) {
+        await tick();
+        writes.push(store.write(b));
+      }
+      await Promise.all(writes);
+      expect(served).toEqual([20_000, 300]);
+      expect((await store.counts()).spans).toBe(20_300);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a backlog of MIN_PARALLEL_GROUP_ROWS rows starts on the second lane without waiting', async () => {
+    const served: number[] = [];
+    const serve = RowSource.prototype.serve;
+    let bigDone = false;
+    vi.spyOn(RowSource.prototype, 'serve').mockImplementation(function (this: RowSource, parts: readonly RowsFor[], use) {
+      const rows = parts.reduce((n, p) => n + p.rows.length, 0);
+      served.push(rows);
+      // Whether the big commit was still running when this one started.
+      if (rows !== 20_000) served.push(bigDone ? -1 : 1);
+      return serve.call(this, parts, use);
+    });
+    const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    try {
+      const big = await batchOf(20_000, 'big');
+      const backlog = await batchOf(MIN_PARALLEL_GROUP_ROWS, 'backlog');
+      const first = store.write(big).then(() => {
+        bigDone = true;
+      });
+      await tick();
+      await Promise.all([first, store.write(backlog)]);
+      expect(served).toEqual([20_000, MIN_PARALLEL_GROUP_ROWS, 1]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('colony file', () => {
+  it('checkpoints past a 256 MB write-ahead log rather than DuckDB\'s 16 MB', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'coral-checkpoint-'));
+    const store = await ColonyStore.open({ path: join(dir, 'colony.duckdb'), threads: 1, memoryLimit: '1GB' });
+    const memory = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    try {
+      const setting = (s: ColonyStore) => s.db.query<{ t: string }>(`SELECT current_setting('checkpoint_threshold') AS t`);
+      expect((await setting(store))[0].t).toBe('244.1 MiB');
+      expect((await setting(memory))[0].t).toBe('16.0 MiB');
+    } finally {
+      await store.close();
+      await memory.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
