@@ -171,12 +171,24 @@ function fillVector<R>(vector: duckdb.Vector, column: Column<R>, rows: readonly 
 }
 
 function fillStrings<R>(vector: duckdb.Vector, get: (row: R) => string | null, rows: readonly R[], from: number, count: number, s: Scratch): void {
-  const fromJs = planStrings((i) => get(rows[from + i]), count, s.source, s.inline, (i, str) => duckdb.vector_assign_string_element(vector, i, str));
-  if (!fromJs) return;
+  const batchedRows: number[] = [];
+  const batched: string[] = [];
+  const fromJs = planStrings((i) => get(rows[from + i]), count, s.source, s.inline, (i, str) => {
+    // ASCII (UTF-8 as long as UTF-16) goes to the string heap with the others, in one crossing.
+    if (Buffer.byteLength(str, 'utf8') === str.length) {
+      batchedRows.push(i);
+      batched.push(str);
+    } else duckdb.vector_assign_string_element(vector, i, str);
+  });
+  if (!fromJs && batched.length === 0) return;
+  // One crossing into native code per string cost more than the copy itself: the ASCII strings
+  // are assigned as one, and each slot then points at its own bytes within it.
+  if (batched.length > 0) duckdb.vector_assign_string_element(vector, batchedRows[0], batched.length === 1 ? batched[0] : batched.join(''));
   // The slots of strings assigned natively are read back, so that repeats can point at their
   // bytes in the vector's string heap, which lives as long as the chunk.
   const data = duckdb.vector_get_data(vector, count * STRING_SLOT_BYTES);
   const slots = data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer as ArrayBuffer, data.byteOffset, count * 4) : new Uint32Array(data.slice().buffer as ArrayBuffer);
+  if (batched.length > 1) pointIntoJoined(slots, batchedRows, batched);
   const own = s.inlineWords;
   for (let i = 0; i < count; i++) {
     const src = s.source[i];
@@ -190,4 +202,28 @@ function fillStrings<R>(vector: duckdb.Vector, get: (row: R) => string | null, r
     slots[to + 3] = words[from4 + 3];
   }
   duckdb.copy_data_to_vector(vector, 0, slots.buffer, slots.byteOffset, count * STRING_SLOT_BYTES);
+}
+
+const TWO_TO_32 = 2 ** 32;
+
+/**
+ * `parts` (ASCII, each longer than 12 bytes) were assigned joined at row `rows[0]`: gives each row
+ * of `rows` a non-inlined duckdb_string_t for its part (length, its first 4 bytes, and a pointer
+ * into the joined bytes: the little-endian 64-bit address of rows[0]'s slot plus the offset).
+ */
+export function pointIntoJoined(slots: Uint32Array, rows: readonly number[], parts: readonly string[]): void {
+  const base = rows[0] * 4;
+  const lo = slots[base + 2];
+  const hi = slots[base + 3];
+  let offset = 0;
+  for (let k = 0; k < rows.length; k++) {
+    const str = parts[k];
+    const at = rows[k] * 4;
+    const address = lo + offset;
+    slots[at] = str.length;
+    slots[at + 1] = (str.charCodeAt(0) | (str.charCodeAt(1) << 8) | (str.charCodeAt(2) << 16) | (str.charCodeAt(3) << 24)) >>> 0;
+    slots[at + 2] = address >>> 0;
+    slots[at + 3] = address >= TWO_TO_32 ? hi + 1 : hi;
+    offset += str.length;
+  }
 }

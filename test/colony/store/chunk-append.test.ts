@@ -1,6 +1,6 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SLOT_INLINE, SLOT_NATIVE, SLOT_NULL, STRING_SLOT_BYTES, planStrings, writeInlineString } from '../../../src/colony/store/chunk-append.js';
+import { SLOT_INLINE, SLOT_NATIVE, SLOT_NULL, STRING_SLOT_BYTES, planStrings, pointIntoJoined, writeInlineString } from '../../../src/colony/store/chunk-append.js';
 import { type TableDef, bigint, boolean, createTableSql, double, integer, json, storedColumnNames, varchar } from '../../../src/colony/store/columns.js';
 import { RowSource, rowsFor } from '../../../src/colony/store/row-source.js';
 
@@ -40,6 +40,21 @@ describe('planStrings', () => {
     const values = ['first-distinct-value', null, 'second-distinct-value'];
     const fromJs = planStrings((i) => values[i], 3, new Int32Array(3), new Uint8Array(48), () => undefined);
     expect(fromJs).toBe(false);
+  });
+});
+
+describe('pointIntoJoined', () => {
+  it('gives each part its length, first four bytes and address within the joined string, carrying into the high word', () => {
+    const parts = ['abcdefghijklmn', 'ABCDEFGHIJKLMNOP', 'zyxwvutsrqponm'];
+    const slots = new Uint32Array(4 * 5);
+    // Row 3 holds the joined string at 0x1_ffff_fff0: the second part crosses 2^32.
+    slots.set([44, 0, 0xffff_fff0, 1], 3 * 4);
+    pointIntoJoined(slots, [3, 0, 4], parts);
+    const le = (t: string) => (t.charCodeAt(0) | (t.charCodeAt(1) << 8) | (t.charCodeAt(2) << 16) | (t.charCodeAt(3) << 24)) >>> 0;
+    expect([...slots.subarray(12, 16)]).toEqual([14, le('abcd'), 0xffff_fff0, 1]);
+    expect([...slots.subarray(0, 4)]).toEqual([16, le('ABCD'), 0xffff_fffe, 1]);
+    expect([...slots.subarray(16, 20)]).toEqual([14, le('zyxw'), 14, 2]);
+    expect([...slots.subarray(4, 12)]).toEqual(new Array(8).fill(0));
   });
 });
 
@@ -105,6 +120,24 @@ describe('rows through the row source', () => {
     expect(got).toHaveLength(rows.length);
     const expected = rows.map((r) => ({ ...r, s: r.s?.replace('\ud800', '\ufffd') ?? null }));
     for (let n = 0; n < rows.length; n++) expect(got[n], `row ${n}`).toEqual(expected[n]);
+  });
+
+  it('stores many distinct long strings, ASCII and not, mixed in one column, readable and comparable by value', async () => {
+    const rows: Row[] = Array.from({ length: 4500 }, (_, n) => ({
+      b: BigInt(n),
+      s: n % 5 === 0 ? `\u00e9t\u00e9-${n}-non-ascii-value` : n % 7 === 0 ? null : `long-ascii-value-number-${n}`,
+      j: `{"attribute.key":"value ${n}","other":${n % 3}}`,
+      i: n,
+      d: n,
+      f: true,
+    }));
+    const got = await roundTrip(rows);
+    for (let n = 0; n < rows.length; n++) expect(got[n], `row ${n}`).toEqual(rows[n]);
+    // DuckDB compares the 4-byte prefix first: a wrong one would hide the row from these filters.
+    const hits = await conn.runAndReadAll(`SELECT k::INT AS k FROM ${TABLE.name} WHERE s = 'long-ascii-value-number-4499' OR s = '\u00e9t\u00e9-4495-non-ascii-value' OR j = '{"attribute.key":"value 2048","other":2}' ORDER BY k`);
+    expect(hits.getRowObjectsJS()).toEqual([{ k: 2048 }, { k: 4495 }, { k: 4499 }]);
+    const prefixed = await conn.runAndReadAll(`SELECT count(*)::INT AS n FROM ${TABLE.name} WHERE starts_with(s, 'long') AND s > 'long-ascii-value-number-4'`);
+    expect(prefixed.getRowObjectsJS()).toEqual([{ n: rows.filter((r) => r.s?.startsWith('long') && r.s > 'long-ascii-value-number-4').length }]);
   });
 
   it('refuses a key seen twice, as the appender did (the writer then upserts)', async () => {

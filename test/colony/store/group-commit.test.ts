@@ -72,18 +72,19 @@ describe('group commit', () => {
   });
 });
 
-describe('colony file', () => {
-  it('checkpoints past a 256 MB write-ahead log rather than DuckDB\'s 16 MB', async () => {
+describe('checkpoints', () => {
+  it("come past a 256 MB write-ahead log rather than DuckDB's 16 MB, in a file and in memory; a compact colony keeps 16 MB", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'coral-checkpoint-'));
-    const store = await ColonyStore.open({ path: join(dir, 'colony.duckdb'), threads: 1, memoryLimit: '1GB' });
-    const memory = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    const stores = await Promise.all([
+      ColonyStore.open({ path: join(dir, 'colony.duckdb'), threads: 1, memoryLimit: '1GB' }),
+      ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' }),
+      ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB', compact: true }),
+    ]);
     try {
-      const setting = (s: ColonyStore) => s.db.query<{ t: string }>(`SELECT current_setting('checkpoint_threshold') AS t`);
-      expect((await setting(store))[0].t).toBe('244.1 MiB');
-      expect((await setting(memory))[0].t).toBe('16.0 MiB');
+      const settings = await Promise.all(stores.map((s) => s.db.query<{ t: string }>(`SELECT current_setting('checkpoint_threshold') AS t`)));
+      expect(settings.map((r) => r[0].t)).toEqual(['244.1 MiB', '244.1 MiB', '16.0 MiB']);
     } finally {
-      await store.close();
-      await memory.close();
+      for (const s of stores) await s.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });
