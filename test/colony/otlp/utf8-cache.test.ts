@@ -91,6 +91,15 @@ describe('decodeUtf8 when two strings share a cache slot', () => {
     }
   });
 
+  it('measures the string from its start, not from the start of the buffer', () => {
+    for (let i = 0; i < PAIRS; i++) {
+      const key = word(i, 97);
+      // Cached: the key and the two bytes after it; asked: the key alone, one byte into its buffer.
+      decode(Buffer.from(`${key}xy`));
+      expect(decodeUtf8(Buffer.from(`Z${key}xy`), 1, 5)).toBe(key);
+    }
+  });
+
   it('reads a string at the very start of its buffer from the cache', () => {
     const buf = Buffer.from('service.name');
     expect(decodeUtf8(buf, 0, buf.length)).toBe('service.name');
