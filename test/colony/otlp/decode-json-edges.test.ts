@@ -59,7 +59,11 @@ describe('JSON values that are not what a field expects', () => {
   it('reads a double only from a number or a string', () => {
     for (const v of [true, false, [5], {}, null]) expect(attr({ doubleValue: v }), JSON.stringify(v)).toBe(0);
     expect(attr({ doubleValue: '-1e3' })).toBe(-1000);
-    expect(attr({ doubleValue: ' ' })).toBe(0);
+    expect([attr({ doubleValue: ' ' }), attr({ doubleValue: '' })]).toEqual([0, 0]);
+  });
+
+  it('reads an id sent as a list of characters as malformed', () => {
+    expect(spanOf({ traceId: Array(32).fill('a'), parentSpanId: Array(16).fill('1') })).toMatchObject({ traceId: null, parentSpanId: null });
   });
 
   it('reads an integer only from a number or a whole string of digits with an optional minus', () => {
@@ -68,11 +72,15 @@ describe('JSON values that are not what a field expects', () => {
     expect(attr({ intValue: '0' })).toBe(0);
     expect(attr({ intValue: 2.5 })).toBe(2.5);
     expect(attr({ intValue: null })).toBe(0);
+    expect([attr({ intValue: [5] }), attr({ intValue: ['-5'] })]).toEqual([0, 0]);
   });
 
   it('reads a timestamp only from a whole string of digits', () => {
     const start = (v: unknown) => spanOf({ startTimeUnixNano: v }).startNs;
-    for (const bad of ['x12', '12x', ' 12', '1e9', '0x10', {}, [1]]) expect(start(bad), JSON.stringify(bad)).toBe(INVALID_TIME);
+    for (const bad of ['x12', '12x', ' 12', '1e9', '0x10', {}, [1], -5, -1, -0.5]) expect(start(bad), JSON.stringify(bad)).toBe(INVALID_TIME);
+    // The marker is a value no valid time takes: 1 ns is a time, not the marker.
+    expect(INVALID_TIME).toBeLessThan(0n);
+    expect([start('1'), start(1)]).toEqual([1n, 1n]);
     expect(start('00000000000000000007')).toBe(7n);
     expect(start(Number.MAX_SAFE_INTEGER)).toBe(BigInt(Number.MAX_SAFE_INTEGER));
   });

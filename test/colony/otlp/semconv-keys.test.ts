@@ -50,12 +50,12 @@ describe('promoted attribute names', () => {
 describe('status codes', () => {
   it('reads an HTTP status from a number or an optionally negative string of digits only', () => {
     const http = (v: unknown) => hotAttributes({ 'http.response.status_code': v as string }).httpStatusCode;
-    expect([http(503), http('503'), http('-1'), http(2.5), http('5x'), http('x5'), http('5.0'), http(true), http(' 1')]).toEqual([503, 503, -1, 2.5, null, null, null, null, null]);
+    expect([http(503), http('503'), http('-1'), http(2.5), http('5x'), http('x5'), http('5.0'), http(true), http(' 1'), http([503]), http({})]).toEqual([503, 503, -1, 2.5, null, null, null, null, null, null, null]);
   });
 
   it('reads a gRPC status from a number, a string of digits, or a code name in any case', () => {
     const grpc = (v: unknown) => hotAttributes({ 'rpc.grpc.status_code': v as string }).rpcStatusCode;
-    expect([grpc(0), grpc('16'), grpc('OK'), grpc('unauthenticated'), grpc('Not_Found'), grpc('BOGUS'), grpc('-1'), grpc('1x'), grpc('x1'), grpc(false)]).toEqual([0, 16, 0, 16, 5, null, null, null, null, null]);
+    expect([grpc(0), grpc('16'), grpc('OK'), grpc('unauthenticated'), grpc('Not_Found'), grpc('BOGUS'), grpc('-1'), grpc('1x'), grpc('x1'), grpc(false), grpc([4])]).toEqual([0, 16, 0, 16, 5, null, null, null, null, null, null]);
   });
 });
 
