@@ -33,7 +33,7 @@ function isObject(v: Json): v is JsonObject {
 function arrayAt(obj: JsonObject, key: string, where: string): Json[] {
   const v = obj[key];
   if (v === undefined || v === null) return [];
-  if (!Array.isArray(v)) throw new OtlpDecodeError(`${where}.${key} must be an array`);
+  if (!Array.isArray(v)) throw new OtlpDecodeError(`${where ? `${where}.` : ''}${key} must be an array`);
   return v;
 }
 
@@ -123,7 +123,10 @@ function attributes(v: Json, depth = 0): Attributes {
   const out: Attributes = {};
   if (!Array.isArray(v)) return out;
   for (const kv of v) {
-    if (isObject(kv) && typeof kv.key === 'string') out[kv.key] = anyValue(kv.value, depth);
+    if (!isObject(kv)) continue;
+    // proto3 JSON: an absent key is the empty string, as the protobuf decoder reads it.
+    const key = kv.key === undefined || kv.key === null ? '' : kv.key;
+    if (typeof key === 'string') out[key] = anyValue(kv.value, depth);
   }
   return out;
 }
@@ -193,9 +196,9 @@ function histogramPoints(v: Json): HistogramPoint[] {
     startNs: nanos(p.startTimeUnixNano),
     timeNs: nanos(p.timeUnixNano),
     count: Number(int64(p.count)),
-    sum: p.sum === undefined ? null : num(p.sum),
-    min: p.min === undefined ? null : num(p.min),
-    max: p.max === undefined ? null : num(p.max),
+    sum: p.sum === undefined || p.sum === null ? null : num(p.sum),
+    min: p.min === undefined || p.min === null ? null : num(p.min),
+    max: p.max === undefined || p.max === null ? null : num(p.max),
     bucketCounts: (Array.isArray(p.bucketCounts) ? p.bucketCounts : []).map((c) => Number(int64(c))),
     bounds: (Array.isArray(p.explicitBounds) ? p.explicitBounds : []).map(num),
   }));

@@ -265,7 +265,7 @@ export const EVENT_ALIASES: Record<string, EventKind> = {
  */
 export function eventKindOf(eventName: string, attrs: Attributes): EventKind | null {
   const raw = eventName !== '' ? eventName : typeof attrs['event.name'] === 'string' ? (attrs['event.name'] as string) : '';
-  return EVENT_ALIASES[raw.replace(/^coral\./, '').toLowerCase()] ?? null;
+  return EVENT_ALIASES[raw.toLowerCase().replace(/^coral\./, '')] ?? null;
 }
 
 function bodyText(body: AttrValue): string {

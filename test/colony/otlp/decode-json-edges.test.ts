@@ -44,7 +44,7 @@ describe('JSON values that are not what a field expects', () => {
     expect(decodeError(() => decodeMetricsValue({ resourceMetrics: [{}, { scopeMetrics: [{}, {}, { metrics: [{}, 5] }] }] }))).toBe('metrics[1] must be an object');
     expect(decodeError(() => decodeLogsValue({ resourceLogs: [{ scopeLogs: [{ logRecords: {} }] }] }))).toBe('scopeLogs[0].logRecords must be an array');
     expect(decodeError(() => decodeLogsValue({ resourceLogs: [{}, { scopeLogs: 1 }] }))).toBe('resourceLogs[1].scopeLogs must be an array');
-    expect(decodeError(() => decodeMetricsValue({ resourceMetrics: 'x' }))).toBe('.resourceMetrics must be an array');
+    expect(decodeError(() => decodeMetricsValue({ resourceMetrics: 'x' }))).toBe('resourceMetrics must be an array');
   });
 
   it('reads an absent or null list as empty', () => {
@@ -142,6 +142,19 @@ describe('JSON metrics and enums', () => {
     expect([temporality(2), temporality('AGGREGATION_TEMPORALITY_DELTA'), temporality('CUMULATIVE'), temporality('UNSPECIFIED'), temporality('SOMETIMES'), temporality(null)]).toEqual([2, 1, 2, 0, 0, 0]);
     const sum = (t: unknown) => (metricOf({ sum: { aggregationTemporality: t } }).data as { temporality: number }).temporality;
     expect([sum('DELTA'), sum('AGGREGATION_TEMPORALITY_UNSPECIFIED'), sum(1)]).toEqual([1, 0, 1]);
+  });
+
+  it('reads a key-value without a key under the empty key, as the protobuf decoder does; a key of another type is dropped', () => {
+    const v = { stringValue: 'v' };
+    expect(spanOf({ attributes: [{ value: v }] }).attributes).toEqual({ '': 'v' });
+    expect(spanOf({ attributes: [{ key: null, value: v }] }).attributes).toEqual({ '': 'v' });
+    expect(spanOf({ attributes: [{ key: 7, value: v }, { key: 'k' }] }).attributes).toEqual({ k: null });
+  });
+
+  it("reads a histogram point's null sum, min and max as absent, as proto3 JSON does", () => {
+    const point = (p: Record<string, unknown>) => (metricOf({ histogram: { dataPoints: [p] } }).data as { points: { sum: number | null; min: number | null; max: number | null }[] }).points[0];
+    expect(point({ sum: null, min: null, max: null })).toMatchObject({ sum: null, min: null, max: null });
+    expect(point({ sum: 0, min: 1.5, max: '2' })).toMatchObject({ sum: 0, min: 1.5, max: 2 });
   });
 
   it('prefers gauge, then sum, then histogram when a metric carries several', () => {

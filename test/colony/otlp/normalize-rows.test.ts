@@ -282,6 +282,8 @@ describe('log records to rows', () => {
   it('makes an operational event of a record named by event_name or the event.name attribute', () => {
     const kinds = ['deploy', 'deployment', 'restart', 'crash', 'alert', 'config_change', 'config', 'coral.deploy', 'coral.CRASH', 'Restart'].map((e) => eventKindOf(e, {}));
     expect(kinds).toEqual(['deploy', 'deploy', 'restart', 'crash', 'alert', 'config_change', 'config_change', 'deploy', 'crash', 'restart']);
+    // The prefix is matched in any case, as the kind is.
+    expect(['CORAL.CRASH', 'Coral.Deploy'].map((e) => eventKindOf(e, {}))).toEqual(['crash', 'deploy']);
     expect(eventKindOf('login', { 'event.name': 'deploy' })).toBeNull();
     expect(eventKindOf('', { 'event.name': 'alert' })).toBe('alert');
     expect(eventKindOf('', { 'event.name': 5 })).toBeNull();
