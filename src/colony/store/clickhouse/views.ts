@@ -41,7 +41,9 @@ function select(s: ChSchema, which: keyof TableNames, names: readonly string[]):
   return names.map((n) => `${derived(s, which, n)} AS ${n}`);
 }
 
-const HOT = ['http_method', 'http_route', 'http_status_code', 'rpc_system', 'rpc_method', 'rpc_service', 'rpc_status_code', 'db_system', 'db_operation', 'db_table', 'db_statement', 'peer_service', 'server_address'] as const;
+/** The promoted span attributes (derived.ts hotColumns). */
+type HotColumn = 'http_method' | 'http_route' | 'http_status_code' | 'rpc_system' | 'rpc_method' | 'rpc_service' | 'rpc_status_code' | 'db_system'
+  | 'db_operation' | 'db_table' | 'db_statement' | 'peer_service' | 'server_address';
 
 /** `Server`, `SPAN_KIND_SERVER` (older exporters) -> `SERVER`, as the DuckDB colony stores kinds. */
 const KIND = `upper(replaceOne(SpanKind, 'SPAN_KIND_', ''))`;
@@ -67,7 +69,7 @@ const SPAN_FIXED = {
 };
 
 /** A span column by its DuckDB colony name; `resource` is the span's resource, as the map or (with a resource table) its hash. */
-export type SpanColumn = keyof typeof SPAN_FIXED | 'source' | (typeof HOT)[number] | 'resource';
+export type SpanColumn = keyof typeof SPAN_FIXED | 'source' | HotColumn | 'resource';
 
 function spanColumn(s: ChSchema, c: SpanColumn): string {
   if (c === 'resource') {
