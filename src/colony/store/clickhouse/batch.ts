@@ -2,31 +2,40 @@ import type { Protocol, RedQuery, RedRow } from '../queries/red.js';
 
 export type RedBase = Omit<RedQuery, 'protocol'>;
 
+/** RED is read from spans or from duration histograms. */
+export type RedSource = 'spans' | 'histograms';
+
+/** The protocols asked of each source (either list may be empty). */
+export type RedAsked = Record<RedSource, Protocol[]>;
+
+export type RedAnswers = Record<RedSource, Map<Protocol, RedRow[]>>;
+
 /**
- * RED questions asked in the same tick that differ only in their protocol (a tool asks for HTTP, gRPC
- * and SQL at once) are answered by one query: every ClickHouse query has a fixed cost (parsing,
- * planning, a pass over the parts) that the DuckDB colony does not pay.
+ * RED questions asked in the same tick that differ only in their protocol and source (a tool asks for
+ * HTTP, gRPC and SQL, from spans and from histograms, at once) are answered by one run: every
+ * ClickHouse query has a fixed cost (parsing, planning, a pass over the parts) that the DuckDB colony
+ * does not pay, and embedded ClickHouse runs one query at a time where DuckDB runs them side by side.
  */
-export class ProtocolBatcher {
-  private readonly pending = new Map<string, { protocols: Protocol[]; answer: Promise<Map<Protocol, RedRow[]>> }>();
+export class RedBatcher {
+  private readonly pending = new Map<string, { asked: RedAsked; answer: Promise<RedAnswers> }>();
 
-  constructor(private readonly run: (q: RedBase, protocols: readonly Protocol[]) => Promise<Map<Protocol, RedRow[]>>) {}
+  constructor(private readonly run: (q: RedBase, asked: RedAsked) => Promise<RedAnswers>) {}
 
-  ask(q: RedQuery): Promise<RedRow[]> {
+  ask(from: RedSource, q: RedQuery): Promise<RedRow[]> {
     const { protocol, ...base } = q;
     const key = JSON.stringify(base, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
     let batch = this.pending.get(key);
     if (!batch) {
-      const protocols: Protocol[] = [];
+      const asked: RedAsked = { spans: [], histograms: [] };
       // Runs after the calls of this tick have joined.
       const answer = Promise.resolve().then(() => {
         this.pending.delete(key);
-        return this.run(base, protocols);
+        return this.run(base, asked);
       });
-      batch = { protocols, answer };
+      batch = { asked, answer };
       this.pending.set(key, batch);
     }
-    if (!batch.protocols.includes(protocol)) batch.protocols.push(protocol);
-    return batch.answer.then((byProtocol) => [...(byProtocol.get(protocol) ?? [])]);
+    if (!batch.asked[from].includes(protocol)) batch.asked[from].push(protocol);
+    return batch.answer.then((a) => [...(a[from].get(protocol) ?? [])]);
   }
 }

@@ -26,7 +26,7 @@ import { RESOURCE_HASH } from './derived.js';
 import { resourcesByHash } from './resources.js';
 import { qualified } from './ddl.js';
 import { type ChSpanRow, toSpanRecord } from './span-record.js';
-import type { RedBase } from './batch.js';
+import type { RedAnswers, RedAsked, RedBase } from './batch.js';
 
 /** Per protocol: which spans it counts, its group keys (the others are NULL) and what an error is. */
 const SPAN_SHAPE: Record<Protocol, { where: string; keys: Partial<Record<(typeof KEYS)[number], string>>; error: string }> = {
@@ -77,29 +77,58 @@ function perProtocol(protocols: readonly Protocol[], pick: (p: Protocol) => stri
   return branches.length === 0 ? 'NULL' : `multiIf(${branches.join(', ')}, NULL)`;
 }
 
+/** A query over one source and how its rows become the answer; `order` is kept apart so the query can be one part of another. */
+interface Part<T> {
+  select: string;
+  order: string | null;
+  read(rows: readonly unknown[]): T;
+}
+
+type SpanRedRow = KRow & { p: number; requests: number; errors: number; q: number[] };
+
 /**
  * Exact percentiles: quantileExactInclusive interpolates like DuckDB's quantile_cont (checked in the
  * tests). Several protocols from one pass over the spans: each span is repeated once per protocol it
  * counts for (ARRAY JOIN), rows in each protocol's own order.
  */
-export async function redFromSpans(ch: ChClient, s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Promise<Map<Protocol, RedRow[]>> {
+function spanRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Part<Map<Protocol, RedRow[]>> {
   const inner = new Conditions().add(inRange('Timestamp', q.range)).add('ServiceName = ?', q.service);
   const w = new Conditions();
   w.maybe(q.source, 'source = ?');
   applyFilters(w, q);
   const members = protocols.map((p) => `(${SPAN_SHAPE[p].where})`);
   const keys = KEYS.map((k) => `${perProtocol(protocols, (p) => SPAN_SHAPE[p].keys[k])} AS ${k}`);
-  const rows = await ch.query<KRow & { p: number; requests: number; errors: number; q: number[] }>(
-    `SELECT p, source, ${keys.join(', ')}, toInt32(count()) AS requests,
+  return {
+    select: `SELECT p, source, ${keys.join(', ')}, toInt32(count()) AS requests,
        toInt32(countIf(ifNull(${perProtocol(protocols, (p) => SPAN_SHAPE[p].error)}, false))) AS errors,
        quantilesExactInclusive(0.5, 0.95, 0.99)(duration_ns) AS q
      FROM ${spans(s, inner.sql(), RED_COLUMNS)}
      ARRAY JOIN [${members.join(', ')}] AS member, [${protocols.map((_, i) => i).join(', ')}] AS p
      WHERE member AND ${w.sql()}
-     GROUP BY p, source, ${KEYS.join(', ')}
-     ORDER BY p, requests DESC, source, ${KEYS.join(', ')}`,
-  );
-  return new Map(protocols.map((p, i) => [p, rows.filter((r) => r.p === i).map((r) => spanRedRow(keyColumns(r), p, r))]));
+     GROUP BY p, source, ${KEYS.join(', ')}`,
+    order: `p, requests DESC, source, ${KEYS.join(', ')}`,
+    read: (rows) => {
+      const all = rows as SpanRedRow[];
+      return new Map(protocols.map((p, i) => [p, all.filter((r) => r.p === i).map((r) => spanRedRow(keyColumns(r), p, r))]));
+    },
+  };
+}
+
+async function run<T>(ch: ChClient, part: Part<T>): Promise<T> {
+  return part.read(await ch.query(part.order === null ? part.select : `${part.select} ORDER BY ${part.order}`));
+}
+
+/**
+ * Two parts as one query, each row serialized by ClickHouse itself (formatRow) so the two row shapes
+ * can share a UNION: embedded ClickHouse runs one query at a time, and each query pays its planning.
+ */
+async function runBoth<A, B>(ch: ChClient, a: Part<A>, b: Part<B>): Promise<[A, B]> {
+  const numbered = (i: number, part: Part<unknown>) =>
+    `SELECT toUInt8(${i}) AS part, ${part.order === null ? 'toUInt64(0)' : `toUInt64(row_number() OVER (ORDER BY ${part.order}))`} AS n,
+       formatRowNoNewline('JSONEachRow', *) AS row FROM (${part.select})`;
+  const rows = await ch.query<{ part: number; row: string }>(`SELECT part, row FROM (${numbered(0, a)} UNION ALL ${numbered(1, b)}) ORDER BY part, n`);
+  const of = (i: number) => rows.filter((r) => r.part === i).map((r) => JSON.parse(r.row) as unknown);
+  return [a.read(of(0)), b.read(of(1))];
 }
 
 /** Per-series attributes, taken from any point. */
@@ -128,58 +157,75 @@ interface ChSeriesRow {
  * Each snapshot is one aggregate over a tuple and the attributes one `any` over a tuple: ClickHouse's
  * analysis of a query costs about as much per aggregate as a demo-sized table costs to read.
  */
-async function seriesDeltas(ch: ChClient, s: ChSchema, outer: Conditions, range: TimeRange): Promise<SeriesDelta[]> {
+function seriesDeltas(s: ChSchema, outer: Conditions, range: TimeRange): Part<SeriesDelta[]> {
   const snapshot = '(bucket_counts, bounds, toString(start_ns), toString(time_ns))';
-  const rows = await ch.query<ChSeriesRow>(
-    `SELECT series_key, any((${SERIES_FIELDS.join(', ')})) AS fields,
+  return {
+    select: `SELECT series_key, any((${SERIES_FIELDS.join(', ')})) AS fields,
        toInt32(countIf(after)) AS n_after, toInt32(countIf(NOT after)) AS n_before,
        argMaxIf(${snapshot}, time_ns, after) AS last, argMaxIf(${snapshot}, time_ns, NOT after) AS before,
        argMinIf(${snapshot}, time_ns, after) AS first, groupArrayIf(bucket_counts, after AND temporality = 'delta') AS window_counts
      FROM (SELECT *, time_ns > ${lit(range.fromNs)} AS after FROM ${histograms(s, `TimeUnix <= ${instant(range.toNs)}`)} WHERE ${outer.sql()})
      GROUP BY series_key`,
-  );
-  // ClickHouse's -If aggregates give defaults, not NULL, over no rows: the counts say which snapshots exist.
-  const series: HistogramSeries[] = rows.map((r) => {
-    const fields = Object.fromEntries(SERIES_FIELDS.map((f, i) => [f, r.fields[i]])) as SeriesFields;
-    const snap = (x: Snapshot, present: boolean) => (present
-      ? { counts: x[0], bounds: x[1], start: BigInt(x[2]), time: BigInt(x[3]) }
-      : { counts: null, bounds: null, start: null, time: null });
-    const last = snap(r.last, r.n_after > 0);
-    const first = snap(r.first, r.n_after > 0);
-    const before = snap(r.before, r.n_before > 0);
-    return {
-      ...fields,
-      series_key: r.series_key,
-      last_counts: last.counts,
-      last_bounds: last.bounds,
-      last_start: last.start,
-      last_time: last.time,
-      first_counts: first.counts,
-      first_bounds: first.bounds,
-      first_start: first.start,
-      first_time: first.time,
-      before_counts: before.counts,
-      before_bounds: before.bounds,
-      before_start: before.start,
-      before_time: before.time,
-      window_counts: r.window_counts.length > 0 ? r.window_counts : null,
-    };
-  });
-  return deltasInWindow(series, range);
+    order: null,
+    read: (rows) => deltasInWindow((rows as ChSeriesRow[]).map(toSeries), range),
+  };
 }
 
-/** Several protocols from one pass: each duration metric belongs to one protocol. */
-export async function redFromHistograms(ch: ChClient, s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Promise<Map<Protocol, RedRow[]>> {
+/** ClickHouse's -If aggregates give defaults, not NULL, over no rows: the counts say which snapshots exist. */
+function toSeries(r: ChSeriesRow): HistogramSeries {
+  const fields = Object.fromEntries(SERIES_FIELDS.map((f, i) => [f, r.fields[i]])) as SeriesFields;
+  const snap = (x: Snapshot, present: boolean) => (present
+    ? { counts: x[0], bounds: x[1], start: BigInt(x[2]), time: BigInt(x[3]) }
+    : { counts: null, bounds: null, start: null, time: null });
+  const last = snap(r.last, r.n_after > 0);
+  const first = snap(r.first, r.n_after > 0);
+  const before = snap(r.before, r.n_before > 0);
+  return {
+    ...fields,
+    series_key: r.series_key,
+    last_counts: last.counts,
+    last_bounds: last.bounds,
+    last_start: last.start,
+    last_time: last.time,
+    first_counts: first.counts,
+    first_bounds: first.bounds,
+    first_start: first.start,
+    first_time: first.time,
+    before_counts: before.counts,
+    before_bounds: before.bounds,
+    before_start: before.start,
+    before_time: before.time,
+    window_counts: r.window_counts.length > 0 ? r.window_counts : null,
+  };
+}
+
+/** RED from duration histograms: each duration metric belongs to one protocol. */
+function histogramRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Part<Map<Protocol, RedRow[]>> {
   const w = new Conditions().add('service_name = ?', q.service).add(`metric_name IN ${list(protocols.flatMap((p) => DURATION_METRICS[p]))}`);
   w.maybe(q.source, 'source = ?');
   applyFilters(w, q);
-  const deltas = await seriesDeltas(ch, s, w, q.range);
-  return new Map(protocols.map((p) => [p, redFromSeriesDeltas(deltas.filter((d) => DURATION_METRICS[p].includes(d.series.metric_name)), p)]));
+  const part = seriesDeltas(s, w, q.range);
+  return {
+    ...part,
+    read: (rows) => {
+      const deltas = part.read(rows);
+      return new Map(protocols.map((p) => [p, redFromSeriesDeltas(deltas.filter((d) => DURATION_METRICS[p].includes(d.series.metric_name)), p)]));
+    },
+  };
+}
+
+/** The RED questions of one tick (batch.ts), from spans and histograms, in one query when both are asked. */
+export async function red(ch: ChClient, s: ChSchema, q: RedBase, asked: RedAsked): Promise<RedAnswers> {
+  const none = new Map<Protocol, RedRow[]>();
+  if (asked.histograms.length === 0) return { spans: await run(ch, spanRed(s, q, asked.spans)), histograms: none };
+  if (asked.spans.length === 0) return { spans: none, histograms: await run(ch, histogramRed(s, q, asked.histograms)) };
+  const [fromSpans, fromHistograms] = await runBoth(ch, spanRed(s, q, asked.spans), histogramRed(s, q, asked.histograms));
+  return { spans: fromSpans, histograms: fromHistograms };
 }
 
 export async function operationHistograms(ch: ChClient, s: ChSchema, range: TimeRange): Promise<HistogramOperationRow[]> {
   const w = new Conditions().add(`metric_name IN ${list([...PROTOCOL_OF.keys()])}`);
-  return operationsFromDeltas(await seriesDeltas(ch, s, w, range));
+  return operationsFromDeltas(await run(ch, seriesDeltas(s, w, range)));
 }
 
 export async function operationSpanBuckets(ch: ChClient, s: ChSchema, range: TimeRange): Promise<SpanBucketRow[]> {

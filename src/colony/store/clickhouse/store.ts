@@ -20,7 +20,7 @@ import { writeBatch } from './write.js';
 import { ensureDerivedColumns } from './materialize.js';
 import { ensureRegistry } from './registry.js';
 import { ensureResources } from './resources.js';
-import { ProtocolBatcher } from './batch.js';
+import { RedBatcher } from './batch.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
 
@@ -78,15 +78,14 @@ export class ClickHouseStore implements Colony {
     return writeBatch(this.ch, this.schema, batch);
   }
 
-  private readonly spanRed = new ProtocolBatcher((q, protocols) => spans.redFromSpans(this.ch, this.schema, q, protocols));
-  private readonly histogramRed = new ProtocolBatcher((q, protocols) => spans.redFromHistograms(this.ch, this.schema, q, protocols));
+  private readonly red = new RedBatcher((q, asked) => spans.red(this.ch, this.schema, q, asked));
 
   redFromSpans(q: RedQuery): Promise<RedRow[]> {
-    return this.spanRed.ask(q);
+    return this.red.ask('spans', q);
   }
 
   redFromHistograms(q: RedQuery): Promise<RedRow[]> {
-    return this.histogramRed.ask(q);
+    return this.red.ask('histograms', q);
   }
 
   searchTraces(q: TraceSearch): Promise<TraceSearchResult> {

@@ -41,7 +41,9 @@ function select(s: ChSchema, which: keyof TableNames, names: readonly string[]):
   return names.map((n) => `${derived(s, which, n)} AS ${n}`);
 }
 
-const HOT = ['http_method', 'http_route', 'http_status_code', 'rpc_system', 'rpc_method', 'rpc_service', 'rpc_status_code', 'db_system', 'db_operation', 'db_table', 'db_statement', 'peer_service', 'server_address'] as const;
+/** The promoted span attributes (derived.ts hotColumns). */
+type HotColumn = 'http_method' | 'http_route' | 'http_status_code' | 'rpc_system' | 'rpc_method' | 'rpc_service' | 'rpc_status_code' | 'db_system'
+  | 'db_operation' | 'db_table' | 'db_statement' | 'peer_service' | 'server_address';
 
 /** `Server`, `SPAN_KIND_SERVER` (older exporters) -> `SERVER`, as the DuckDB colony stores kinds. */
 const KIND = `upper(replaceOne(SpanKind, 'SPAN_KIND_', ''))`;
@@ -67,7 +69,7 @@ const SPAN_FIXED = {
 };
 
 /** A span column by its DuckDB colony name; `resource` is the span's resource, as the map or (with a resource table) its hash. */
-export type SpanColumn = keyof typeof SPAN_FIXED | 'source' | (typeof HOT)[number] | 'resource';
+export type SpanColumn = keyof typeof SPAN_FIXED | 'source' | HotColumn | 'resource';
 
 function spanColumn(s: ChSchema, c: SpanColumn): string {
   if (c === 'resource') {
@@ -122,8 +124,11 @@ function pointColumns(s: ChSchema, which: 'histogram' | 'gauge' | 'sum'): string
   ];
 }
 
+/** The promoted attributes a histogram series is told apart and filtered by (red.ts KeyColumns). */
+const HISTOGRAM_HOT = ['http_method', 'http_route', 'http_status_code', 'rpc_method', 'rpc_service', 'rpc_status_code', 'db_system', 'db_operation', 'db_table', 'error_type'];
+
 export function histograms(s: ChSchema, where: string): string {
-  return `(SELECT ${[...pointColumns(s, 'histogram'), `${TEMPORALITY} AS temporality`, ...select(s, 'histogram', [...HOT, 'error_type']), 'arrayMap(x -> toFloat64(x), BucketCounts) AS bucket_counts', 'ExplicitBounds AS bounds'].join(', ')}
+  return `(SELECT ${[...pointColumns(s, 'histogram'), `${TEMPORALITY} AS temporality`, ...select(s, 'histogram', HISTOGRAM_HOT), 'arrayMap(x -> toFloat64(x), BucketCounts) AS bucket_counts', 'ExplicitBounds AS bounds'].join(', ')}
     FROM ${table(s, 'histogram')} WHERE ${where})`;
 }
 
