@@ -1,22 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { INVALID_TIME, decodeLogsJson, decodeLogsValue, decodeMetricsJson, decodeMetricsValue, decodeTracesJson, decodeTracesValue } from '../../../src/colony/otlp/decode-json.js';
-import { MAX_ANY_VALUE_DEPTH, OtlpDecodeError } from '../../../src/colony/otlp/model.js';
+import { INVALID_TIME, decodeLogsJson, decodeLogsValue, decodeMetricsValue, decodeTracesJson, decodeTracesValue } from '../../../src/colony/otlp/decode-json.js';
+import { MAX_ANY_VALUE_DEPTH } from '../../../src/colony/otlp/model.js';
+import { attr, decodeError, metricOf, spanOf } from '../../support/otlp-decode.js';
 
-const buf = (v: unknown) => Buffer.from(JSON.stringify(v));
-const TRACE = 'ab'.repeat(16);
-const SPAN = 'cd'.repeat(8);
-const spanOf = (fields: Record<string, unknown>) => decodeTracesJson(buf({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: TRACE, spanId: SPAN, ...fields }] }] }] }))[0].scopes[0].items[0];
-const attr = (value: unknown) => spanOf({ attributes: [{ key: 'k', value }] }).attributes.k;
-const metricOf = (m: Record<string, unknown>) => decodeMetricsJson(buf({ resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'm', ...m }] }] }] }))[0].scopes[0].items[0];
-const decodeError = (f: () => unknown): string => {
-  try {
-    f();
-  } catch (err) {
-    expect(err).toBeInstanceOf(OtlpDecodeError);
-    return (err as Error).message;
-  }
-  throw new Error('expected a decode error');
-};
 
 describe('JSON values that are not what a field expects', () => {
   it('reads null and arrays where an object belongs as absent, never as an object', () => {

@@ -1,25 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { INVALID_TIME, decodeLogsJson, decodeMetricsJson, decodeTracesJson, parseHexId } from '../../../src/colony/otlp/decode-json.js';
-import { OtlpDecodeError } from '../../../src/colony/otlp/model.js';
+import { INVALID_TIME, decodeTracesJson, parseHexId } from '../../../src/colony/otlp/decode-json.js';
+import { SPAN, TRACE, attr, buf, decodeError, logOf, metricOf, spanOf } from '../../support/otlp-decode.js';
 
-const buf = (v: unknown) => Buffer.from(JSON.stringify(v));
-const TRACE = 'ab'.repeat(16);
-const SPAN = 'cd'.repeat(8);
-/** The one span of a traces request holding `fields`. */
-const spanOf = (fields: Record<string, unknown>) => decodeTracesJson(buf({ resourceSpans: [{ scopeSpans: [{ spans: [{ traceId: TRACE, spanId: SPAN, ...fields }] }] }] }))[0].scopes[0].items[0];
-/** The value of attribute `k` decoded from `value`. */
-const attr = (value: unknown) => spanOf({ attributes: [{ key: 'k', value }] }).attributes.k;
-const metricOf = (m: Record<string, unknown>) => decodeMetricsJson(buf({ resourceMetrics: [{ scopeMetrics: [{ metrics: [{ name: 'm', ...m }] }] }] }))[0].scopes[0].items[0];
-const logOf = (l: Record<string, unknown>) => decodeLogsJson(buf({ resourceLogs: [{ scopeLogs: [{ logRecords: [l] }] }] }))[0].scopes[0].items[0];
-const decodeError = (f: () => unknown) => {
-  try {
-    f();
-  } catch (err) {
-    expect(err).toBeInstanceOf(OtlpDecodeError);
-    return (err as Error).message;
-  }
-  throw new Error('expected a decode error');
-};
 
 describe('hex ids, character by character', () => {
   it('accepts every hex digit in either case and nothing next to them', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeLogsProto, decodeMetricsProto, decodeTracesProto } from '../../../src/colony/otlp/decode-proto.js';
-import { MAX_ANY_VALUE_DEPTH, OtlpDecodeError } from '../../../src/colony/otlp/model.js';
+import { MAX_ANY_VALUE_DEPTH } from '../../../src/colony/otlp/model.js';
+import { decodeError } from '../../support/otlp-decode.js';
 import { double, fixed64, hex, int, len, str, varint } from '../../support/otlp-proto.js';
 
 type Bytes = number[];
@@ -20,15 +21,6 @@ const metricOf = (bytes: Bytes) => decodeMetricsProto(oneItem(bytes))[0].scopes[
 const logOf = (bytes: Bytes) => decodeLogsProto(oneItem(bytes))[0].scopes[0].items[0];
 /** The attribute `k` of a span, its AnyValue given as raw bytes. */
 const anyValue = (value: Bytes) => spanOf(len(9, [...str(1, 'k'), ...len(2, value)])).attributes.k;
-const decodeError = (f: () => unknown): string => {
-  try {
-    f();
-  } catch (err) {
-    expect(err).toBeInstanceOf(OtlpDecodeError);
-    return (err as Error).message;
-  }
-  throw new Error('expected a decode error');
-};
 
 /**
  * Every field the decoder knows, from opentelemetry-proto v1 (common, resource, trace, metrics, logs),
