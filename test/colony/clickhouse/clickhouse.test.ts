@@ -73,6 +73,14 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse colony on the real engine${HAVE_CHDB ? '
       const found = await store.searchTraces({ range: WIDE, service: 'cart', maxTraces: 3, order: 'errors' });
       expect(found.matchedTraces).toBe(20);
       expect(found.traces.map((t) => t.spans[0].statusCode)).toEqual(['ERROR', 'ERROR', 'ERROR']);
+      // A small table is read without the trace-id lookup; a large one with it: the same spans either way.
+      const bounded = await ClickHouseStore.open({ target: { kind: 'chdb', dir: DIR, database: 'collector_db' }, tables: RENAMED, traceBoundsMinRows: 0 });
+      try {
+        expect(await bounded.getTrace(`trace${'0'.repeat(26)}4`)).toEqual(trace);
+        expect(await bounded.searchTraces({ range: WIDE, service: 'cart', maxTraces: 3, order: 'errors' })).toEqual(found);
+      } finally {
+        await bounded.close();
+      }
     } finally {
       await store.close();
     }

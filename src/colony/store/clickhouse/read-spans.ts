@@ -24,6 +24,7 @@ import { Conditions, inRange, instant, lit, list } from './sql.js';
 import { type ChSchema, SPAN_DETAIL, type SpanColumn, histograms, spans, table } from './views.js';
 import { RESOURCE_HASH } from './derived.js';
 import { resourcesByHash } from './resources.js';
+import type { TraceReadCache } from './trace-read-cache.js';
 import { qualified } from './ddl.js';
 import { type ChSpanRow, toSpanRecord } from './span-record.js';
 import type { RedAnswers, RedAsked, RedBase } from './batch.js';
@@ -276,7 +277,7 @@ const ORDER: Record<NonNullable<TraceSearch['order']>, string> = {
 };
 
 /** Traces with a matching span, returned whole; the picked ids are fetched in a second, keyed query. */
-export async function searchTraces(ch: ChClient, s: ChSchema, q: TraceSearch): Promise<TraceSearchResult> {
+export async function searchTraces(ch: ChClient, s: ChSchema, cache: TraceReadCache, q: TraceSearch): Promise<TraceSearchResult> {
   const inner = new Conditions().add(inRange('Timestamp', q.range));
   inner.maybe(q.service, 'ServiceName = ?');
   inner.maybe(q.traceId?.toLowerCase(), 'TraceId = ?');
@@ -295,22 +296,24 @@ export async function searchTraces(ch: ChClient, s: ChSchema, q: TraceSearch): P
      ORDER BY ${ORDER[order]} LIMIT ${lit(q.maxTraces)}`,
   );
   if (picked.length === 0) return { traces: [], matchedTraces: 0 };
-  const bySpan = await traceSpans(ch, s, picked.map((p) => p.trace_id));
+  const bySpan = await traceSpans(ch, s, cache, picked.map((p) => p.trace_id));
   return { traces: picked.map((p) => ({ traceId: p.trace_id, spans: bySpan.get(p.trace_id) ?? [] })), matchedTraces: picked[0].matched };
 }
 
 /**
- * Every span of the given traces, start order, a re-sent span once. The exporter's trace-id lookup
- * table bounds the scan to each trace's time span (its Start and End are whole seconds).
+ * Every span of the given traces, start order, a re-sent span once. On a large table the exporter's
+ * trace-id lookup table bounds the scan to each trace's time span (its Start and End are whole seconds).
  */
-async function traceSpans(ch: ChClient, s: ChSchema, ids: readonly string[]): Promise<Map<string, SpanRecord[]>> {
-  const lookup = qualified(s.database, `${s.tables.traces}_trace_id_ts`);
+async function traceSpans(ch: ChClient, s: ChSchema, cache: TraceReadCache, ids: readonly string[]): Promise<Map<string, SpanRecord[]>> {
+  const byId = `TraceId IN ${list(ids)}`;
   const rows = await ch.query<ChSpanRow>(
-    `WITH (SELECT (minOrNull(Start), maxOrNull(End) + 1) FROM ${lookup} WHERE TraceId IN ${list(ids)}) AS bounds
-     SELECT * FROM ${spans(s, `TraceId IN ${list(ids)} AND (isNull(bounds.1) OR toDateTime(Timestamp) BETWEEN bounds.1 AND bounds.2)`, SPAN_DETAIL)}
-     ORDER BY trace_id, start_ns, span_id`,
+    (await cache.boundsPay(ch, s.database, s.tables.traces))
+      ? `WITH (SELECT (minOrNull(Start), maxOrNull(End) + 1) FROM ${qualified(s.database, `${s.tables.traces}_trace_id_ts`)} WHERE ${byId}) AS bounds
+         SELECT * FROM ${spans(s, `${byId} AND (isNull(bounds.1) OR toDateTime(Timestamp) BETWEEN bounds.1 AND bounds.2)`, SPAN_DETAIL)}
+         ORDER BY trace_id, start_ns, span_id`
+      : `SELECT * FROM ${spans(s, byId, SPAN_DETAIL)} ORDER BY trace_id, start_ns, span_id`,
   );
-  const resources = await resourcesOf(ch, s, ids, rows);
+  const resources = await resourcesOf(ch, s, cache, ids, rows);
   const out = new Map<string, SpanRecord[]>();
   let last = '';
   for (const r of rows) {
@@ -324,23 +327,29 @@ async function traceSpans(ch: ChClient, s: ChSchema, ids: readonly string[]): Pr
   return out;
 }
 
-/** The resources of spans read by hash: from the resource table, else (a view's insert not visible yet) from the spans' own rows. */
-async function resourcesOf(ch: ChClient, s: ChSchema, ids: readonly string[], rows: readonly ChSpanRow[]): Promise<Map<string, Record<string, string>>> {
+/**
+ * The resources of spans read by hash: remembered, else from the resource table, else (a view's
+ * insert not visible yet) from the spans' own rows.
+ */
+async function resourcesOf(ch: ChClient, s: ChSchema, cache: TraceReadCache, ids: readonly string[], rows: readonly ChSpanRow[]): Promise<Map<string, Record<string, string>>> {
   if (s.resourceTable === null) return new Map();
-  const hashes = [...new Set(rows.map((r) => r.resource_hash ?? ''))];
-  const found = await resourcesByHash(ch, s.database, s.resourceTable, hashes);
-  const missing = hashes.filter((h) => !found.has(h));
+  const { found, missing: notCached } = cache.resourcesOf([...new Set(rows.map((r) => r.resource_hash ?? ''))]);
+  if (notCached.length === 0) return found;
+  const fetched = await resourcesByHash(ch, s.database, s.resourceTable, notCached);
+  const missing = notCached.filter((h) => !fetched.has(h));
   if (missing.length > 0) {
     const late = await ch.query<{ h: string; r: Record<string, string> }>(
       `SELECT toString(${RESOURCE_HASH.expr}) AS h, any(ResourceAttributes) AS r FROM ${table(s, 'traces')}
        WHERE TraceId IN ${list(ids)} AND h IN ${list(missing)} GROUP BY h`,
     );
-    for (const x of late) found.set(x.h, x.r);
+    for (const x of late) fetched.set(x.h, x.r);
   }
+  cache.remember(fetched);
+  for (const [h, r] of fetched) found.set(h, r);
   return found;
 }
 
-export async function getTrace(ch: ChClient, s: ChSchema, traceId: string): Promise<SpanRecord[]> {
+export async function getTrace(ch: ChClient, s: ChSchema, cache: TraceReadCache, traceId: string): Promise<SpanRecord[]> {
   const id = traceId.toLowerCase();
-  return (await traceSpans(ch, s, [id])).get(id) ?? [];
+  return (await traceSpans(ch, s, cache, [id])).get(id) ?? [];
 }

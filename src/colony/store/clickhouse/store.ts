@@ -20,6 +20,7 @@ import { writeBatch } from './write.js';
 import { ensureDerivedColumns } from './materialize.js';
 import { ensureRegistry } from './registry.js';
 import { ensureResources } from './resources.js';
+import { TraceReadCache } from './trace-read-cache.js';
 import { RedBatcher } from './batch.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
@@ -32,6 +33,8 @@ export interface ClickHouseOptions {
   create?: boolean;
   /** May coral add its MATERIALIZED derived columns to the tables (config clickhouse.materialize; default true)? */
   materialize?: boolean;
+  /** Span rows from which a trace read first asks the trace-id lookup table for time bounds (tests force either path). */
+  traceBoundsMinRows?: number;
 }
 
 /**
@@ -44,6 +47,7 @@ export class ClickHouseStore implements Colony {
     private readonly schema: ChSchema,
     readonly path: string,
     readonly notes: readonly string[],
+    private readonly traceCache: TraceReadCache,
   ) {}
 
   static async open(o: ClickHouseOptions): Promise<ClickHouseStore> {
@@ -59,7 +63,7 @@ export class ClickHouseStore implements Colony {
       const reg = await ensureRegistry(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
       const res = await ensureResources(ch, o.target.database, tables, m.materialized.traces, o.materialize ?? true);
       const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized, registryTable: reg.table, resourceTable: res.table };
-      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note, res.note]);
+      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note, res.note], new TraceReadCache(o.traceBoundsMinRows));
     } catch (err) {
       await ch.close();
       throw err;
@@ -89,11 +93,11 @@ export class ClickHouseStore implements Colony {
   }
 
   searchTraces(q: TraceSearch): Promise<TraceSearchResult> {
-    return spans.searchTraces(this.ch, this.schema, q);
+    return spans.searchTraces(this.ch, this.schema, this.traceCache, q);
   }
 
   getTrace(traceId: string): Promise<SpanRecord[]> {
-    return spans.getTrace(this.ch, this.schema, traceId);
+    return spans.getTrace(this.ch, this.schema, this.traceCache, traceId);
   }
 
   queryLogs(q: LogQuery): Promise<LogQueryResult> {
