@@ -179,7 +179,7 @@ describe('which edge and which callee (mutation survivors)', () => {
   it('a chronic callee is looked for among the caller\'s own edges only, and never among peers the summary does not list', () => {
     const changes = () => [svc('api', { failing: true, errors: 40 }), svc('db', { failing: true }), svc('old', { chronic: true })];
     expect(by(attribute(changes(), { ...none, edgesNow: [edge('api', 'db', 5), edge('web', 'old', 3)] })).api.signals).toEqual([]);
-    expect(by(attribute(changes(), { ...none, edgesNow: [edge('api', 'db', 5), edge('api', 'pg', 3, { kind: 'database' }), edge('api', 'old', 3)] })).api.signals)
+    expect(by(attribute(changes(), { ...none, edgesNow: [edge('api', 'db', 5), edge('api', 'pg', 3, { kind: 'external' }), edge('api', 'old', 3)] })).api.signals)
       .toEqual(['its calls to old fail about as before (chronic there): not what is new']);
   });
 
