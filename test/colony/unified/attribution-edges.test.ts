@@ -161,3 +161,49 @@ describe('chains and cycles', () => {
     expect(tie.map((c) => c.service)).toEqual(['a', 'b']);
   });
 });
+
+describe('which edge and which callee (mutation survivors)', () => {
+  it('the previous failures on an edge are the caller\'s own, not another caller\'s to the same callee', () => {
+    const run = (edgesPrev: TopologyEdge[]) => by(attribute([svc('api', { failing: true, errors: 40 }), svc('db', { failing: true })], { ...none, edgesNow: [edge('api', 'db', 30)], edgesPrev })).api.explainedBy;
+    expect(run([edge('api', 'db', 0), edge('web', 'db', 100)])).toBe('db');
+    expect(run([edge('api', 'db', 100)])).toBeNull();
+  });
+
+  it('of two callees whose failing calls grew alike, the first listed; a later, smaller one never replaces it', () => {
+    // b fails, c is only slower: which one is picked shows in the caller's text.
+    const run = (edgesNow: TopologyEdge[]) => by(attribute([svc('api', { failing: true, errors: 40 }), svc('b', { failing: true }), svc('c', { slower: true })], { ...none, edgesNow })).api.signals;
+    expect(run([edge('api', 'b', 25), edge('api', 'c', 25)])).toEqual(['its new failures are failing calls to b (+25)']);
+    expect(run([edge('api', 'b', 30), edge('api', 'c', 10)])).toEqual(['its new failures are failing calls to b (+30)']);
+  });
+
+  it('a chronic callee is looked for among the caller\'s own edges only, and never among peers the summary does not list', () => {
+    const changes = () => [svc('api', { failing: true, errors: 40 }), svc('db', { failing: true }), svc('old', { chronic: true })];
+    expect(by(attribute(changes(), { ...none, edgesNow: [edge('api', 'db', 5), edge('web', 'old', 3)] })).api.signals).toEqual([]);
+    expect(by(attribute(changes(), { ...none, edgesNow: [edge('api', 'db', 5), edge('api', 'pg', 3, { kind: 'external' }), edge('api', 'old', 3)] })).api.signals)
+      .toEqual(['its calls to old fail about as before (chronic there): not what is new']);
+  });
+
+  it('calls given up on: no sampled times for the caller, or none for that callee, mean no abandoned count', () => {
+    const run = (timesNow: ServiceTime[]) => by(attribute([svc('api', { failing: true, errors: 40 }), svc('db', { slower: true })], { ...none, timesNow, edgesNow: [edge('api', 'db', 30)] })).api.signals;
+    const other: ServiceTime = { service: 'api', source: 'otlp', duration: { n: 1, sum: 1, sumSq: 1 }, self: { n: 1, sum: 1, sumSq: 1 }, callees: new Map([['cache', { waitedMs: 0, calls: 1, failedCalls: 1, abandoned: 1 }]]) };
+    expect(run([])).toEqual(['its new failures are calls to db it gave up waiting on (+30)']);
+    expect(run([other])).toEqual(['its new failures are calls to db it gave up waiting on (+30)']);
+  });
+
+  it('latency: the callee whose waiting grew most even when listed first; of equal ones, the first', () => {
+    const m = (n: number, mean: number) => ({ n, sum: n * mean, sumSq: n * mean * mean });
+    const t = (n: number, mean: number, callees: [string, number][]): ServiceTime => ({ service: 'api', source: 'otlp', duration: m(n, mean), self: m(n, mean), callees: new Map(callees.map(([c, w]) => [c, { waitedMs: w, calls: 1, failedCalls: 0, abandoned: 0 }])) });
+    const run = (callees: [string, number][]) => by(attribute([svc('api', { slower: true }), svc('a', { slower: true }), svc('b')], { ...none, timesNow: [t(10, 180, callees)], timesPrev: [t(10, 100, [])] })).api.explainedBy;
+    expect(run([['a', 700], ['b', 500]])).toBe('a');
+    // b is not slower: were it picked, nothing would be explained.
+    expect(run([['a', 600], ['b', 600]])).toBe('a');
+  });
+
+  it('a longer chain caps each caller just below its callee as capped, nearest the root first', () => {
+    // a -> b -> c -> d -> e. The root rises above every caller (71); d keeps 30, so c drops to 29,
+    // b to 28 and a to 27: capping a before b would leave a at 50, above the services that explain it.
+    const scores: [string, number][] = [['a', 50], ['b', 60], ['c', 70], ['d', 30], ['e', 10]];
+    const out = attribute(scores.map(([s, score]) => svc(s, { failing: true, errors: 40, score })), { ...none, edgesNow: [edge('a', 'b', 40), edge('b', 'c', 40), edge('c', 'd', 40), edge('d', 'e', 40)] });
+    expect(out.map((c) => [c.service, c.score])).toEqual([['e', 71], ['d', 30], ['c', 29], ['b', 28], ['a', 27]]);
+  });
+});

@@ -62,6 +62,13 @@ describe('errorChange against a previous window', () => {
     expect(errorChange(2, 10, 0, 1000).rising).toBe(false);
   });
 
+  it('3 errors are enough, 2 are not; z of exactly 3.5 is enough', () => {
+    expect(errorChange(3, 20, 0, 1000).rising).toBe(true);
+    expect(errorChange(2, 20, 0, 1000).rising).toBe(false);
+    // 4 of 4 against 45 of 192: z is exactly 3.5.
+    expect(errorChange(4, 4, 45, 192)).toMatchObject({ z: 3.5, rising: true });
+  });
+
   it('a rate up by less than a point is not rising however significant', () => {
     // 1.9% against 1% on a million requests: z is huge, the rate up by 0.9 points.
     expect(errorChange(19_000, 1_000_000, 10_000, 1_000_000)).toMatchObject({ rising: false, chronic: true });

@@ -141,6 +141,15 @@ describe('onsetMinute', () => {
     expect(onsetMinute(noisy, 'errors', 0)).toBe(12);
   });
 
+  it('latency is the duration per request: the same total time over fewer requests is slower', () => {
+    const fewer = series([0, 0, 0, 0, 0, 0], (m) => ({ requests: m >= 3 ? 10 : 100, durationMs: 1000 }));
+    expect(onsetMinute(fewer, 'latency', 0)).toBe(3);
+  });
+
+  it('a steady rate over many minutes has no onset, however high it is', () => {
+    expect(onsetMinute(series(new Array(14).fill(5)), 'errors', 0)).toBeNull();
+  });
+
   it('a t statistic of exactly 3 is an onset; just under 3 is none', () => {
     // 0,0 | 2,4: means 0 and 3, pooled sd 1, t = 3. 0,1 | 2,3 gives t = 2 / sqrt(1/2) = 2.83.
     expect(onsetMinute(series([0, 0, 2, 4]), 'errors', 0)).toBe(2);

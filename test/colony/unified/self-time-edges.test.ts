@@ -72,6 +72,14 @@ describe('which client spans are waits on a callee', () => {
     expect(serviceTimes([server, foreign], new Set(['api', 'db-svc']))[0].self.sum).toBe(100);
   });
 
+  it('a call the caller\'s own server span answered counts toward the peer the client named', () => {
+    const server = row({ service: 'api', kind: 'SERVER', spanId: 'root', durationMs: 100 });
+    const client = row({ service: 'api', kind: 'CLIENT', spanId: 'c0', parentSpanId: 'root', startMs: 0, durationMs: 40, peer: 'db-svc' });
+    const answer = row({ service: 'api', kind: 'SERVER', spanId: 'self', parentSpanId: 'c0', startMs: 5, durationMs: 30 });
+    const t = serviceTimes([server, client, answer], new Set(['api', 'db-svc'])).find((x) => x.service === 'api');
+    expect([...(t?.callees.keys() ?? [])]).toEqual(['db-svc']);
+  });
+
   it('the answering server names the callee, over the peer the caller named', () => {
     const server = row({ service: 'api', kind: 'SERVER', spanId: 'root', durationMs: 100 });
     const client = row({ service: 'api', kind: 'CLIENT', spanId: 'c1', parentSpanId: 'root', startMs: 0, durationMs: 40, peer: 'lb.internal' });

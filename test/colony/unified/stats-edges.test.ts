@@ -139,3 +139,24 @@ describe('log buckets', () => {
     expect(fromLogBuckets([]).bounds[0]).toBe(1 / 16);
   });
 });
+
+describe('latencyChange: z against 5% of the previous window, and its edges', () => {
+  // The previous P95 is exactly 10 ms (57 of 60 at or below it), so what lies above it counts whole buckets.
+  const prev = { bounds: [10, 100, 1000], counts: [57, 3, 0, 0] };
+
+  it('z compares the share above the previous P95 with 5% of the previous requests; exactly 4 is slower, just under is not', () => {
+    // 72 of 240 above 10 ms against 3 (5%) of 60: z is exactly 4.
+    expect(latencyChange({ bounds: [10, 100, 1000], counts: [168, 0, 72, 0] }, prev)).toMatchObject({ p95Ms: 850, prevP95Ms: 10, z: 4, slower: true, tooFew: false });
+    const under = latencyChange({ bounds: [10, 100, 1000], counts: [169, 0, 71, 0] }, prev);
+    expect(under.z).toBeCloseTo(proportionZ(71, 240, 3, 60), 12);
+    expect(under.z).toBeLessThan(Z_SIGNIFICANT);
+    // The P95 rose 85-fold, but within noise: not slower.
+    expect([under.slower, under.magnitude]).toEqual([false, 0]);
+  });
+
+  it('a histogram with no bounds (one +Inf bucket) has no P95: too few to compare, in either window', () => {
+    const boundless = { bounds: [], counts: [60] };
+    expect(latencyChange(boundless, prev)).toMatchObject({ p95Ms: null, tooFew: true, z: 0, slower: false });
+    expect(latencyChange(prev, boundless)).toMatchObject({ prevP95Ms: null, tooFew: true, z: 0, slower: false });
+  });
+});

@@ -83,6 +83,15 @@ describe('tracesAnalysis', () => {
     expect(tracesAnalysis([item(t)])).toBe('Analysis: none of the 1 traces failed; most time is spent in a itself (50% of all self time); slowest span b: first 50ms of its own; sources: 2 [OTLP] spans.');
   });
 
+  it('names the slow span with the most self time when it comes after a smaller one', () => {
+    const t = tree('t', [n('api', { selfMs: 30 }, [n('cache', { selfMs: 10, slow: true }), n('db', { selfMs: 60, slow: true, name: 'query' })])]);
+    expect(tracesAnalysis([item(t)])).toContain('slowest span db: query 60ms of its own');
+  });
+
+  it('a trace without spans: no self time and no sources to name', () => {
+    expect(tracesAnalysis([item(tree('t', []))])).toBe('Analysis: none of the 1 traces failed.');
+  });
+
   it('rounds the share to the nearest percent', () => {
     const t = tree('t', [n('x', { selfMs: 20 }, [n('y', { selfMs: 10 })])]);
     expect(tracesAnalysis([item(t)])).toContain('most time is spent in x itself (67% of all self time)');
