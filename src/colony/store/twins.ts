@@ -35,7 +35,7 @@ export function spanUpsertStatements(table: TableDef<unknown>, stage: string): s
 }
 
 /** MERGE of the staged spans into `table`, whose rows sharing a key with them are replaced or kept as twins say. */
-export function spanMergeSql(table: TableDef<unknown>, stage: string): string {
+function spanMergeSql(table: TableDef<unknown>, stage: string): string {
   const cols = table.columns.map((c) => c.name);
   const key = new Set(table.primaryKey);
   const keepOld = `(${table.name}.source = 'otlp' AND excluded.source <> 'otlp')`;

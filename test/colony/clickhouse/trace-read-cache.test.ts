@@ -44,16 +44,16 @@ describe('TraceReadCache', () => {
   it('remembers resource maps by hash and says which hashes are still to fetch', () => {
     const cache = new TraceReadCache();
     const a = { 'service.name': 'a' };
-    expect(cache.resourcesOf(['1', '2'])).toEqual({ found: new Map(), missing: ['1', '2'] });
+    expect(cache.cachedResources(['1', '2'])).toEqual({ found: new Map(), missing: ['1', '2'] });
     cache.remember(new Map([['1', a]]));
-    expect(cache.resourcesOf(['1', '2'])).toEqual({ found: new Map([['1', a]]), missing: ['2'] });
+    expect(cache.cachedResources(['1', '2'])).toEqual({ found: new Map([['1', a]]), missing: ['2'] });
   });
 
   it('starts the resource maps again past 4096, keeping the newest', () => {
     const cache = new TraceReadCache();
     cache.remember(new Map(Array.from({ length: 4096 }, (_, i) => [String(i), { i: String(i) }])));
-    expect(cache.resourcesOf(['0', '4095']).missing).toEqual([]);
+    expect(cache.cachedResources(['0', '4095']).missing).toEqual([]);
     cache.remember(new Map([['new', { i: 'new' }]]));
-    expect(cache.resourcesOf(['0', 'new'])).toEqual({ found: new Map([['new', { i: 'new' }]]), missing: ['0'] });
+    expect(cache.cachedResources(['0', 'new'])).toEqual({ found: new Map([['new', { i: 'new' }]]), missing: ['0'] });
   });
 });

@@ -306,13 +306,10 @@ export async function searchTraces(ch: ChClient, s: ChSchema, cache: TraceReadCa
  */
 async function traceSpans(ch: ChClient, s: ChSchema, cache: TraceReadCache, ids: readonly string[]): Promise<Map<string, SpanRecord[]>> {
   const byId = `TraceId IN ${list(ids)}`;
-  const rows = await ch.query<ChSpanRow>(
-    (await cache.boundsPay(ch, s.database, s.tables.traces))
-      ? `WITH (SELECT (minOrNull(Start), maxOrNull(End) + 1) FROM ${qualified(s.database, `${s.tables.traces}_trace_id_ts`)} WHERE ${byId}) AS bounds
-         SELECT * FROM ${spans(s, `${byId} AND (isNull(bounds.1) OR toDateTime(Timestamp) BETWEEN bounds.1 AND bounds.2)`, SPAN_DETAIL)}
-         ORDER BY trace_id, start_ns, span_id`
-      : `SELECT * FROM ${spans(s, byId, SPAN_DETAIL)} ORDER BY trace_id, start_ns, span_id`,
-  );
+  const bounded = await cache.boundsPay(ch, s.database, s.tables.traces);
+  const bounds = bounded ? `WITH (SELECT (minOrNull(Start), maxOrNull(End) + 1) FROM ${qualified(s.database, `${s.tables.traces}_trace_id_ts`)} WHERE ${byId}) AS bounds ` : '';
+  const where = bounded ? `${byId} AND (isNull(bounds.1) OR toDateTime(Timestamp) BETWEEN bounds.1 AND bounds.2)` : byId;
+  const rows = await ch.query<ChSpanRow>(`${bounds}SELECT * FROM ${spans(s, where, SPAN_DETAIL)} ORDER BY trace_id, start_ns, span_id`);
   const resources = await resourcesOf(ch, s, cache, ids, rows);
   const out = new Map<string, SpanRecord[]>();
   let last = '';
@@ -333,7 +330,7 @@ async function traceSpans(ch: ChClient, s: ChSchema, cache: TraceReadCache, ids:
  */
 async function resourcesOf(ch: ChClient, s: ChSchema, cache: TraceReadCache, ids: readonly string[], rows: readonly ChSpanRow[]): Promise<Map<string, Record<string, string>>> {
   if (s.resourceTable === null) return new Map();
-  const { found, missing: notCached } = cache.resourcesOf([...new Set(rows.map((r) => r.resource_hash ?? ''))]);
+  const { found, missing: notCached } = cache.cachedResources([...new Set(rows.map((r) => r.resource_hash ?? ''))]);
   if (notCached.length === 0) return found;
   const fetched = await resourcesByHash(ch, s.database, s.resourceTable, notCached);
   const missing = notCached.filter((h) => !fetched.has(h));

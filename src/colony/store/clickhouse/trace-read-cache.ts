@@ -35,7 +35,7 @@ export class TraceReadCache {
   }
 
   /** The cached maps of these hashes, and the hashes still to fetch. */
-  resourcesOf(hashes: readonly string[]): { found: Map<string, Record<string, string>>; missing: string[] } {
+  cachedResources(hashes: readonly string[]): { found: Map<string, Record<string, string>>; missing: string[] } {
     const found = new Map<string, Record<string, string>>();
     const missing: string[] = [];
     for (const h of hashes) {
