@@ -1,5 +1,5 @@
 import type { IngestBatch } from '../store/rows.js';
-import { StoreBusyError } from '../store/writer.js';
+import { StoreBusyError } from '../store/busy.js';
 import { decodeLogsJson, decodeMetricsJson, decodeTracesJson } from './decode-json.js';
 import { decodeLogsProto, decodeMetricsProto, decodeTracesProto } from './decode-proto.js';
 import { OtlpDecodeError, type Signal } from './model.js';

@@ -1,7 +1,8 @@
 import { BIGINT, BOOLEAN, DOUBLE, type DuckDBConnection, DuckDBTableFunction, type DuckDBType, DuckDBVarCharType, INTEGER, VARCHAR } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
-import { fillChunk } from './chunk-append.js';
-import type { TableDef } from './columns.js';
+import type { ColumnKind, TableDef } from './columns.js';
+import type { ColumnarSegment } from './columnar.js';
+import { type SegmentCursor, fillFromSegments } from './columnar-fill.js';
 
 /** The table function that serves rows waiting to be stored: `SELECT * FROM coral_rows(id)`. */
 export const ROW_SOURCE_FUNCTION = 'coral_rows';
@@ -14,18 +15,19 @@ function duckdbType(sqlType: string): DuckDBType {
   return t;
 }
 
-type Waiting = Pick<TableDef<unknown>, 'columns'> & { rows: readonly unknown[] };
-
-interface Cursor {
-  at: number;
+interface Waiting {
+  table: TableDef<unknown>;
+  kinds: ColumnKind[];
+  segments: readonly ColumnarSegment[];
+  rows: number;
 }
 
 /**
  * Rows reach DuckDB through a table function (`INSERT INTO t SELECT * FROM coral_rows(id)`)
  * rather than an appender: the statement runs on a DuckDB thread, which calls back only to have
- * each chunk of 2048 rows filled from JS. With an appender the insertion itself (row storage,
- * primary-key index) ran synchronously on the JS thread, which also decodes every export; now the
- * JS thread fills vectors and DuckDB does the rest beside it, on the other core.
+ * each chunk of up to 2048 rows filled from JS. With an appender the insertion itself (row storage,
+ * primary-key index) ran synchronously on the JS thread; now the JS thread copies columnar
+ * segments into vectors (columnar-fill.ts) and DuckDB does the rest beside it, on the other core.
  */
 export class RowSource {
   private nextId = 1;
@@ -43,25 +45,22 @@ export class RowSource {
           info.setError(`${ROW_SOURCE_FUNCTION}(${id}): no rows are waiting under this id`);
           return;
         }
-        for (const c of w.columns) info.addResultColumn(c.name, duckdbType(c.sqlType));
+        for (const c of w.table.columns) info.addResultColumn(c.name, duckdbType(c.sqlType));
         info.setBindData({ id });
-        info.setCardinality(w.rows.length, true);
+        info.setCardinality(w.rows, true);
       },
       initFunction: (info) => {
         info.setMaxThreads(1);
-        info.setInitData({ at: 0 } satisfies Cursor);
+        info.setInitData({ segment: 0, row: 0 } satisfies SegmentCursor);
       },
       mainFunction: (info, output) => {
         try {
           const w = this.waiting.get((info.bindData as { id: number }).id);
-          const cursor = info.initData as Cursor;
-          const count = w ? Math.min(duckdb.vector_size(), w.rows.length - cursor.at) : 0;
-          if (!w || count <= 0) {
+          if (!w) {
             output.rowCount = 0;
             return;
           }
-          fillChunk(output, w.columns, w.rows, cursor.at, count);
-          cursor.at += count;
+          fillFromSegments(output, w.kinds, w.segments, info.initData as SegmentCursor, duckdb.vector_size());
         } catch (err) {
           output.rowCount = 0;
           info.setError(`${ROW_SOURCE_FUNCTION}: ${(err as Error).message}`);
@@ -79,10 +78,11 @@ export class RowSource {
    * Runs `use` with each part's rows readable as the SQL table expression at the same index of
    * `from` (columns in the table's stored order); the rows are released when it settles.
    */
-  async serve(parts: readonly RowsFor[], use: (from: string[]) => Promise<unknown>): Promise<void> {
+  async serve(parts: readonly SegmentsFor[], use: (from: string[]) => Promise<unknown>): Promise<void> {
     const ids = parts.map((p) => {
       const id = this.nextId++;
-      this.waiting.set(id, { columns: p.table.columns, rows: p.rows });
+      const rows = p.segments.reduce((n, s) => n + s.rows, 0);
+      this.waiting.set(id, { table: p.table, kinds: p.table.columns.map((c) => c.kind), segments: p.segments, rows });
       return id;
     });
     try {
@@ -93,13 +93,8 @@ export class RowSource {
   }
 }
 
-/** Rows bound for one table. */
-export interface RowsFor {
+/** Columnar rows bound for one table. */
+export interface SegmentsFor {
   table: TableDef<unknown>;
-  rows: readonly unknown[];
-}
-
-export function rowsFor<R>(table: TableDef<R>, rows: readonly R[]): RowsFor {
-  // The pairing is what makes this erasure safe: the table's getters only ever see its own rows.
-  return { table: table as unknown as TableDef<unknown>, rows };
+  segments: readonly ColumnarSegment[];
 }

@@ -165,10 +165,13 @@ export class SpanKeyFilter {
     return this.admitWords(this.words[0], this.words[1]);
   }
 
-  /** Adds every span's key; returns whether any may have been seen before (or repeats within `spans`). */
-  admitAll(spans: readonly { spanId: string }[]): boolean {
+  /**
+   * Adds every key of `words` (two per span, as spanKeyWords writes them); returns whether any may
+   * have been seen before (or repeats within them).
+   */
+  admitAll(words: Uint32Array): boolean {
     let seen = false;
-    for (const s of spans) if (this.admit(s.spanId)) seen = true;
+    for (let i = 0; i + 1 < words.length; i += 2) if (this.admitWords(words[i], words[i + 1])) seen = true;
     return seen;
   }
 }

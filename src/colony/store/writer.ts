@@ -4,8 +4,11 @@ import type { Database, Params } from './db.js';
 import { createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES, SPANS } from './schema.js';
 import { spanUpsertStatements } from './twins.js';
-import { type RowsFor, RowSource } from './row-source.js';
-import { type IngestBatch, type Source, appendBatch, emptyBatch } from './rows.js';
+import { type SegmentsFor, RowSource } from './row-source.js';
+import type { IngestBatch } from './rows.js';
+import { StoreBusyError } from './busy.js';
+import { type ColumnarBatch, encodeBatch, mergeColumnar } from './columnar-batch.js';
+import { type Sighting, mergeSighting } from './sightings.js';
 import { SpanKeyFilter, spanKeyWordsSql } from './span-keys.js';
 
 /** Rows waiting beyond this many make `write` refuse with `StoreBusyError` (the receiver answers 503). */
@@ -21,22 +24,12 @@ const REGISTRY_INTERVAL_MS = 1000;
  */
 export const MIN_PARALLEL_GROUP_ROWS = 4096;
 
-export class StoreBusyError extends Error {
-  override name = 'StoreBusyError';
-}
-
 export function batchSize(b: IngestBatch): number {
   return b.spans.length + b.numberPoints.length + b.histogramPoints.length + b.logs.length + b.events.length;
 }
 
-function mergeBatches(batches: IngestBatch[]): IngestBatch {
-  const merged = emptyBatch();
-  for (const b of batches) appendBatch(merged, b);
-  return merged;
-}
-
 interface Pending {
-  batch: IngestBatch;
+  batch: ColumnarBatch;
   size: number;
   resolve: () => void;
   reject: (err: unknown) => void;
@@ -102,8 +95,14 @@ export class StoreWriter {
     this.spanKeys = filter;
   }
 
+  /** Rows made on this thread: encoded here, then stored as `writeColumnar` stores a decode worker's. */
   write(batch: IngestBatch): Promise<void> {
-    const size = batchSize(batch);
+    if (batchSize(batch) === 0) return Promise.resolve();
+    return this.writeColumnar(encodeBatch(batch));
+  }
+
+  writeColumnar(batch: ColumnarBatch): Promise<void> {
+    const size = batch.rows;
     if (size === 0) return Promise.resolve();
     if (this.pendingRows > 0 && this.pendingRows + size > this.maxPendingRows) {
       return Promise.reject(new StoreBusyError(`ingest queue full (${this.pendingRows} rows waiting)`));
@@ -159,7 +158,7 @@ export class StoreWriter {
    */
   private async commitGroup(lane: Lane, group: Pending[]): Promise<void> {
     try {
-      await this.commit(lane, group.length === 1 ? group[0].batch : mergeBatches(group.map((p) => p.batch)));
+      await this.commit(lane, mergeColumnar(group.map((p) => p.batch)));
       for (const p of group) p.resolve();
       return;
     } catch (err) {
@@ -193,9 +192,11 @@ export class StoreWriter {
    * (a retried export) aborts it; such batches are upserted through staging tables instead.
    * Either way the batch lands whole or not at all.
    */
-  private async commit(lane: Lane, batch: IngestBatch): Promise<void> {
+  private async commit(lane: Lane, batch: ColumnarBatch): Promise<void> {
     // Decided and recorded synchronously, so that a later batch with one of these keys sees them.
-    if (this.spanKeys.admitAll(batch.spans)) {
+    let maybeSeen = false;
+    for (const words of batch.spanKeys) if (this.spanKeys.admitAll(words)) maybeSeen = true;
+    if (maybeSeen) {
       await this.upsertSerially(lane, batch, [...this.appends]);
     } else {
       const append = this.append(lane, batch);
@@ -203,10 +204,10 @@ export class StoreWriter {
       const appended = await append.then(() => true, () => false).finally(() => this.appends.delete(append));
       if (!appended) await this.upsertSerially(lane, batch, [...this.appends]);
     }
-    this.noteSightings(batch);
+    this.noteSightings(batch.sightings);
   }
 
-  private async append(lane: Lane, batch: IngestBatch): Promise<void> {
+  private async append(lane: Lane, batch: ColumnarBatch): Promise<void> {
     const conn = lane.conn;
     const parts = partsOf(batch);
     try {
@@ -229,7 +230,7 @@ export class StoreWriter {
    * index to make a concurrent copy conflict. One that conflicts with the other lane's append in
    * flight is retried once that has settled: identical concurrent exports are upserts, never errors.
    */
-  private upsertSerially(lane: Lane, batch: IngestBatch, before: Promise<void>[]): Promise<void> {
+  private upsertSerially(lane: Lane, batch: ColumnarBatch, before: Promise<void>[]): Promise<void> {
     const run = this.upsertChain.catch(() => undefined).then(async () => {
       await Promise.allSettled(before);
       for (let attempt = 1; ; attempt++) {
@@ -246,7 +247,7 @@ export class StoreWriter {
     return run;
   }
 
-  private async commitWithUpsert(lane: Lane, batch: IngestBatch): Promise<void> {
+  private async commitWithUpsert(lane: Lane, batch: ColumnarBatch): Promise<void> {
     await this.ensureStages(lane);
     const conn = lane.conn;
     const parts = partsOf(batch);
@@ -277,9 +278,9 @@ export class StoreWriter {
    * source): one upsert per group commit would cost as much as the spans themselves. Readers call
    * `syncRegistry()` first, so what they see is exact.
    */
-  private noteSightings(batch: IngestBatch): void {
+  private noteSightings(sightings: readonly Sighting[]): void {
     let fresh = false;
-    for (const s of serviceSightings(batch)) {
+    for (const s of sightings) {
       const key = `${s.service}\u0000${s.source}`;
       const p = this.sightings.get(key);
       if (!p) this.sightings.set(key, s);
@@ -320,9 +321,9 @@ function uint32Vector(chunk: DuckDBDataChunk, column: number): Uint32Array {
   return data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, chunk.rowCount) : new Uint32Array(data.slice().buffer);
 }
 
-/** The batch's rows per table, for the tables it has rows for. */
-function partsOf(batch: IngestBatch): RowsFor[] {
-  return APPENDED_TABLES.map(({ table, rows }) => ({ table, rows: rows(batch) })).filter((p) => p.rows.length > 0);
+/** The batch's segments per table, for the tables it has rows for. */
+function partsOf(batch: ColumnarBatch): SegmentsFor[] {
+  return APPENDED_TABLES.map(({ table }) => ({ table, segments: batch.segments.filter((s) => s.table === table.name) })).filter((p) => p.segments.length > 0);
 }
 
 /** DuckDB's optimistic concurrency: another transaction touched the same rows; retrying succeeds. */
@@ -350,39 +351,4 @@ async function upsertServices(db: Database, seen: Sighting[]): Promise<void> {
        resource_attributes = excluded.resource_attributes`,
     params,
   );
-}
-
-function mergeSighting(into: Sighting, s: Sighting): void {
-  if (s.first < into.first) into.first = s.first;
-  if (s.last > into.last) into.last = s.last;
-  into.resource = s.resource;
-}
-
-interface Sighting {
-  service: string;
-  source: Source;
-  first: bigint;
-  last: bigint;
-  resource: string;
-}
-
-export function serviceSightings(b: IngestBatch): Sighting[] {
-  const map = new Map<string, Sighting>();
-  const see = (service: string, source: Source, first: bigint, last: bigint, resource: string) => {
-    const key = `${service}\u0000${source}`;
-    const s = map.get(key);
-    if (!s) map.set(key, { service, source, first, last, resource });
-    else mergeSighting(s, { service, source, first, last, resource });
-  };
-  for (const r of b.spans) see(r.serviceName, r.source, r.startNs, r.endNs, r.resourceAttributes);
-  for (const r of b.numberPoints) see(r.serviceName, r.source, r.timeNs, r.timeNs, r.resourceAttributes);
-  for (const r of b.histogramPoints) see(r.serviceName, r.source, r.timeNs, r.timeNs, r.resourceAttributes);
-  // An event sent by a deploy tool (no telemetry SDK on its resource) says nothing about how the
-  // service is instrumented: it must not give a Beyla-only service an SDK source.
-  const toolEvents = new Set(b.events.map((e) => e.eventId));
-  for (const r of b.logs) {
-    if (toolEvents.has(r.logId) && !r.resourceAttributes.includes('"telemetry.sdk.name"')) continue;
-    see(r.serviceName, r.source, r.timeNs, r.timeNs, r.resourceAttributes);
-  }
-  return [...map.values()];
 }

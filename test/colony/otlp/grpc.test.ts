@@ -20,7 +20,7 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { ColonyStore } from '../../../src/colony/store/store.js';
 import { type RunningGrpcReceiver, startGrpcReceiver } from '../../../src/colony/otlp/grpc.js';
 import type { IngestSink } from '../../../src/colony/otlp/ingest.js';
-import { StoreBusyError } from '../../../src/colony/store/writer.js';
+import { StoreBusyError } from '../../../src/colony/store/busy.js';
 import { WireReader } from '../../../src/colony/otlp/wire.js';
 import { protobufTraces, sdkSpans } from '../../support/otel-sdk.js';
 

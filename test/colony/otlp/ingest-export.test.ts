@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IngestError, decodeExport, ingestExport } from '../../../src/colony/otlp/ingest.js';
 import type { IngestBatch } from '../../../src/colony/store/rows.js';
-import { StoreBusyError } from '../../../src/colony/store/writer.js';
+import { StoreBusyError } from '../../../src/colony/store/busy.js';
 import { T0, hexId, histogramBody, logsBody, sdkResource, tracesBody } from '../../support/otlp-json.js';
 import { len, str } from '../../support/otlp-proto.js';
 

@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type RunningReceiver, startReceiver } from '../../../src/colony/otlp/receiver.js';
 import type { IngestBatch } from '../../../src/colony/store/rows.js';
-import { StoreBusyError } from '../../../src/colony/store/writer.js';
+import { StoreBusyError } from '../../../src/colony/store/busy.js';
 import { T0, sdkResource, tracesBody } from '../../support/otlp-json.js';
 
 const LIMIT = 1000;

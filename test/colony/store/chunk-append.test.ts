@@ -1,8 +1,9 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SLOT_INLINE, SLOT_NATIVE, SLOT_NULL, STRING_SLOT_BYTES, planStrings, pointIntoJoined, writeInlineString } from '../../../src/colony/store/chunk-append.js';
+import { SLOT_INLINE, SLOT_NATIVE, SLOT_NULL, STRING_SLOT_BYTES, planStrings, writeInlineString } from '../../../src/colony/store/chunk-append.js';
 import { type TableDef, bigint, boolean, createTableSql, double, integer, json, storedColumnNames, varchar } from '../../../src/colony/store/columns.js';
-import { RowSource, rowsFor } from '../../../src/colony/store/row-source.js';
+import { encodeSegment } from '../../../src/colony/store/columnar.js';
+import { RowSource, type SegmentsFor } from '../../../src/colony/store/row-source.js';
 
 describe('writeInlineString', () => {
   it('inlines ASCII up to 12 bytes as length then zero-padded bytes', () => {
@@ -43,21 +44,6 @@ describe('planStrings', () => {
   });
 });
 
-describe('pointIntoJoined', () => {
-  it('gives each part its length, first four bytes and address within the joined string, carrying into the high word', () => {
-    const parts = ['abcdefghijklmn', 'ABCDEFGHIJKLMNOP', 'zyxwvutsrqponm'];
-    const slots = new Uint32Array(4 * 5);
-    // Row 3 holds the joined string at 0x1_ffff_fff0: the second part crosses 2^32.
-    slots.set([44, 0, 0xffff_fff0, 1], 3 * 4);
-    pointIntoJoined(slots, [3, 0, 4], parts);
-    const le = (t: string) => (t.charCodeAt(0) | (t.charCodeAt(1) << 8) | (t.charCodeAt(2) << 16) | (t.charCodeAt(3) << 24)) >>> 0;
-    expect([...slots.subarray(12, 16)]).toEqual([14, le('abcd'), 0xffff_fff0, 1]);
-    expect([...slots.subarray(0, 4)]).toEqual([16, le('ABCD'), 0xffff_fffe, 1]);
-    expect([...slots.subarray(16, 20)]).toEqual([14, le('zyxw'), 14, 2]);
-    expect([...slots.subarray(4, 12)]).toEqual(new Array(8).fill(0));
-  });
-});
-
 interface Row {
   s: string | null;
   j: string | null;
@@ -79,6 +65,11 @@ const TABLE: TableDef<Row> = {
     boolean('f', (r) => r.f),
   ],
 };
+
+/** Rows of one table as one columnar segment, as the store writer gets them. */
+function rowsFor<R>(table: TableDef<R>, rows: readonly R[]): SegmentsFor {
+  return { table: table as unknown as TableDef<unknown>, segments: [encodeSegment(table, rows)] };
+}
 
 describe('rows through the row source', () => {
   let instance: DuckDBInstance;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { decodeTracesProto } from '../../../src/colony/otlp/decode-proto.js';
 import { normalizeTraces } from '../../../src/colony/otlp/normalize.js';
-import { RowSource, type RowsFor } from '../../../src/colony/store/row-source.js';
+import { RowSource, type SegmentsFor } from '../../../src/colony/store/row-source.js';
 import type { IngestBatch } from '../../../src/colony/store/rows.js';
 import { ColonyStore } from '../../../src/colony/store/store.js';
 import { MIN_PARALLEL_GROUP_ROWS } from '../../../src/colony/store/writer.js';
@@ -22,8 +22,8 @@ describe('group commit', () => {
   it('small batches arriving during a commit wait for it and are committed together, not on the second lane', async () => {
     const served: number[] = [];
     const serve = RowSource.prototype.serve;
-    vi.spyOn(RowSource.prototype, 'serve').mockImplementation(function (this: RowSource, parts: readonly RowsFor[], use) {
-      served.push(parts.reduce((n, p) => n + p.rows.length, 0));
+    vi.spyOn(RowSource.prototype, 'serve').mockImplementation(function (this: RowSource, parts: readonly SegmentsFor[], use) {
+      served.push(parts.reduce((n, p) => n + p.segments.reduce((m, s) => m + s.rows, 0), 0));
       return serve.call(this, parts, use);
     });
     const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
@@ -49,8 +49,8 @@ describe('group commit', () => {
     const served: number[] = [];
     const serve = RowSource.prototype.serve;
     let bigDone = false;
-    vi.spyOn(RowSource.prototype, 'serve').mockImplementation(function (this: RowSource, parts: readonly RowsFor[], use) {
-      const rows = parts.reduce((n, p) => n + p.rows.length, 0);
+    vi.spyOn(RowSource.prototype, 'serve').mockImplementation(function (this: RowSource, parts: readonly SegmentsFor[], use) {
+      const rows = parts.reduce((n, p) => n + p.segments.reduce((m, s) => m + s.rows, 0), 0);
       served.push(rows);
       // Whether the big commit was still running when this one started.
       if (rows !== 20_000) served.push(bigDone ? -1 : 1);

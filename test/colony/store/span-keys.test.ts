@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { spanKeyWordsOf } from '../../../src/colony/store/columnar-batch.js';
 import { SpanKeyFilter, spanKeyWords, spanKeyWordsSql } from '../../../src/colony/store/span-keys.js';
 import { ColonyStore } from '../../../src/colony/store/store.js';
 import { Database } from '../../../src/colony/store/db.js';
@@ -50,8 +51,8 @@ describe('SpanKeyFilter', () => {
   it('flags a key repeated within one batch', () => {
     const filter = new SpanKeyFilter();
     const span = { spanId: hex(2, 16) };
-    expect(filter.admitAll([span, { spanId: hex(3, 16) }])).toBe(false);
-    expect(new SpanKeyFilter().admitAll([span, { ...span }])).toBe(true);
+    expect(filter.admitAll(spanKeyWordsOf([span, { spanId: hex(3, 16) }]))).toBe(false);
+    expect(new SpanKeyFilter().admitAll(spanKeyWordsOf([span, { ...span }]))).toBe(true);
   });
 
   it('a span id that is not canonical hex is "maybe seen" from the start: it always takes the exact path', () => {

@@ -1,0 +1,59 @@
+import { type ColumnarSegment, encodeSegment } from './columnar.js';
+import type { IngestBatch } from './rows.js';
+import { APPENDED_TABLES } from './schema.js';
+import { type Sighting, serviceSightings } from './sightings.js';
+import { spanKeyWords } from './span-keys.js';
+
+/**
+ * What the store writer takes: a batch's rows as columnar segments, with what the writer needs
+ * besides (span keys for the upsert decision, service sightings for the registry). Made where the
+ * rows are (a decode worker, or the writing thread for rows handed to ColonyStore.write) and
+ * moved between threads by transfer: no object per row crosses.
+ */
+export interface ColumnarBatch {
+  segments: ColumnarSegment[];
+  rows: number;
+  /** Per segment of spans, their span ids' key words (span-keys.ts), two per span. */
+  spanKeys: Uint32Array<ArrayBuffer>[];
+  sightings: Sighting[];
+}
+
+export function encodeBatch(b: IngestBatch): ColumnarBatch {
+  const segments: ColumnarSegment[] = [];
+  let rows = 0;
+  for (const { table, rows: of } of APPENDED_TABLES) {
+    const r = of(b);
+    if (r.length === 0) continue;
+    segments.push(encodeSegment(table, r));
+    rows += r.length;
+  }
+  const spanKeys = b.spans.length > 0 ? [spanKeyWordsOf(b.spans)] : [];
+  return { segments, rows, spanKeys, sightings: serviceSightings(b) };
+}
+
+export function spanKeyWordsOf(spans: readonly { spanId: string }[]): Uint32Array<ArrayBuffer> {
+  const words = new Uint32Array(2 * spans.length);
+  const one = new Uint32Array(2);
+  for (let i = 0; i < spans.length; i++) {
+    spanKeyWords(spans[i].spanId, one);
+    words[2 * i] = one[0];
+    words[2 * i + 1] = one[1];
+  }
+  return words;
+}
+
+/** Several batches as one (a group commit): their segments side by side, nothing copied. */
+export function mergeColumnar(batches: readonly ColumnarBatch[]): ColumnarBatch {
+  if (batches.length === 1) return batches[0];
+  return {
+    segments: batches.flatMap((b) => b.segments),
+    rows: batches.reduce((n, b) => n + b.rows, 0),
+    spanKeys: batches.flatMap((b) => b.spanKeys),
+    sightings: batches.flatMap((b) => b.sightings),
+  };
+}
+
+/** The buffers to transfer (not copy) when posting the batch to another thread. */
+export function transferList(b: ColumnarBatch): ArrayBuffer[] {
+  return [...b.segments.flatMap((s) => [s.data, s.heap]), ...b.spanKeys.map((k) => k.buffer)];
+}

@@ -1,0 +1,196 @@
+import { SLOT_INLINE, SLOT_NATIVE, SLOT_NULL, STRING_SLOT_BYTES, planStrings } from './chunk-append.js';
+import type { Column, ColumnKind, TableDef } from './columns.js';
+
+/**
+ * Rows of one table laid out as DuckDB's vectors want them, in transferable buffers only: a decode
+ * worker builds it, and the thread that fills DuckDB's chunks only copies memory (columnar-fill.ts).
+ * Structured-cloning row objects between threads cost 3.4-10 us per span (measured, issue 16);
+ * transferring two ArrayBuffers costs nothing per row.
+ */
+export interface ColumnarSegment {
+  table: string;
+  rows: number;
+  /** Every column's fixed-width values, validity bitmaps and long-string row lists. */
+  data: ArrayBuffer;
+  /** The bytes of the string columns' long (more than 12 bytes) strings, each distinct one once per column. */
+  heap: ArrayBuffer;
+  columns: ColumnVector[];
+}
+
+export interface ColumnVector {
+  /**
+   * Byte offset in `data` of the values, in DuckDB's layout: BIGINT and DOUBLE 8 bytes, INTEGER 4,
+   * BOOLEAN 1, strings a 16-byte duckdb_string_t each, complete for NULL and inlined strings; a long
+   * string's slot holds its length and first four bytes, and in word 2 its offset within the
+   * column's bytes in `heap`, to which the filling thread adds their address once DuckDB holds them.
+   */
+  values: number;
+  /** Byte offset in `data` of the validity bitmap (bit set: not NULL), or -1 when no value is NULL. */
+  validity: number;
+  /** Strings: the column's bytes in `heap`, [heapFrom, heapTo). */
+  heapFrom: number;
+  heapTo: number;
+  /** Strings: byte offset in `data` of the ascending Int32 list of rows whose slot points into `heap`, and its length. */
+  long: number;
+  longCount: number;
+}
+
+export const VALUE_BYTES: Record<ColumnKind, number> = { bigint: 8, double: 8, integer: 4, boolean: 1, varchar: STRING_SLOT_BYTES };
+
+const INT64_MAX = (1n << 63n) - 1n;
+const INT64_MIN = -(1n << 63n);
+const INLINE_MAX = 12;
+
+/** Validity bytes for `rows` rows: whole 64-bit words, as DuckDB keeps them. */
+export function validityBytes(rows: number): number {
+  return Math.ceil(rows / 64) * 8;
+}
+
+const align8 = (n: number) => (n + 7) & ~7;
+
+/** Grows by doubling: the heap's size is known only once every string is encoded. */
+class Heap {
+  buf: Buffer = Buffer.allocUnsafe(0);
+  at = 0;
+
+  reserve(bytes: number): void {
+    if (this.at + bytes <= this.buf.length) return;
+    const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.at + bytes, 4096));
+    this.buf.copy(next, 0, 0, this.at);
+    this.buf = next;
+  }
+}
+
+/** Scratch reused across columns and segments (a thread encodes one segment at a time). */
+let planned = new Int32Array(0);
+let longRows = new Uint8Array(0);
+
+/** Rows of `table` in columnar form; throws a RangeError for a value its column type cannot hold. */
+export function encodeSegment<R>(table: TableDef<R>, rows: readonly R[]): ColumnarSegment {
+  const n = rows.length;
+  const layout: ColumnVector[] = [];
+  let size = 0;
+  for (const c of table.columns) {
+    const values = size;
+    size = align8(size + n * VALUE_BYTES[c.kind]);
+    const validity = size;
+    size += validityBytes(n);
+    const long = size;
+    if (c.kind === 'varchar') size = align8(size + 4 * n);
+    layout.push({ values, validity, heapFrom: 0, heapTo: 0, long, longCount: 0 });
+  }
+  const data = new ArrayBuffer(size);
+  const heap = new Heap();
+  if (planned.length < n) {
+    planned = new Int32Array(n);
+    longRows = new Uint8Array(n);
+  }
+  const bytes = new Uint8Array(data);
+  for (let c = 0; c < table.columns.length; c++) {
+    const v = layout[c];
+    const valid = bytes.subarray(v.validity, v.validity + validityBytes(n));
+    valid.fill(0xff);
+    const nulls = encodeColumn(table.columns[c], rows, data, v, valid, heap);
+    if (nulls === 0) v.validity = -1;
+  }
+  const heapBytes = new ArrayBuffer(heap.at);
+  new Uint8Array(heapBytes).set(heap.buf.subarray(0, heap.at));
+  return { table: table.name, rows: n, data, heap: heapBytes, columns: layout };
+}
+
+/** Writes one column's values; returns how many are NULL. */
+function encodeColumn<R>(column: Column<R>, rows: readonly R[], data: ArrayBuffer, v: ColumnVector, valid: Uint8Array, heap: Heap): number {
+  const n = rows.length;
+  let nulls = 0;
+  const setNull = (i: number) => {
+    valid[i >> 3] &= ~(1 << (i & 7));
+    nulls++;
+  };
+  switch (column.kind) {
+    case 'varchar':
+      encodeStrings(column.get, rows, data, v, heap);
+      for (let i = 0; i < n; i++) if (planned[i] === SLOT_NULL) setNull(i);
+      break;
+    case 'bigint': {
+      const out = new BigInt64Array(data, v.values, n);
+      for (let i = 0; i < n; i++) {
+        const x = column.get(rows[i]);
+        if (x === null) setNull(i);
+        // A typed array would wrap silently where the row appender refused: refuse too.
+        else if (x > INT64_MAX || x < INT64_MIN) throw new RangeError(`${column.name}: ${x} is outside BIGINT`);
+        else out[i] = x;
+      }
+      break;
+    }
+    case 'integer': {
+      const out = new Int32Array(data, v.values, n);
+      for (let i = 0; i < n; i++) {
+        const x = column.get(rows[i]);
+        if (x === null) setNull(i);
+        else if ((x | 0) !== x) throw new RangeError(`${column.name}: ${x} is not a 32-bit integer`);
+        else out[i] = x;
+      }
+      break;
+    }
+    case 'double': {
+      const out = new Float64Array(data, v.values, n);
+      for (let i = 0; i < n; i++) {
+        const x = column.get(rows[i]);
+        if (x === null) setNull(i);
+        else out[i] = x;
+      }
+      break;
+    }
+    case 'boolean': {
+      const out = new Uint8Array(data, v.values, n);
+      for (let i = 0; i < n; i++) {
+        const x = column.get(rows[i]);
+        if (x === null) setNull(i);
+        else out[i] = x ? 1 : 0;
+      }
+      break;
+    }
+  }
+  return nulls;
+}
+
+/**
+ * A string column's slots: NULL and short ASCII strings as planStrings writes them, other strings
+ * UTF-8 encoded once per distinct value into the heap (or inlined when that is 12 bytes or
+ * fewer), and repeats copying the slot of the row that first held the value.
+ */
+function encodeStrings<R>(get: (row: R) => string | null, rows: readonly R[], data: ArrayBuffer, v: ColumnVector, heap: Heap): void {
+  const n = rows.length;
+  const slotBytes = new Uint8Array(data, v.values, n * STRING_SLOT_BYTES);
+  const slots = new Uint32Array(data, v.values, n * 4);
+  v.heapFrom = heap.at;
+  planStrings((i) => get(rows[i]), n, planned, slotBytes, (i, s) => {
+    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    heap.reserve(3 * s.length);
+    const len = heap.buf.write(s, heap.at, 'utf8');
+    const at = i * STRING_SLOT_BYTES;
+    slots[i * 4] = len;
+    if (len <= INLINE_MAX) {
+      slotBytes.set(heap.buf.subarray(heap.at, heap.at + len), at + 4);
+      longRows[i] = 0;
+      return;
+    }
+    slotBytes.set(heap.buf.subarray(heap.at, heap.at + 4), at + 4);
+    slots[i * 4 + 2] = heap.at - v.heapFrom;
+    longRows[i] = 1;
+    heap.at += len;
+  });
+  v.heapTo = heap.at;
+  const long = new Int32Array(data, v.long, n);
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    const from = planned[i];
+    if (from === SLOT_NULL || from === SLOT_INLINE) continue;
+    if (from !== SLOT_NATIVE) {
+      slots.copyWithin(i * 4, from * 4, from * 4 + 4);
+      longRows[i] = longRows[from];
+    }
+    if (longRows[i] === 1) long[count++] = i;
+  }
+  v.longCount = count;
+}
