@@ -4,6 +4,7 @@ import { CoralError } from '../../core/errors.js';
 import type { Signal } from './model.js';
 import { rejectionMessage } from './normalize.js';
 import { type IngestSink, IngestError, ingestExport } from './ingest.js';
+import type { DecodePool } from './decode-pool.js';
 import { exportResponse } from './responses.js';
 import { WireWriter } from './wire.js';
 
@@ -19,6 +20,8 @@ export interface GrpcReceiverOptions {
   /** When set, every export must carry `authorization: Bearer <token>` metadata. */
   token?: string;
   onExport?: (e: { signal: Signal; encoding: 'protobuf'; accepted: number; rejected: number }) => void;
+  /** Decode workers to share (the OTLP/HTTP receiver's); without, exports decode on the main thread. */
+  decoders?: DecodePool | null;
 }
 
 export interface RunningGrpcReceiver {
@@ -103,7 +106,7 @@ export function startGrpcReceiver(opts: GrpcReceiverOptions): Promise<RunningGrp
           callback({ code: status.UNAUTHENTICATED, details: 'missing or wrong bearer token: send authorization: Bearer <token> metadata (the --token the colony was started with)' });
           return;
         }
-        ingestExport(opts.sink, signal, 'protobuf', call.request).then(
+        ingestExport(opts.sink, signal, 'protobuf', call.request, opts.decoders).then(
           (n) => {
             opts.onExport?.({ signal, encoding: 'protobuf', accepted: n.accepted, rejected: n.rejected });
             callback(null, exportResponse(signal, 'protobuf', n.rejected, rejectionMessage(n)));

@@ -1,7 +1,9 @@
+import type { ColumnarBatch } from '../store/columnar-batch.js';
 import type { IngestBatch } from '../store/rows.js';
 import { StoreBusyError } from '../store/busy.js';
 import { decodeLogsJson, decodeMetricsJson, decodeTracesJson } from './decode-json.js';
 import { decodeLogsProto, decodeMetricsProto, decodeTracesProto } from './decode-proto.js';
+import type { DecodePool } from './decode-pool.js';
 import { OtlpDecodeError, type Signal } from './model.js';
 import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces } from './normalize.js';
 import type { Encoding } from './responses.js';
@@ -9,7 +11,12 @@ import type { Encoding } from './responses.js';
 /** Where decoded telemetry goes: the store, or anything that commits a batch. */
 export interface IngestSink {
   write(batch: IngestBatch): Promise<void>;
+  /** A sink that takes columnar batches has exports decoded on worker threads (decode-pool.ts). */
+  writeColumnar?(batch: ColumnarBatch): Promise<void>;
 }
+
+/** What an export came to: partial success's counts and reasons. */
+export type ExportOutcome = Pick<Normalized, 'accepted' | 'rejected' | 'reasons'>;
 
 const CODECS: Record<Signal, { json: (b: Buffer) => unknown; proto: (b: Buffer) => unknown; normalize: (req: never) => Normalized }> = {
   traces: { json: decodeTracesJson, proto: decodeTracesProto, normalize: normalizeTraces },
@@ -43,22 +50,44 @@ export class IngestError extends Error {
   }
 }
 
-/** Decode -> normalise -> store: the one path every OTLP transport (HTTP, gRPC) takes. */
-export async function ingestExport(sink: IngestSink, signal: Signal, encoding: Encoding, body: Buffer): Promise<Normalized> {
+/**
+ * The store cannot take a batch. Items the store cannot hold were rejected one by one before this
+ * point; what fails here is the store itself, so the sender retries later. Its own error text is
+ * for the colony's log.
+ */
+export function storeUnavailable(cause: unknown): IngestError {
+  return new IngestError('unavailable', 'the store could not take this batch; retry later (details are in the colony log)', { cause });
+}
+
+/**
+ * Decode -> normalise -> store: the one path every OTLP transport (HTTP, gRPC) takes. With
+ * `decoders` and a sink taking columnar batches, the first two steps run on a decode worker.
+ */
+export async function ingestExport(sink: IngestSink, signal: Signal, encoding: Encoding, body: Buffer, decoders?: DecodePool | null): Promise<ExportOutcome> {
+  const cannotDecode = (err: unknown) => (err instanceof OtlpDecodeError ? new IngestError('invalid', `cannot decode ${signal} ${encoding}: ${err.message}`) : err);
+  const writeColumnar = sink.writeColumnar?.bind(sink);
+  if (decoders && writeColumnar) {
+    const columnar = await decoders.decode(signal, encoding, body).catch((err: unknown) => {
+      throw cannotDecode(err);
+    });
+    await store(() => writeColumnar(columnar.batch));
+    return columnar;
+  }
   let n: Normalized;
   try {
     n = decodeExport(signal, encoding, body);
   } catch (err) {
-    if (err instanceof OtlpDecodeError) throw new IngestError('invalid', `cannot decode ${signal} ${encoding}: ${err.message}`);
-    throw err;
+    throw cannotDecode(err);
   }
+  await store(() => sink.write(n.batch));
+  return n;
+}
+
+async function store(write: () => Promise<void>): Promise<void> {
   try {
-    await sink.write(n.batch);
+    await write();
   } catch (err) {
     if (err instanceof StoreBusyError) throw new IngestError('busy', err.message);
-    // Items the store cannot hold were rejected one by one before this point; what fails here is
-    // the store itself, so the sender retries later. Its own error text is for the colony's log.
-    throw new IngestError('unavailable', 'the store could not take this batch; retry later (details are in the colony log)', { cause: err });
+    throw storeUnavailable(err);
   }
-  return n;
 }

@@ -44,7 +44,7 @@ function reject(n: Normalized, reason: string, count = 1): void {
   n.reasons.set(reason, (n.reasons.get(reason) ?? 0) + count);
 }
 
-export function rejectionMessage(n: Normalized): string {
+export function rejectionMessage(n: Pick<Normalized, 'reasons'>): string {
   return [...n.reasons].map(([reason, count]) => `${count} ${reason}`).join('; ');
 }
 

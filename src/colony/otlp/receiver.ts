@@ -4,6 +4,7 @@ import { gunzip, inflate } from 'node:zlib';
 import { CoralError } from '../../core/errors.js';
 import { type AccessPolicy, checkAccess } from './auth.js';
 import { type IngestSink, IngestError, ingestExport } from './ingest.js';
+import { DEFAULT_DECODE_WORKERS, DecodePool } from './decode-pool.js';
 import { BUDGET_RETRY_AFTER_S, BudgetHold, InflightBudget } from './limits.js';
 import type { Signal } from './model.js';
 import { rejectionMessage } from './normalize.js';
@@ -44,6 +45,11 @@ export interface ReceiverOptions {
   onError?: (err: unknown) => void;
   /** Other endpoints served on the same port, by exact path (the colony's /mcp). */
   routes?: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>>;
+  /**
+   * Decode workers for a sink that takes columnar batches (default DEFAULT_DECODE_WORKERS; 0
+   * decodes on the main thread). Started with the receiver and ended when it closes.
+   */
+  decodeWorkers?: number;
 }
 
 export interface ExportReport {
@@ -56,6 +62,8 @@ export interface ExportReport {
 export interface RunningReceiver {
   url: string;
   port: number;
+  /** Its decode workers, which an OTLP/gRPC receiver beside it shares; null when it decodes on the main thread. */
+  decoders: DecodePool | null;
   close(): Promise<void>;
 }
 
@@ -151,7 +159,7 @@ async function decompress(req: IncomingMessage, body: Buffer, limit: number, hol
 export async function handleExport(
   req: IncomingMessage,
   res: ServerResponse,
-  opts: Required<Pick<ReceiverOptions, 'sink' | 'maxBodyBytes' | 'budget'>> & Pick<ReceiverOptions, 'onExport' | 'onError' | 'access'>,
+  opts: Required<Pick<ReceiverOptions, 'sink' | 'maxBodyBytes' | 'budget'>> & Pick<ReceiverOptions, 'onExport' | 'onError' | 'access'> & { decoders?: DecodePool | null },
 ): Promise<void> {
   const hold = new BudgetHold(opts.budget);
   const path = (req.url ?? '').split('?')[0];
@@ -177,7 +185,7 @@ export async function handleExport(
     const body = await decompress(req, raw, opts.maxBodyBytes, hold, opts.budget);
     let n;
     try {
-      n = await ingestExport(opts.sink, signal, encoding, body);
+      n = await ingestExport(opts.sink, signal, encoding, body, opts.decoders);
     } catch (err) {
       if (!(err instanceof IngestError)) throw err;
       if (err.kind === 'invalid') throw new HttpError(400, RPC_INVALID_ARGUMENT, err.message);
@@ -211,7 +219,9 @@ function logInternalError(err: unknown): void {
 export function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
   const host = opts.host ?? DEFAULT_OTLP_HOST;
   const port = opts.port ?? DEFAULT_OTLP_PORT;
-  const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, budget: opts.budget ?? new InflightBudget(), onExport: opts.onExport, onError: opts.onError, access: opts.access };
+  const workers = opts.decodeWorkers ?? DEFAULT_DECODE_WORKERS;
+  const decoders = opts.sink.writeColumnar && workers > 0 ? new DecodePool(workers, opts.onError) : null;
+  const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, budget: opts.budget ?? new InflightBudget(), onExport: opts.onExport, onError: opts.onError, access: opts.access, decoders };
   const server: Server = createServer((req, res) => {
     const route = opts.routes?.[(req.url ?? '').split('?')[0]];
     const handled = route ? route(req, res) : handleExport(req, res, handlerOpts);
@@ -222,7 +232,7 @@ export function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
     });
   });
   server.keepAliveTimeout = 30_000;
-  return new Promise((resolve, reject) => {
+  return new Promise<RunningReceiver>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') {
         reject(new CoralError(`Port ${port} on ${host} is already in use, so the OTLP receiver cannot listen there.`, 'Stop the other OTLP receiver (a Collector or another colony), or pass --otlp-port N (0 picks a free port).'));
@@ -236,12 +246,18 @@ export function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
       resolve({
         port: actual,
         url: `http://${host.includes(':') ? `[${host}]` : host}:${actual}`,
-        close: () =>
-          new Promise<void>((done) => {
+        decoders,
+        close: async () => {
+          await new Promise<void>((done) => {
             server.closeAllConnections();
             server.close(() => done());
-          }),
+          });
+          await decoders?.close();
+        },
       });
     });
+  }).catch(async (err: unknown) => {
+    await decoders?.close();
+    throw err;
   });
 }

@@ -2,6 +2,7 @@ import { Database, type OpenOptions } from './db.js';
 import { repairServiceRegistry } from './registry-repair.js';
 import { StoreWriter } from './writer.js';
 import type { IngestBatch } from './rows.js';
+import type { ColumnarBatch } from './columnar-batch.js';
 import type { TimeRange } from '../../core/time.js';
 import { type RedQuery, type RedRow, redFromHistograms, redFromSpans } from './queries/red.js';
 import { type TraceSearch, type TraceSearchResult, type SpanRecord, getTrace, searchTraces } from './queries/spans.js';
@@ -43,6 +44,11 @@ export class ColonyStore implements Colony {
   /** Resolves once the rows are committed; concurrent writes share one transaction. */
   write(batch: IngestBatch): Promise<void> {
     return this.writer.write(batch);
+  }
+
+  /** A batch already in columnar form (from a decode worker): stored as `write` stores rows. */
+  writeColumnar(batch: ColumnarBatch): Promise<void> {
+    return this.writer.writeColumnar(batch);
   }
 
   redFromSpans(q: RedQuery): Promise<RedRow[]> {

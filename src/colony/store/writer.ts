@@ -98,7 +98,13 @@ export class StoreWriter {
   /** Rows made on this thread: encoded here, then stored as `writeColumnar` stores a decode worker's. */
   write(batch: IngestBatch): Promise<void> {
     if (batchSize(batch) === 0) return Promise.resolve();
-    return this.writeColumnar(encodeBatch(batch));
+    let columnar: ColumnarBatch;
+    try {
+      columnar = encodeBatch(batch);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return this.writeColumnar(columnar);
   }
 
   writeColumnar(batch: ColumnarBatch): Promise<void> {

@@ -39,10 +39,10 @@ describe('decodeExport', () => {
 describe('ingestExport', () => {
   const sink = (write: (b: IngestBatch) => Promise<void>) => ({ write });
 
-  it('writes the normalised batch to the sink and returns it', async () => {
+  it('writes the normalised batch to the sink and returns its counts', async () => {
     const written: IngestBatch[] = [];
     const n = await ingestExport(sink(async (b) => { written.push(b); }), 'traces', 'json', TRACES);
-    expect(written).toEqual([n.batch]);
+    expect(written).toEqual([decodeExport('traces', 'json', TRACES).batch]);
     expect(n.accepted).toBe(1);
   });
 
