@@ -19,10 +19,11 @@ import { ColonyStore } from '../src/colony/store/store.js';
 import { DEFAULT_THREADS } from '../src/colony/store/db.js';
 import { decodeTracesProto } from '../src/colony/otlp/decode-proto.js';
 import { startReceiver } from '../src/colony/otlp/receiver.js';
+import { DEFAULT_DECODE_WORKERS } from '../src/colony/otlp/decode-pool.js';
 import { jsonTraces, protobufTraces, sdkSpans } from '../test/support/otel-sdk.js';
 import { decodeMessagesProtobufjs, decodeTracesProtobufjs } from './protobufjs-traces.js';
 import { report } from './report.js';
-import { calibrateThreads, threadCpuMs, threadCpuPerSpan } from './thread-cpu.js';
+import { calibrateThreads, noteWorkerThread, threadCpuMs, threadCpuPerSpan, threadIds } from './thread-cpu.js';
 
 const BATCH = 512;
 const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 200);
@@ -30,6 +31,8 @@ const PROTOBUF = 'application/x-protobuf';
 const JSON_TYPE = 'application/json';
 /** DuckDB threads of the colony: 1, as `coral colony serve` defaults to (see DEFAULT_THREADS). */
 const THREADS = Number(process.env.BENCH_INGEST_THREADS ?? DEFAULT_THREADS);
+/** Decode worker threads of the receiver (0: decode on the JS thread), as `--decode-workers`. */
+const DECODE_WORKERS = Number(process.env.BENCH_INGEST_DECODE_WORKERS ?? DEFAULT_DECODE_WORKERS);
 
 const load1 = () => Math.round(loadavg()[0] * 100) / 100;
 
@@ -106,7 +109,10 @@ const RUNS = (process.env.BENCH_INGEST_RUNS ?? 'protobuf,json,mixed').split(',')
 async function run(name: string, items: Payload[], concurrency: number, target: number): Promise<void> {
   if (!RUNS.some((r) => name.endsWith(`_${r}`))) return;
   const store = await ColonyStore.open({ path: ':memory:', threads: THREADS, memoryLimit: '4GB' });
-  const receiver = await startReceiver({ sink: store, port: 0 });
+  const before = threadIds();
+  const receiver = await startReceiver({ sink: store, port: 0, decodeWorkers: DECODE_WORKERS });
+  // The threads the receiver started are its decode workers.
+  for (const tid of threadIds()) if (!before.has(tid)) noteWorkerThread(tid);
   const loadBefore = load1();
   const cpu = process.cpuUsage();
   const jsCpu = jsThreadCpuMs();
@@ -136,6 +142,7 @@ async function run(name: string, items: Payload[], concurrency: number, target: 
     batch: BATCH,
     concurrency,
     duckdb_threads: THREADS,
+    decode_workers: DECODE_WORKERS,
     protobuf_batches: items.filter((p) => p.contentType === PROTOBUF).length,
     json_batches: items.filter((p) => p.contentType === JSON_TYPE).length,
     elapsed_ms: Math.round(elapsedMs),

@@ -46,6 +46,11 @@ export async function calibrateThreads(): Promise<void> {
   }
 }
 
+/** The ids of this process's threads now (empty off Linux). */
+export function threadIds(): Set<string> {
+  return new Set(ticksByThread().keys());
+}
+
 /** Counts thread `tid` as a worker thread's. */
 export function noteWorkerThread(tid: string): void {
   workers.add(tid);

@@ -157,29 +157,37 @@ function encodeColumn<R>(column: Column<R>, rows: readonly R[], data: ArrayBuffe
 /**
  * A string column's slots: NULL and short ASCII strings as planStrings writes them, other strings
  * UTF-8 encoded once per distinct value into the heap (or inlined when that is 12 bytes or
- * fewer), and repeats copying the slot of the row that first held the value.
+ * fewer), and repeats copying the slot of the row that first held the value. The long strings are
+ * written joined, in one native call: one call per string cost more than the copy itself.
  */
 function encodeStrings<R>(get: (row: R) => string | null, rows: readonly R[], data: ArrayBuffer, v: ColumnVector, heap: Heap): void {
   const n = rows.length;
   const slotBytes = new Uint8Array(data, v.values, n * STRING_SLOT_BYTES);
   const slots = new Uint32Array(data, v.values, n * 4);
-  v.heapFrom = heap.at;
+  const longAt: number[] = [];
+  const longs: string[] = [];
   planStrings((i) => get(rows[i]), n, planned, slotBytes, (i, s) => {
-    // UTF-8 takes at most 3 bytes per UTF-16 code unit.
+    // More than 12 UTF-16 code units make more than 12 UTF-8 bytes; fewer may not (non-ASCII).
+    if (s.length > INLINE_MAX) {
+      longAt.push(i);
+      longs.push(s);
+      longRows[i] = 1;
+      return;
+    }
     heap.reserve(3 * s.length);
     const len = heap.buf.write(s, heap.at, 'utf8');
-    const at = i * STRING_SLOT_BYTES;
-    slots[i * 4] = len;
     if (len <= INLINE_MAX) {
-      slotBytes.set(heap.buf.subarray(heap.at, heap.at + len), at + 4);
+      slots[i * 4] = len;
+      slotBytes.set(heap.buf.subarray(heap.at, heap.at + len), i * STRING_SLOT_BYTES + 4);
       longRows[i] = 0;
       return;
     }
-    slotBytes.set(heap.buf.subarray(heap.at, heap.at + 4), at + 4);
-    slots[i * 4 + 2] = heap.at - v.heapFrom;
+    longAt.push(i);
+    longs.push(s);
     longRows[i] = 1;
-    heap.at += len;
   });
+  v.heapFrom = heap.at;
+  writeLongStrings(longAt, longs, slots, heap);
   v.heapTo = heap.at;
   const long = new Int32Array(data, v.long, n);
   let count = 0;
@@ -193,4 +201,29 @@ function encodeStrings<R>(get: (row: R) => string | null, rows: readonly R[], da
     if (longRows[i] === 1) long[count++] = i;
   }
   v.longCount = count;
+}
+
+/**
+ * Writes `strings` (each more than 12 UTF-8 bytes) one after another at the heap's end, and gives
+ * row `rows[k]` a slot with the length, first four bytes and heap offset (from where they start)
+ * of `strings[k]`.
+ */
+function writeLongStrings(rows: readonly number[], strings: readonly string[], slots: Uint32Array, heap: Heap): void {
+  if (rows.length === 0) return;
+  const start = heap.at;
+  const joined = strings.length === 1 ? strings[0] : strings.join('');
+  heap.reserve(3 * joined.length);
+  const buf = heap.buf;
+  const ascii = buf.write(joined, start, 'utf8') === joined.length;
+  let at = start;
+  for (let k = 0; k < rows.length; k++) {
+    // ASCII: each string's bytes are its code units, where the joined write put them.
+    const len = ascii ? strings[k].length : buf.write(strings[k], at, 'utf8');
+    const slot = rows[k] * 4;
+    slots[slot] = len;
+    slots[slot + 1] = (buf[at] | (buf[at + 1] << 8) | (buf[at + 2] << 16) | (buf[at + 3] << 24)) >>> 0;
+    slots[slot + 2] = at - start;
+    at += len;
+  }
+  heap.at = at;
 }
