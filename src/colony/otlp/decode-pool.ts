@@ -5,10 +5,10 @@
  * (structured-cloning rows cost 3.4-10 us per span, measured, issue 16).
  */
 import { Worker } from 'node:worker_threads';
-import { type ColumnarBatch, encodeBatch } from '../store/columnar-batch.js';
+import { type ColumnarBatch, encodeBatch, segmentBuffers } from '../store/columnar-batch.js';
 import { IngestError, decodeExport, storeUnavailable } from './ingest.js';
 import { OtlpDecodeError, type Signal } from './model.js';
-import type { DecodeReply, DecodeRequest } from './decode-protocol.js';
+import type { DecodeReply, DecodeRequest, RecycleRequest } from './decode-protocol.js';
 import type { Encoding } from './responses.js';
 
 /** The worker's code, bundled, in the built CLI (scripts/build.mjs); absent when running from sources. */
@@ -89,6 +89,17 @@ export class DecodePool {
       const request: DecodeRequest = { id, signal, encoding, body: bytes };
       slot.worker.postMessage(request, [bytes.buffer]);
     });
+  }
+
+  /**
+   * Hands a decoded batch's segment memory back to a worker once its rows are stored (or refused):
+   * the batch must not be used after.
+   */
+  recycle(batch: ColumnarBatch): void {
+    const slot = this.pick();
+    if (!slot) return;
+    const recycle = segmentBuffers(batch);
+    slot.worker.postMessage({ recycle } satisfies RecycleRequest, recycle);
   }
 
   async close(): Promise<void> {

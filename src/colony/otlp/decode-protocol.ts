@@ -10,6 +10,11 @@ export interface DecodeRequest {
   body: Uint8Array<ArrayBuffer>;
 }
 
+/** Segment memory handed back to a decode worker once the rows in it are stored, to encode into again. */
+export interface RecycleRequest {
+  recycle: ArrayBuffer[];
+}
+
 /** What a decode worker answers: the export in columnar form and its partial-success counts, or why it failed. */
 export type DecodeReply =
   | { id: number; ok: true; batch: ColumnarBatch; accepted: number; rejected: number; reasons: [string, number][] }

@@ -5,13 +5,19 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { type ColumnarBatch, encodeBatch, transferList } from '../store/columnar-batch.js';
+import { BufferPool } from '../store/columnar.js';
 import { decodeExport } from './ingest.js';
 import { OtlpDecodeError } from './model.js';
 import type { Normalized } from './normalize.js';
-import type { DecodeReply, DecodeRequest } from './decode-protocol.js';
+import type { DecodeReply, DecodeRequest, RecycleRequest } from './decode-protocol.js';
 
+const buffers = new BufferPool();
 const port = parentPort;
-port?.on('message', (m: DecodeRequest) => {
+port?.on('message', (m: DecodeRequest | RecycleRequest) => {
+  if ('recycle' in m) {
+    buffers.give(m.recycle);
+    return;
+  }
   const fail = (kind: 'invalid' | 'store' | 'internal', err: unknown) => {
     const reply: DecodeReply = { id: m.id, ok: false, kind, message: (err as Error)?.message ?? String(err) };
     port.postMessage(reply);
@@ -25,7 +31,7 @@ port?.on('message', (m: DecodeRequest) => {
   }
   let batch: ColumnarBatch;
   try {
-    batch = encodeBatch(n.batch);
+    batch = encodeBatch(n.batch, buffers);
   } catch (err) {
     fail(err instanceof RangeError ? 'store' : 'internal', err);
     return;

@@ -3,7 +3,7 @@ import type { IngestBatch } from '../store/rows.js';
 import { StoreBusyError } from '../store/busy.js';
 import { decodeLogsJson, decodeMetricsJson, decodeTracesJson } from './decode-json.js';
 import { decodeLogsProto, decodeMetricsProto, decodeTracesProto } from './decode-proto.js';
-import type { DecodePool } from './decode-pool.js';
+import type { DecodePool, DecodedExport } from './decode-pool.js';
 import { OtlpDecodeError, type Signal } from './model.js';
 import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces } from './normalize.js';
 import type { Encoding } from './responses.js';
@@ -11,8 +11,12 @@ import type { Encoding } from './responses.js';
 /** Where decoded telemetry goes: the store, or anything that commits a batch. */
 export interface IngestSink {
   write(batch: IngestBatch): Promise<void>;
-  /** A sink that takes columnar batches has exports decoded on worker threads (decode-pool.ts). */
-  writeColumnar?(batch: ColumnarBatch): Promise<void>;
+  /**
+   * A sink that takes columnar batches has exports decoded on worker threads (decode-pool.ts). It
+   * gets each batch while it is still being decoded, so that it can wait for it rather than commit
+   * a small group without it.
+   */
+  writeColumnar?(batch: Promise<ColumnarBatch>): Promise<void>;
 }
 
 /** What an export came to: partial success's counts and reasons. */
@@ -67,11 +71,22 @@ export async function ingestExport(sink: IngestSink, signal: Signal, encoding: E
   const cannotDecode = (err: unknown) => (err instanceof OtlpDecodeError ? new IngestError('invalid', `cannot decode ${signal} ${encoding}: ${err.message}`) : err);
   const writeColumnar = sink.writeColumnar?.bind(sink);
   if (decoders && writeColumnar) {
-    const columnar = await decoders.decode(signal, encoding, body).catch((err: unknown) => {
+    const decoding = decoders.decode(signal, encoding, body);
+    const written = store(() => writeColumnar(decoding.then((d) => d.batch)));
+    let decoded: DecodedExport;
+    try {
+      decoded = await decoding;
+    } catch (err) {
+      // The store saw the same failure and stored nothing; the sender hears why.
+      written.catch(() => undefined);
       throw cannotDecode(err);
-    });
-    await store(() => writeColumnar(columnar.batch));
-    return columnar;
+    }
+    try {
+      await written;
+    } finally {
+      decoders.recycle(decoded.batch);
+    }
+    return decoded;
   }
   let n: Normalized;
   try {

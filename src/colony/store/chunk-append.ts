@@ -30,6 +30,9 @@ export const SLOT_NULL = -1;
 export const SLOT_NATIVE = -2;
 export const SLOT_INLINE = -3;
 
+/** Strings looked up before a column without repeats stops looking. */
+const LOOKUP_TRIAL = 64;
+
 /**
  * Plans one string column of `count` values: per row SLOT_NULL, SLOT_INLINE (written into
  * `inline`), SLOT_NATIVE (copied into the vector's string heap by `assign`), or the index of an
@@ -45,10 +48,22 @@ export function planStrings(
 ): boolean {
   const first = new Map<string, number>();
   let fromJs = false;
+  // Most repeats follow each other (a resource's spans, a trace's spans): compared first, they
+  // cost no hashing. A column whose first strings never repeat otherwise (ids, attribute JSON)
+  // stops looking them up: hashing each cost more than writing it again (measured, issue 16).
+  let previous: string | null = null;
+  let previousFirst = -1;
+  let lookups = 0;
+  let hits = 0;
   for (let i = 0; i < count; i++) {
     const s = value(i);
     if (s === null) {
       source[i] = SLOT_NULL;
+      continue;
+    }
+    if (s === previous) {
+      source[i] = previousFirst;
+      fromJs = true;
       continue;
     }
     if (writeInlineString(inline, i * STRING_SLOT_BYTES, s)) {
@@ -56,13 +71,20 @@ export function planStrings(
       fromJs = true;
       continue;
     }
-    const seen = first.get(s);
-    if (seen !== undefined) {
-      source[i] = seen;
-      fromJs = true;
-      continue;
+    previous = s;
+    if (hits > 0 || lookups < LOOKUP_TRIAL) {
+      lookups++;
+      const seen = first.get(s);
+      if (seen !== undefined) {
+        hits++;
+        source[i] = seen;
+        previousFirst = seen;
+        fromJs = true;
+        continue;
+      }
+      first.set(s, i);
     }
-    first.set(s, i);
+    previousFirst = i;
     assign(i, s);
     source[i] = SLOT_NATIVE;
   }

@@ -1,4 +1,4 @@
-import { type ColumnarSegment, encodeSegment } from './columnar.js';
+import { type BufferPool, type ColumnarSegment, encodeSegment } from './columnar.js';
 import type { IngestBatch } from './rows.js';
 import { APPENDED_TABLES } from './schema.js';
 import { type Sighting, serviceSightings } from './sightings.js';
@@ -18,13 +18,13 @@ export interface ColumnarBatch {
   sightings: Sighting[];
 }
 
-export function encodeBatch(b: IngestBatch): ColumnarBatch {
+export function encodeBatch(b: IngestBatch, buffers?: BufferPool): ColumnarBatch {
   const segments: ColumnarSegment[] = [];
   let rows = 0;
   for (const { table, rows: of } of APPENDED_TABLES) {
     const r = of(b);
     if (r.length === 0) continue;
-    segments.push(encodeSegment(table, r));
+    segments.push(encodeSegment(table, r, buffers));
     rows += r.length;
   }
   const spanKeys = b.spans.length > 0 ? [spanKeyWordsOf(b.spans)] : [];
@@ -55,5 +55,10 @@ export function mergeColumnar(batches: readonly ColumnarBatch[]): ColumnarBatch 
 
 /** The buffers to transfer (not copy) when posting the batch to another thread. */
 export function transferList(b: ColumnarBatch): ArrayBuffer[] {
-  return [...b.segments.flatMap((s) => [s.data, s.heap]), ...b.spanKeys.map((k) => k.buffer)];
+  return [...segmentBuffers(b), ...b.spanKeys.map((k) => k.buffer)];
+}
+
+/** The segments' memory, to use again once they are stored. */
+export function segmentBuffers(b: ColumnarBatch): ArrayBuffer[] {
+  return b.segments.flatMap((s) => (s.heap.byteLength > 0 ? [s.data, s.heap] : [s.data]));
 }

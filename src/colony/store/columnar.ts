@@ -48,6 +48,42 @@ export function validityBytes(rows: number): number {
 
 const align8 = (n: number) => (n + 7) & ~7;
 
+/**
+ * Memory for segments: buffers handed back once their rows are stored (DecodePool.recycle) are
+ * used again. Fresh ones cost more than their allocation: every transferred buffer is external
+ * memory to the receiving thread's heap, and tens of megabytes a second of it made V8 run a full
+ * mark-compact every ~200 ms there (measured, issue 16).
+ */
+export class BufferPool {
+  private readonly free: ArrayBuffer[] = [];
+
+  /** A zeroed buffer of at least `bytes` bytes. */
+  take(bytes: number): ArrayBuffer {
+    for (let k = 0; k < this.free.length; k++) {
+      const b = this.free[k];
+      // Not a buffer far larger than needed: it is worth keeping for a segment that needs it.
+      if (b.byteLength >= bytes && b.byteLength <= 4 * bytes) {
+        this.free.splice(k, 1);
+        new Uint8Array(b).fill(0);
+        return b;
+      }
+    }
+    return new ArrayBuffer(bytes <= MIN_POOLED_BYTES ? bytes : 2 ** Math.ceil(Math.log2(bytes)));
+  }
+
+  give(buffers: readonly ArrayBuffer[]): void {
+    for (const b of buffers) if (b.byteLength >= MIN_POOLED_BYTES && this.free.length < MAX_POOLED) this.free.push(b);
+  }
+
+  get size(): number {
+    return this.free.length;
+  }
+}
+
+/** Smaller buffers are cheap enough to allocate each time. */
+const MIN_POOLED_BYTES = 16 * 1024;
+const MAX_POOLED = 64;
+
 /** Grows by doubling: the heap's size is known only once every string is encoded. */
 class Heap {
   buf: Buffer = Buffer.allocUnsafe(0);
@@ -65,8 +101,14 @@ class Heap {
 let planned = new Int32Array(0);
 let longRows = new Uint8Array(0);
 
-/** Rows of `table` in columnar form; throws a RangeError for a value its column type cannot hold. */
-export function encodeSegment<R>(table: TableDef<R>, rows: readonly R[]): ColumnarSegment {
+/** The heap every segment is encoded into before its bytes are copied out (one segment at a time per thread). */
+const heap = new Heap();
+
+/**
+ * Rows of `table` in columnar form, in buffers from `buffers`; throws a RangeError for a value its
+ * column type cannot hold.
+ */
+export function encodeSegment<R>(table: TableDef<R>, rows: readonly R[], buffers?: BufferPool): ColumnarSegment {
   const n = rows.length;
   const layout: ColumnVector[] = [];
   let size = 0;
@@ -79,8 +121,8 @@ export function encodeSegment<R>(table: TableDef<R>, rows: readonly R[]): Column
     if (c.kind === 'varchar') size = align8(size + 4 * n);
     layout.push({ values, validity, heapFrom: 0, heapTo: 0, long, longCount: 0 });
   }
-  const data = new ArrayBuffer(size);
-  const heap = new Heap();
+  const data = buffers ? buffers.take(size) : new ArrayBuffer(size);
+  heap.at = 0;
   if (planned.length < n) {
     planned = new Int32Array(n);
     longRows = new Uint8Array(n);
@@ -93,7 +135,7 @@ export function encodeSegment<R>(table: TableDef<R>, rows: readonly R[]): Column
     const nulls = encodeColumn(table.columns[c], rows, data, v, valid, heap);
     if (nulls === 0) v.validity = -1;
   }
-  const heapBytes = new ArrayBuffer(heap.at);
+  const heapBytes = buffers && heap.at > 0 ? buffers.take(heap.at) : new ArrayBuffer(heap.at);
   new Uint8Array(heapBytes).set(heap.buf.subarray(0, heap.at));
   return { table: table.name, rows: n, data, heap: heapBytes, columns: layout };
 }

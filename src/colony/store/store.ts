@@ -46,8 +46,8 @@ export class ColonyStore implements Colony {
     return this.writer.write(batch);
   }
 
-  /** A batch already in columnar form (from a decode worker): stored as `write` stores rows. */
-  writeColumnar(batch: ColumnarBatch): Promise<void> {
+  /** A batch already in columnar form (from a decode worker), or on its way: stored as `write` stores rows. */
+  writeColumnar(batch: ColumnarBatch | Promise<ColumnarBatch>): Promise<void> {
     return this.writer.writeColumnar(batch);
   }
 

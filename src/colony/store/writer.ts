@@ -28,7 +28,17 @@ export function batchSize(b: IngestBatch): number {
   return b.spans.length + b.numberPoints.length + b.histogramPoints.length + b.logs.length + b.events.length;
 }
 
+/**
+ * A commit of fewer rows waits for batches still being decoded (at most GROUP_WAIT_MS): with a
+ * decode worker the batches reach the writer one by one, and committed as they came (~900 spans
+ * a commit) they cost DuckDB ~7.9 us of CPU per span, against ~5.9 waited for (~1,450 a commit;
+ * 8 senders, measured, issue 16).
+ */
+export const GROUP_MIN_ROWS = 2048;
+const GROUP_WAIT_MS = 10;
+
 interface Pending {
+  at: number;
   batch: ColumnarBatch;
   size: number;
   resolve: () => void;
@@ -55,6 +65,9 @@ export class StoreWriter {
   private queuedRows = 0;
   /** The drain loop in progress, if any; cleared synchronously when the loop sees an empty queue. */
   private running: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  /** Batches handed over still being decoded. */
+  private coming = 0;
   private readonly idle: Lane[];
   private readonly inflight = new Set<Promise<void>>();
   private readonly sightings = new Map<string, Sighting>();
@@ -107,16 +120,41 @@ export class StoreWriter {
     return this.writeColumnar(columnar);
   }
 
-  writeColumnar(batch: ColumnarBatch): Promise<void> {
+  /**
+   * A batch, or one still being decoded: while such batches are on their way, a commit with fewer
+   * than GROUP_MIN_ROWS rows waits for them (at most GROUP_WAIT_MS).
+   */
+  writeColumnar(batch: ColumnarBatch | Promise<ColumnarBatch>): Promise<void> {
+    if (!(batch instanceof Promise)) return this.enqueue(batch);
+    this.coming++;
+    return batch.then(
+      (b) => {
+        this.coming--;
+        return this.enqueue(b);
+      },
+      (err: unknown) => {
+        this.coming--;
+        this.wake?.();
+        throw err;
+      },
+    );
+  }
+
+  private enqueue(batch: ColumnarBatch): Promise<void> {
     const size = batch.rows;
-    if (size === 0) return Promise.resolve();
+    if (size === 0) {
+      this.wake?.();
+      return Promise.resolve();
+    }
     if (this.pendingRows > 0 && this.pendingRows + size > this.maxPendingRows) {
+      this.wake?.();
       return Promise.reject(new StoreBusyError(`ingest queue full (${this.pendingRows} rows waiting)`));
     }
     this.pendingRows += size;
     this.queuedRows += size;
     return new Promise<void>((resolve, reject) => {
-      this.queue.push({ batch, size, resolve, reject });
+      this.queue.push({ batch, size, resolve, reject, at: performance.now() });
+      this.wake?.();
       // Started from a microtask: drain() may finish synchronously (all lanes started, queue empty)
       // and clear `running`, which an assignment after its return would overwrite.
       this.running ??= Promise.resolve().then(() => this.drain());
@@ -135,6 +173,17 @@ export class StoreWriter {
         // Same synchronous step as the emptiness check, so no write can slip in between.
         this.running = null;
         return;
+      }
+      if (this.inflight.size === 0 && this.queuedRows < GROUP_MIN_ROWS && this.coming > 0) {
+        const waited = performance.now() - this.queue[0].at;
+        if (waited < GROUP_WAIT_MS) {
+          await new Promise<void>((r) => {
+            this.wake = r;
+            setTimeout(r, GROUP_WAIT_MS - waited);
+          });
+          this.wake = null;
+          continue;
+        }
       }
       const lane = this.inflight.size > 0 && this.queuedRows < MIN_PARALLEL_GROUP_ROWS ? undefined : this.idle.pop();
       if (!lane) {
