@@ -35,7 +35,7 @@ export function batchSize(b: IngestBatch): number {
  * 8 senders, measured, issue 16).
  */
 export const GROUP_MIN_ROWS = 2048;
-const GROUP_WAIT_MS = 10;
+export const GROUP_WAIT_MS = 10;
 
 interface Pending {
   at: number;

@@ -58,6 +58,18 @@ describe('DecodePool', () => {
     expect(shared.subarray(6).equals(body)).toBe(true);
   });
 
+  it('takes a stored batch\'s memory back to encode the next ones into', async () => {
+    const p = pool();
+    const d = await p.decode('traces', 'protobuf', owned());
+    const data = d.batch.segments[0].data;
+    expect(data.byteLength).toBeGreaterThan(0);
+    p.recycle(d.batch);
+    expect(data.byteLength).toBe(0);
+    const next = await p.decode('traces', 'protobuf', owned());
+    expect(next.batch.segments[0].data.byteLength).toBeGreaterThan(0);
+    expect(next.accepted).toBe(200);
+  });
+
   it('spreads exports over several workers, and with none decodes on this thread', async () => {
     const two = pool(2);
     expect(two.workers).toHaveLength(2);

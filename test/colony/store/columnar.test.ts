@@ -5,7 +5,7 @@ import { decodeExport } from '../../../src/colony/otlp/ingest.js';
 import type { Signal } from '../../../src/colony/otlp/model.js';
 import type { Encoding } from '../../../src/colony/otlp/responses.js';
 import { type TableDef, createTableSql, storedColumnNames, varchar } from '../../../src/colony/store/columns.js';
-import { type ColumnarSegment, encodeSegment } from '../../../src/colony/store/columnar.js';
+import { BufferPool, type ColumnarSegment, encodeSegment } from '../../../src/colony/store/columnar.js';
 import { RowSource } from '../../../src/colony/store/row-source.js';
 import { type IngestBatch, appendBatch, emptyBatch } from '../../../src/colony/store/rows.js';
 import { APPENDED_TABLES, SPANS } from '../../../src/colony/store/schema.js';
@@ -171,5 +171,42 @@ describe('encodeSegment', () => {
   it('refuses a value its column type cannot hold, naming the column', () => {
     const B: TableDef<{ b: bigint }> = { name: 'b', primaryKey: [], columns: [{ name: 'n', sqlType: 'BIGINT', kind: 'bigint', get: (r) => r.b }] };
     expect(() => encodeSegment(B, [{ b: 1n << 63n }])).toThrow(/n: 9223372036854775808 is outside BIGINT/);
+  });
+});
+
+describe('BufferPool', () => {
+  it('hands a buffer given back out again, zeroed, for a segment it suits', () => {
+    const pool = new BufferPool();
+    const used = new ArrayBuffer(64 * 1024);
+    new Uint8Array(used).fill(7);
+    pool.give([used]);
+    const again = pool.take(40 * 1024);
+    expect(again).toBe(used);
+    expect(new Uint8Array(again).every((b) => b === 0)).toBe(true);
+    expect(pool.size).toBe(0);
+  });
+
+  it('keeps neither small buffers nor hands out one four times larger than needed', () => {
+    const pool = new BufferPool();
+    pool.give([new ArrayBuffer(1024)]);
+    expect(pool.size).toBe(0);
+    const big = new ArrayBuffer(1024 * 1024);
+    pool.give([big]);
+    expect(pool.take(100 * 1024)).not.toBe(big);
+    expect(pool.take(300 * 1024)).toBe(big);
+  });
+
+  it('a segment encoded into recycled memory stores the same rows as one in fresh memory', () => {
+    const T: TableDef<{ s: string | null }> = { name: 't', primaryKey: [], columns: [varchar('s', (r) => r.s)] };
+    const rows = Array.from({ length: 2000 }, (_, i) => ({ s: i % 3 === 0 ? null : i % 3 === 1 ? `caf\u00e9-${i}` : `row-${i}-is-a-longer-string` }));
+    const fresh = encodeSegment(T, rows);
+    const pool = new BufferPool();
+    const dirty = new ArrayBuffer(fresh.data.byteLength);
+    new Uint8Array(dirty).fill(0xab);
+    pool.give([dirty]);
+    const recycled = encodeSegment(T, rows, pool);
+    expect(recycled.data).toBe(dirty);
+    expect(new Uint8Array(recycled.data, 0, fresh.data.byteLength)).toEqual(new Uint8Array(fresh.data));
+    expect(recycled.columns).toEqual(fresh.columns);
   });
 });

@@ -7,7 +7,8 @@ import { normalizeTraces } from '../../../src/colony/otlp/normalize.js';
 import { RowSource, type SegmentsFor } from '../../../src/colony/store/row-source.js';
 import type { IngestBatch } from '../../../src/colony/store/rows.js';
 import { ColonyStore } from '../../../src/colony/store/store.js';
-import { MIN_PARALLEL_GROUP_ROWS } from '../../../src/colony/store/writer.js';
+import { GROUP_MIN_ROWS, GROUP_WAIT_MS, MIN_PARALLEL_GROUP_ROWS } from '../../../src/colony/store/writer.js';
+import { type ColumnarBatch, encodeBatch } from '../../../src/colony/store/columnar-batch.js';
 import { protobufTraces, sdkSpans } from '../../support/otel-sdk.js';
 
 async function batchOf(spans: number, service: string): Promise<IngestBatch> {
@@ -66,6 +67,79 @@ describe('group commit', () => {
       await tick();
       await Promise.all([first, store.write(backlog)]);
       expect(served).toEqual([20_000, MIN_PARALLEL_GROUP_ROWS, 1]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('a commit and the batches still being decoded', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  const startedAt: number[] = [];
+
+  /** Rows per commit, in order (and when each began, in `startedAt`). */
+  function servedRows(): number[] {
+    const served: number[] = [];
+    const serve = RowSource.prototype.serve;
+    vi.spyOn(RowSource.prototype, 'serve').mockImplementation(function (this: RowSource, parts: readonly SegmentsFor[], use) {
+      startedAt.push(performance.now());
+      served.push(parts.reduce((n, p) => n + p.segments.reduce((m, s) => m + s.rows, 0), 0));
+      return serve.call(this, parts, use);
+    });
+    return served;
+  }
+
+  function later<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
+    let resolve!: (v: T) => void;
+    let reject!: (e: unknown) => void;
+    const promise = new Promise<T>((res, rej) => {
+      resolve = res;
+      reject = rej;
+    });
+    return { promise, resolve, reject };
+  }
+
+  it('a commit of fewer than GROUP_MIN_ROWS waits for a batch on its way and takes it along', async () => {
+    const served = servedRows();
+    const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    try {
+      const coming = later<ColumnarBatch>();
+      const writes = [store.writeColumnar(encodeBatch(await batchOf(100, 'first'))), store.writeColumnar(coming.promise)];
+      await new Promise((r) => setTimeout(r, 3));
+      expect(served).toEqual([]);
+      coming.resolve(encodeBatch(await batchOf(100, 'second')));
+      await Promise.all(writes);
+      expect(served).toEqual([200]);
+      expect(100 + 100).toBeLessThan(GROUP_MIN_ROWS);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('waits no longer than its limit, and not at all for a batch that failed to decode', async () => {
+    const served = servedRows();
+    const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    try {
+      const slow = later<ColumnarBatch>();
+      const first = store.writeColumnar(encodeBatch(await batchOf(100, 'first')));
+      const second = store.writeColumnar(slow.promise);
+      await first;
+      expect(served).toEqual([100]);
+      slow.resolve(encodeBatch(await batchOf(100, 'second')));
+      await second;
+      expect(served).toEqual([100, 100]);
+
+      const failing = later<ColumnarBatch>();
+      const third = store.writeColumnar(encodeBatch(await batchOf(100, 'third')));
+      const broken = store.writeColumnar(failing.promise);
+      const failedAt = performance.now();
+      failing.reject(new Error('cannot decode'));
+      await expect(broken).rejects.toThrow('cannot decode');
+      await third;
+      expect(startedAt[2] - failedAt).toBeLessThan(GROUP_WAIT_MS);
+      expect(served).toEqual([100, 100, 100]);
+      expect((await store.counts()).spans).toBe(300);
     } finally {
       await store.close();
     }
