@@ -3,8 +3,9 @@
  * JS SDK and serializers, sent by a separate process into an in-memory colony: protobuf and JSON
  * with 8 parallel streams each, then 16 streams mixing both. Targets (issue 16): >= 100,000 spans/s
  * protobuf, >= 75,000 spans/s JSON, nothing lost. Beside each figure: the load average (the machine
- * is shared), CPU per span of the receiving process (all threads, and its JS thread alone) and of
- * the sender, and how long the receiver's JS thread was busy (wall clock) per span.
+ * is shared), CPU per span of the receiving process (all threads, and per kind of thread: its JS
+ * thread, its decode workers, DuckDB's, V8's) and of the sender, and how long the receiver's JS
+ * thread was busy (wall clock) per span. BENCH_INGEST_DECODE_WORKERS sets the decode workers.
  *
  * First, the protobuf decoders on the same payloads: the colony's own against protobufjs's
  * generated from the vendored opentelemetry-proto definitions, both producing the colony's model.

@@ -20,6 +20,7 @@ import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { ColonyStore } from '../../../src/colony/store/store.js';
 import { type RunningGrpcReceiver, startGrpcReceiver } from '../../../src/colony/otlp/grpc.js';
 import type { IngestSink } from '../../../src/colony/otlp/ingest.js';
+import { DecodePool } from '../../../src/colony/otlp/decode-pool.js';
 import { StoreBusyError } from '../../../src/colony/store/busy.js';
 import { WireReader } from '../../../src/colony/otlp/wire.js';
 import { protobufTraces, sdkSpans } from '../../support/otel-sdk.js';
@@ -29,13 +30,17 @@ const WIDE = { fromNs: 0n, toNs: 4_000_000_000_000_000_000n };
 
 let store: ColonyStore;
 let receiver: RunningGrpcReceiver;
+let decoders: DecodePool;
 
 beforeAll(async () => {
   store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '1GB' });
-  receiver = await startGrpcReceiver({ sink: store, host: '127.0.0.1', port: 0, maxBodyBytes: 1024 * 1024 });
+  // As `coral colony serve` runs it: exports decoded on the OTLP/HTTP receiver's decode worker.
+  decoders = new DecodePool(1);
+  receiver = await startGrpcReceiver({ sink: store, host: '127.0.0.1', port: 0, maxBodyBytes: 1024 * 1024, decoders });
 });
 afterAll(async () => {
   await receiver.close();
+  await decoders.close();
   await store.close();
 });
 
