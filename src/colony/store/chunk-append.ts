@@ -48,8 +48,8 @@ export function planStrings(
 ): boolean {
   const first = new Map<string, number>();
   let fromJs = false;
-  // Most repeats follow each other (a resource's spans, a trace's spans): compared first, they
-  // cost no hashing. A column whose first strings never repeat otherwise (ids, attribute JSON)
+  // Most repeats follow each other (a resource's spans, a trace's spans, a kind or status): compared
+  // first, they cost no hashing and no writing. A column whose first strings never repeat otherwise (ids, attribute JSON)
   // stops looking them up: hashing each cost more than writing it again (measured, issue 16).
   let previous: string | null = null;
   let previousFirst = -1;
@@ -66,12 +66,13 @@ export function planStrings(
       fromJs = true;
       continue;
     }
+    previous = s;
     if (writeInlineString(inline, i * STRING_SLOT_BYTES, s)) {
       source[i] = SLOT_INLINE;
+      previousFirst = i;
       fromJs = true;
       continue;
     }
-    previous = s;
     if (hits > 0 || lookups < LOOKUP_TRIAL) {
       lookups++;
       const seen = first.get(s);

@@ -235,7 +235,11 @@ function encodeStrings<R>(get: (row: R) => string | null, rows: readonly R[], da
   let count = 0;
   for (let i = 0; i < n; i++) {
     const from = planned[i];
-    if (from === SLOT_NULL || from === SLOT_INLINE) continue;
+    if (from === SLOT_NULL || from === SLOT_INLINE) {
+      // Read by a later row repeating this one.
+      longRows[i] = 0;
+      continue;
+    }
     if (from !== SLOT_NATIVE) {
       slots.copyWithin(i * 4, from * 4, from * 4 + 4);
       longRows[i] = longRows[from];

@@ -37,6 +37,15 @@ describe('planStrings', () => {
     expect(fromJs).toBe(true);
   });
 
+  it('points a short string repeated on the next row at the first one, without writing it again', () => {
+    const values = ['GET', 'GET', null, 'GET', 'POST', 'GET'];
+    const source = new Int32Array(values.length);
+    const inline = new Uint8Array(values.length * STRING_SLOT_BYTES);
+    planStrings((i) => values[i], values.length, source, inline, () => undefined);
+    expect([...source]).toEqual([SLOT_INLINE, 0, SLOT_NULL, 0, SLOT_INLINE, SLOT_INLINE]);
+    expect([...inline.subarray(STRING_SLOT_BYTES, 2 * STRING_SLOT_BYTES)]).toEqual(new Array(16).fill(0));
+  });
+
   it('reports when every slot was written natively or is NULL', () => {
     const values = ['first-distinct-value', null, 'second-distinct-value'];
     const fromJs = planStrings((i) => values[i], 3, new Int32Array(3), new Uint8Array(48), () => undefined);
