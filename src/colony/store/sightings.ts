@@ -17,11 +17,23 @@ export function mergeSighting(into: Sighting, s: Sighting): void {
 
 export function serviceSightings(b: IngestBatch): Sighting[] {
   const map = new Map<string, Sighting>();
-  const see = (service: string, source: Source, first: bigint, last: bigint, resource: string) => {
-    const key = `${service}\u0000${source}`;
-    const s = map.get(key);
-    if (!s) map.set(key, { service, source, first, last, resource });
-    else mergeSighting(s, { service, source, first, last, resource });
+  // Rows of one service come together: the last sighting is checked before any lookup.
+  let last: Sighting | null = null;
+  const see = (service: string, source: Source, first: bigint, end: bigint, resource: string) => {
+    let s = last !== null && last.service === service && last.source === source ? last : null;
+    if (s === null) {
+      const key = `${service}\u0000${source}`;
+      s = map.get(key) ?? null;
+      if (s === null) {
+        last = { service, source, first, last: end, resource };
+        map.set(key, last);
+        return;
+      }
+      last = s;
+    }
+    if (first < s.first) s.first = first;
+    if (end > s.last) s.last = end;
+    s.resource = resource;
   };
   for (const r of b.spans) see(r.serviceName, r.source, r.startNs, r.endNs, r.resourceAttributes);
   for (const r of b.numberPoints) see(r.serviceName, r.source, r.timeNs, r.timeNs, r.resourceAttributes);
