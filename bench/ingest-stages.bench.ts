@@ -1,7 +1,8 @@
 /**
  * Where an ingested span's CPU goes, stage by stage, without HTTP: decoding (protobuf, JSON),
- * normalising, and storing (the JS thread filling column vectors, and the whole process, DuckDB's
- * thread included), on an empty colony and on one already holding BENCH_STAGES_EXISTING spans,
+ * normalising, encoding into columnar segments (what a decode worker does), and storing (the JS
+ * thread encoding and copying segments into column vectors, and the whole process, DuckDB's thread
+ * included), on an empty colony and on one already holding BENCH_STAGES_EXISTING spans,
  * with the spans table as shipped (no key index) and with a PRIMARY KEY index as before issue 16.
  * CPU microseconds per span, which the machine's other load changes far less than wall clock.
  */
@@ -12,6 +13,7 @@ import { decodeTracesJson } from '../src/colony/otlp/decode-json.js';
 import { decodeTracesProto } from '../src/colony/otlp/decode-proto.js';
 import { normalizeTraces } from '../src/colony/otlp/normalize.js';
 import { createTableSql } from '../src/colony/store/columns.js';
+import { encodeBatch } from '../src/colony/store/columnar-batch.js';
 import type { IngestBatch } from '../src/colony/store/rows.js';
 import { SPANS } from '../src/colony/store/schema.js';
 import { ColonyStore } from '../src/colony/store/store.js';
@@ -103,6 +105,7 @@ for (let b = 0; b < BATCHES; b++) {
   json.push(jsonTraces(spans));
 }
 const decoded = protobuf.map(decodeTracesProto);
+const normalized = decoded.map((d) => normalizeTraces(d).batch);
 const loadBefore = load1();
 report({
   bench: 'ingest_stage_decode_normalize',
@@ -110,6 +113,7 @@ report({
   decode_protobuf_cpu_us_per_span: cpuPerSpan(() => protobuf.forEach(decodeTracesProto)),
   decode_json_cpu_us_per_span: cpuPerSpan(() => json.forEach(decodeTracesJson)),
   normalize_cpu_us_per_span: cpuPerSpan(() => decoded.forEach(normalizeTraces)),
+  encode_columnar_cpu_us_per_span: cpuPerSpan(() => normalized.forEach((b) => encodeBatch(b))),
   loadavg_1m: [loadBefore, load1()],
 });
 // A first pass unreported: the JIT warms up on it, not on the first figure.

@@ -84,10 +84,10 @@ export class DecodePool {
     const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
     const bytes = owned ? new Uint8Array(body.buffer as ArrayBuffer, 0, body.byteLength) : new Uint8Array(body);
     return new Promise<DecodedExport>((resolve, reject) => {
-      if (slot.pending.size === 0) slot.worker.ref();
-      slot.pending.set(id, { resolve, reject });
       const request: DecodeRequest = { id, signal, encoding, body: bytes };
       slot.worker.postMessage(request, [bytes.buffer]);
+      if (slot.pending.size === 0) slot.worker.ref();
+      slot.pending.set(id, { resolve, reject });
     });
   }
 

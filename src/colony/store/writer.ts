@@ -38,6 +38,7 @@ export const GROUP_MIN_ROWS = 2048;
 export const GROUP_WAIT_MS = 10;
 
 interface Pending {
+  /** When it was queued (performance.now()). */
   at: number;
   batch: ColumnarBatch;
   size: number;
@@ -53,9 +54,10 @@ interface Lane {
 
 /**
  * Group commit on two lanes: concurrent writers are coalesced into one transaction per group, and
- * both lanes' inserts run on DuckDB's threads, calling back to the JS thread only to fill column
- * vectors (see row-source.ts), so the JS thread decodes the next exports meanwhile. `write` resolves once the rows are committed; a failed
- * transaction rejects every batch in it and stores none of them.
+ * both lanes' inserts run on DuckDB's threads, calling back to the JS thread only to copy columnar
+ * segments into column vectors (see row-source.ts), so the JS thread serves the next exports
+ * meanwhile. `write` resolves once the rows are committed; a failed transaction rejects every
+ * batch in it and stores none of them.
  */
 export class StoreWriter {
   private queue: Pending[] = [];
