@@ -1,6 +1,6 @@
 import type { DuckDBConnection, DuckDBDataChunk } from '@duckdb/node-api';
 import duckdb from '@duckdb/node-bindings';
-import type { Database, Params } from './db.js';
+import type { Database } from './db.js';
 import { createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES, SPANS } from './schema.js';
 import { spanUpsertStatements } from './twins.js';
@@ -8,14 +8,13 @@ import { type SegmentsFor, RowSource } from './row-source.js';
 import type { IngestBatch } from './rows.js';
 import { StoreBusyError } from './busy.js';
 import { type ColumnarBatch, encodeBatch, mergeColumnar } from './columnar-batch.js';
-import { type Sighting, mergeSighting } from './sightings.js';
+import { ServiceRegistry } from './service-registry.js';
 import { SpanKeyFilter, spanKeyWordsSql } from './span-keys.js';
 
 /** Rows waiting beyond this many make `write` refuse with `StoreBusyError` (the receiver answers 503). */
 export const DEFAULT_MAX_PENDING_ROWS = 500_000;
 /** One group commit takes at most about this many rows, to bound a transaction's memory. */
 const MAX_GROUP_ROWS = 100_000;
-const REGISTRY_INTERVAL_MS = 1000;
 /**
  * A second lane starts a commit beside the one in progress only for at least this many queued rows.
  * DuckDB's CPU per row falls steeply with the size of a commit (a 512-span export alone: ~11 us per
@@ -35,7 +34,7 @@ export function batchSize(b: IngestBatch): number {
  * 8 senders, measured, issue 16).
  */
 export const GROUP_MIN_ROWS = 2048;
-export const GROUP_WAIT_MS = 10;
+const GROUP_WAIT_MS = 10;
 
 interface Pending {
   /** When it was queued (performance.now()). */
@@ -72,10 +71,7 @@ export class StoreWriter {
   private coming = 0;
   private readonly idle: Lane[];
   private readonly inflight = new Set<Promise<void>>();
-  private readonly sightings = new Map<string, Sighting>();
-  private readonly registered = new Set<string>();
-  private registryWrittenAt = 0;
-  private registryChain: Promise<void> = Promise.resolve();
+  private readonly registry: ServiceRegistry;
   private upsertChain: Promise<void> = Promise.resolve();
   private readonly source = new RowSource();
   /** Span keys stored or being stored; filled from the table by `loadSpanKeys` before the first write. */
@@ -86,9 +82,11 @@ export class StoreWriter {
   constructor(
     private readonly db: Database,
     private readonly maxPendingRows = DEFAULT_MAX_PENDING_ROWS,
+    private readonly groupWaitMs = GROUP_WAIT_MS,
   ) {
     for (const conn of db.writers) this.source.register(conn);
     this.idle = db.writers.map((conn) => ({ conn, stagesReady: null }));
+    this.registry = new ServiceRegistry(db);
   }
 
   /**
@@ -124,7 +122,7 @@ export class StoreWriter {
 
   /**
    * A batch, or one still being decoded: while such batches are on their way, a commit with fewer
-   * than GROUP_MIN_ROWS rows waits for them (at most GROUP_WAIT_MS).
+   * than GROUP_MIN_ROWS rows waits for them (at most `groupWaitMs`, GROUP_WAIT_MS by default).
    */
   writeColumnar(batch: ColumnarBatch | Promise<ColumnarBatch>): Promise<void> {
     if (!(batch instanceof Promise)) return this.enqueue(batch);
@@ -178,10 +176,10 @@ export class StoreWriter {
       }
       if (this.inflight.size === 0 && this.queuedRows < GROUP_MIN_ROWS && this.coming > 0) {
         const waited = performance.now() - this.queue[0].at;
-        if (waited < GROUP_WAIT_MS) {
+        if (waited < this.groupWaitMs) {
           await new Promise<void>((r) => {
             this.wake = r;
-            setTimeout(r, GROUP_WAIT_MS - waited);
+            setTimeout(r, this.groupWaitMs - waited);
           });
           this.wake = null;
           continue;
@@ -261,7 +259,7 @@ export class StoreWriter {
       const appended = await append.then(() => true, () => false).finally(() => this.appends.delete(append));
       if (!appended) await this.upsertSerially(lane, batch, [...this.appends]);
     }
-    this.noteSightings(batch.sightings);
+    this.registry.note(batch.sightings);
   }
 
   private async append(lane: Lane, batch: ColumnarBatch): Promise<void> {
@@ -330,44 +328,9 @@ export class StoreWriter {
     }
   }
 
-  /**
-   * The service registry trails ingest by at most REGISTRY_INTERVAL_MS (at once for a new service or
-   * source): one upsert per group commit would cost as much as the spans themselves. Readers call
-   * `syncRegistry()` first, so what they see is exact.
-   */
-  private noteSightings(sightings: readonly Sighting[]): void {
-    let fresh = false;
-    for (const s of sightings) {
-      const key = `${s.service}\u0000${s.source}`;
-      const p = this.sightings.get(key);
-      if (!p) this.sightings.set(key, s);
-      else mergeSighting(p, s);
-      if (!this.registered.has(key)) fresh = true;
-    }
-    if (fresh || Date.now() - this.registryWrittenAt >= REGISTRY_INTERVAL_MS) void this.syncRegistry().catch(() => undefined);
-  }
-
   /** Writes pending registry updates; resolves when they (and any earlier ones) are committed. */
   syncRegistry(): Promise<void> {
-    this.registryChain = this.registryChain.catch(() => undefined).then(async () => {
-      if (this.sightings.size === 0) return;
-      const seen = [...this.sightings.values()];
-      this.sightings.clear();
-      this.registryWrittenAt = Date.now();
-      try {
-        await upsertServices(this.db, seen);
-        for (const s of seen) this.registered.add(`${s.service}\u0000${s.source}`);
-      } catch (err) {
-        for (const s of seen) {
-          const key = `${s.service}\u0000${s.source}`;
-          const p = this.sightings.get(key);
-          if (p) mergeSighting(p, s);
-          else this.sightings.set(key, s);
-        }
-        throw err;
-      }
-    });
-    return this.registryChain;
+    return this.registry.sync();
   }
 }
 
@@ -391,21 +354,4 @@ function isConflict(err: unknown): boolean {
 /** A failed COMMIT may already have ended the transaction; then there is nothing to roll back. */
 async function rollback(conn: DuckDBConnection): Promise<void> {
   await conn.run('ROLLBACK').catch(() => undefined);
-}
-
-async function upsertServices(db: Database, seen: Sighting[]): Promise<void> {
-  const values: string[] = [];
-  const params: Params = {};
-  seen.forEach((s, i) => {
-    values.push(`($s${i}, $o${i}, $f${i}::BIGINT, $l${i}::BIGINT, $r${i})`);
-    Object.assign(params, { [`s${i}`]: s.service, [`o${i}`]: s.source, [`f${i}`]: s.first, [`l${i}`]: s.last, [`r${i}`]: s.resource });
-  });
-  await db.registry.run(
-    `INSERT INTO coral_services VALUES ${values.join(', ')}
-     ON CONFLICT (service_name, source) DO UPDATE SET
-       first_seen_ns = least(coral_services.first_seen_ns, excluded.first_seen_ns),
-       last_seen_ns = greatest(coral_services.last_seen_ns, excluded.last_seen_ns),
-       resource_attributes = excluded.resource_attributes`,
-    params,
-  );
 }
