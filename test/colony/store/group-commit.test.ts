@@ -98,23 +98,6 @@ describe('a commit and the batches still being decoded', () => {
     return { promise, resolve, reject };
   }
 
-  it('a commit of fewer than GROUP_MIN_ROWS waits for a batch on its way and takes it along', async () => {
-    const served = servedRows();
-    const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
-    try {
-      const coming = later<ColumnarBatch>();
-      const writes = [store.writeColumnar(encodeBatch(await batchOf(100, 'first'))), store.writeColumnar(coming.promise)];
-      await new Promise((r) => setTimeout(r, 3));
-      expect(served).toEqual([]);
-      coming.resolve(encodeBatch(await batchOf(100, 'second')));
-      await Promise.all(writes);
-      expect(served).toEqual([200]);
-      expect(100 + 100).toBeLessThan(GROUP_MIN_ROWS);
-    } finally {
-      await store.close();
-    }
-  });
-
   /** A writer on its own database, waiting at most `waitMs` for batches on their way. */
   async function writerWaiting(waitMs: number): Promise<{ writer: StoreWriter; close: () => Promise<void> }> {
     const db = await Database.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
@@ -125,6 +108,23 @@ describe('a commit and the batches still being decoded', () => {
       db.close();
     } };
   }
+
+  it('a commit of fewer than GROUP_MIN_ROWS waits for a batch on its way and takes it along', async () => {
+    const served = servedRows();
+    const { writer, close } = await writerWaiting(600_000);
+    try {
+      const coming = later<ColumnarBatch>();
+      const writes = [writer.writeColumnar(encodeBatch(await batchOf(100, 'first'))), writer.writeColumnar(coming.promise)];
+      await new Promise((r) => setTimeout(r, 20));
+      expect(served).toEqual([]);
+      coming.resolve(encodeBatch(await batchOf(100, 'second')));
+      await Promise.all(writes);
+      expect(served).toEqual([200]);
+      expect(100 + 100).toBeLessThan(GROUP_MIN_ROWS);
+    } finally {
+      await close();
+    }
+  });
 
   it('waits no longer than its limit for a batch on its way', async () => {
     const served = servedRows();
