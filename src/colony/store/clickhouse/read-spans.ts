@@ -21,7 +21,7 @@ import type { MinuteRow } from '../queries/timeline.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { ChClient } from './client.js';
 import { Conditions, inRange, instant, lit, list } from './sql.js';
-import { type ChSchema, SPAN_DETAIL, type SpanColumn, histograms, spans, table } from './views.js';
+import { type ChSchema, SPAN_DETAIL, type SpanColumn, histogramAliases, spanAliases, spans, table } from './views.js';
 import { RESOURCE_HASH } from './derived.js';
 import { resourcesByHash } from './resources.js';
 import type { TraceReadCache } from './trace-read-cache.js';
@@ -29,107 +29,78 @@ import { qualified } from './ddl.js';
 import { type ChSpanRow, toSpanRecord } from './span-record.js';
 import type { RedAnswers, RedAsked, RedBase } from './batch.js';
 
-/** Per protocol: which spans it counts, its group keys (the others are NULL) and what an error is. */
-const SPAN_SHAPE: Record<Protocol, { where: string; keys: Partial<Record<(typeof KEYS)[number], string>>; error: string }> = {
+/**
+ * Per protocol: which spans it counts, its group key (up to three slots, the KeyColumns each fills)
+ * and what an error is.
+ */
+const SPAN_SHAPE: Record<Protocol, { where: string; key: [string, string, string]; fills: (keyof KeyColumns)[]; error: string }> = {
   http: {
     where: `kind = 'SERVER' AND http_method IS NOT NULL`,
-    keys: { k_http_route: 'coalesce(http_route, name)', k_http_method: 'http_method' },
+    key: ['coalesce(http_route, name)', 'http_method', 'NULL'],
+    fills: ['http_route', 'http_method'],
     error: `http_status_code >= 500 OR (http_status_code IS NULL AND status_code = 'ERROR')`,
   },
   grpc: {
     where: `kind = 'SERVER' AND rpc_method IS NOT NULL`,
-    keys: { k_rpc_service: 'rpc_service', k_rpc_method: 'rpc_method' },
+    key: ['rpc_service', 'rpc_method', 'NULL'],
+    fills: ['rpc_service', 'rpc_method'],
     error: `rpc_status_code IN ${GRPC_ERRORS} OR (rpc_status_code IS NULL AND status_code = 'ERROR')`,
   },
   sql: {
     where: `kind = 'CLIENT' AND db_system IS NOT NULL`,
-    keys: { k_db_system: 'db_system', k_db_operation: 'db_operation', k_db_table: 'db_table' },
+    key: ['db_system', 'db_operation', 'db_table'],
+    fills: ['db_system', 'db_operation', 'db_table'],
     error: `status_code = 'ERROR'`,
   },
 };
 
-/** Group keys aliased apart from the view's columns (ClickHouse forbids an alias that shadows its own input). */
-const KEYS = ['k_http_route', 'k_http_method', 'k_rpc_service', 'k_rpc_method', 'k_db_system', 'k_db_operation', 'k_db_table'] as const;
-
 const RED_COLUMNS: readonly SpanColumn[] = ['name', 'kind', 'source', 'duration_ns', 'status_code', 'http_method', 'http_route', 'http_status_code',
   'rpc_service', 'rpc_method', 'rpc_status_code', 'db_system', 'db_operation', 'db_table'];
 
-type KRow = { source: Source } & Record<(typeof KEYS)[number], string | null>;
-
-function keyColumns(r: KRow): KeyColumns {
-  return {
-    source: r.source,
-    http_route: r.k_http_route,
-    http_method: r.k_http_method,
-    rpc_service: r.k_rpc_service,
-    rpc_method: r.k_rpc_method,
-    db_system: r.k_db_system,
-    db_operation: r.k_db_operation,
-    db_table: r.k_db_table,
-  };
+function keyColumns(source: Source, p: Protocol, key: readonly (string | null)[]): KeyColumns {
+  const k: KeyColumns = { source, http_route: null, http_method: null, rpc_service: null, rpc_method: null, db_system: null, db_operation: null, db_table: null };
+  SPAN_SHAPE[p].fills.forEach((c, i) => Object.assign(k, { [c]: key[i] }));
+  return k;
 }
 
-/** The value `pick` gives for the row's protocol `p` (the protocol's index in `protocols`), NULL where it gives none. */
-function perProtocol(protocols: readonly Protocol[], pick: (p: Protocol) => string | undefined): string {
-  const branches = protocols.flatMap((p, i) => {
-    const v = pick(p);
-    return v === undefined ? [] : [`p = ${i}`, v];
-  });
-  return branches.length === 0 ? 'NULL' : `multiIf(${branches.join(', ')}, NULL)`;
-}
-
-/** A query over one source and how its rows become the answer; `order` is kept apart so the query can be one part of another. */
+/** A query over one source and how its rows become the answer. */
 interface Part<T> {
-  select: string;
-  order: string | null;
+  sql: string;
   read(rows: readonly unknown[]): T;
 }
 
-type SpanRedRow = KRow & { p: number; requests: number; errors: number; q: number[] };
+type SpanRedRow = { p: number; source: Source; k: (string | null)[]; requests: number; errors: number; q: number[] };
 
 /**
  * Exact percentiles: quantileExactInclusive interpolates like DuckDB's quantile_cont (checked in the
- * tests). Several protocols from one pass over the spans: each span is repeated once per protocol it
- * counts for (ARRAY JOIN), rows in each protocol's own order.
+ * tests). Several protocols from one pass over the spans: each span is repeated once per protocol
+ * (ARRAY JOIN of parallel arrays: is it a member, the protocol, its group key, is it an error), rows
+ * in each protocol's own order. Straight over the table, with few expressions: on a demo-sized table
+ * ClickHouse spends more time analysing and planning a query than running it.
  */
 function spanRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Part<Map<Protocol, RedRow[]>> {
-  const inner = new Conditions().add(inRange('Timestamp', q.range)).add('ServiceName = ?', q.service);
-  const w = new Conditions();
+  const w = new Conditions().add(inRange('Timestamp', q.range)).add('ServiceName = ?', q.service).add('member');
   w.maybe(q.source, 'source = ?');
   applyFilters(w, q);
-  const members = protocols.map((p) => `(${SPAN_SHAPE[p].where})`);
-  const keys = KEYS.map((k) => `${perProtocol(protocols, (p) => SPAN_SHAPE[p].keys[k])} AS ${k}`);
+  const shapes = protocols.map((p) => SPAN_SHAPE[p]);
   return {
-    select: `SELECT p, source, ${keys.join(', ')}, toInt32(count()) AS requests,
-       toInt32(countIf(ifNull(${perProtocol(protocols, (p) => SPAN_SHAPE[p].error)}, false))) AS errors,
-       quantilesExactInclusive(0.5, 0.95, 0.99)(duration_ns) AS q
-     FROM ${spans(s, inner.sql(), RED_COLUMNS)}
-     ARRAY JOIN [${members.join(', ')}] AS member, [${protocols.map((_, i) => i).join(', ')}] AS p
-     WHERE member AND ${w.sql()}
-     GROUP BY p, source, ${KEYS.join(', ')}`,
-    order: `p, requests DESC, source, ${KEYS.join(', ')}`,
+    sql: `${spanAliases(s, RED_COLUMNS)}
+     SELECT p, source, k, toInt32(count()) AS requests, toInt32(countIf(error)) AS errors, quantilesExactInclusive(0.5, 0.95, 0.99)(duration_ns) AS q
+     FROM ${table(s, 'traces')}
+     ARRAY JOIN [${shapes.map((x) => `(${x.where})`).join(', ')}] AS member, [${protocols.map((_, i) => i).join(', ')}] AS p,
+       [${shapes.map((x) => `(${x.key.join(', ')})`).join(', ')}] AS k, [${shapes.map((x) => `ifNull(${x.error}, false)`).join(', ')}] AS error
+     WHERE ${w.sql()}
+     GROUP BY p, source, k
+     ORDER BY p, requests DESC, source, k.1, k.2, k.3`,
     read: (rows) => {
       const all = rows as SpanRedRow[];
-      return new Map(protocols.map((p, i) => [p, all.filter((r) => r.p === i).map((r) => spanRedRow(keyColumns(r), p, r))]));
+      return new Map(protocols.map((p, i) => [p, all.filter((r) => r.p === i).map((r) => spanRedRow(keyColumns(r.source, p, r.k), p, r))]));
     },
   };
 }
 
 async function run<T>(ch: ChClient, part: Part<T>): Promise<T> {
-  return part.read(await ch.query(part.order === null ? part.select : `${part.select} ORDER BY ${part.order}`));
-}
-
-/**
- * Two parts as one query, each row serialized by ClickHouse itself (formatRow) so the two row shapes
- * can share a UNION: embedded ClickHouse runs one query at a time, and each query pays its planning.
- */
-async function runBoth<A, B>(ch: ChClient, a: Part<A>, b: Part<B>): Promise<[A, B]> {
-  const numbered = (i: number, part: Part<unknown>) =>
-    `SELECT toUInt8(${i}) AS part, ${part.order === null ? 'toUInt64(0)' : `toUInt64(row_number() OVER (ORDER BY ${part.order}))`} AS n,
-       formatRowNoNewline('JSONEachRow', *) AS row FROM (${part.select})`;
-  const rows = await ch.query<{ part: number; row: string }>(`SELECT part, row FROM (${numbered(0, a)} UNION ALL ${numbered(1, b)}) ORDER BY part, n`);
-  const of = (i: number) => rows.filter((r) => r.part === i).map((r) => JSON.parse(r.row) as unknown);
-  return [a.read(of(0)), b.read(of(1))];
+  return part.read(await ch.query(part.sql));
 }
 
 /** Per-series attributes, taken from any point. */
@@ -155,19 +126,20 @@ interface ChSeriesRow {
 
 /**
  * The same per-series snapshots as the DuckDB query; the window arithmetic is the shared deltasInWindow.
- * Each snapshot is one aggregate over a tuple and the attributes one `any` over a tuple: ClickHouse's
- * analysis of a query costs about as much per aggregate as a demo-sized table costs to read.
+ * Each snapshot is one aggregate over a tuple and the attributes one `any` over a tuple, straight over
+ * the table: ClickHouse's analysis of a query costs about as much per aggregate, or per subquery, as
+ * a demo-sized table costs to read. (Both clients quote 64-bit integers, so nanoseconds arrive as text.)
  */
 function seriesDeltas(s: ChSchema, outer: Conditions, range: TimeRange): Part<SeriesDelta[]> {
-  const snapshot = '(bucket_counts, bounds, toString(start_ns), toString(time_ns))';
+  const snapshot = '(bucket_counts, bounds, start_ns, time_ns)';
   return {
-    select: `SELECT series_key, any((${SERIES_FIELDS.join(', ')})) AS fields,
+    sql: `${histogramAliases(s, ['series_key', ...SERIES_FIELDS, 'bucket_counts', 'bounds', 'start_ns', 'time_ns'])}, time_ns > ${lit(range.fromNs)} AS after
+     SELECT series_key, any((${SERIES_FIELDS.join(', ')})) AS fields,
        toInt32(countIf(after)) AS n_after, toInt32(countIf(NOT after)) AS n_before,
        argMaxIf(${snapshot}, time_ns, after) AS last, argMaxIf(${snapshot}, time_ns, NOT after) AS before,
        argMinIf(${snapshot}, time_ns, after) AS first, groupArrayIf(bucket_counts, after AND temporality = 'delta') AS window_counts
-     FROM (SELECT *, time_ns > ${lit(range.fromNs)} AS after FROM ${histograms(s, `TimeUnix <= ${instant(range.toNs)}`)} WHERE ${outer.sql()})
+     FROM ${table(s, 'histogram')} WHERE TimeUnix <= ${instant(range.toNs)} AND ${outer.sql()}
      GROUP BY series_key`,
-    order: null,
     read: (rows) => deltasInWindow((rows as ChSeriesRow[]).map(toSeries), range),
   };
 }
@@ -215,12 +187,17 @@ function histogramRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[]): 
   };
 }
 
-/** The RED questions of one tick (batch.ts), from spans and histograms, in one query when both are asked. */
+/**
+ * The RED questions of one tick (batch.ts), from spans and histograms: two queries, side by side
+ * where the server allows. (One UNION of both, each row serialized by formatRow, measured slower in
+ * embedded ClickHouse: its wrapper cost more to plan than a second query's fixed cost.)
+ */
 export async function red(ch: ChClient, s: ChSchema, q: RedBase, asked: RedAsked): Promise<RedAnswers> {
   const none = new Map<Protocol, RedRow[]>();
-  if (asked.histograms.length === 0) return { spans: await run(ch, spanRed(s, q, asked.spans)), histograms: none };
-  if (asked.spans.length === 0) return { spans: none, histograms: await run(ch, histogramRed(s, q, asked.histograms)) };
-  const [fromSpans, fromHistograms] = await runBoth(ch, spanRed(s, q, asked.spans), histogramRed(s, q, asked.histograms));
+  const [fromSpans, fromHistograms] = await Promise.all([
+    asked.spans.length === 0 ? none : run(ch, spanRed(s, q, asked.spans)),
+    asked.histograms.length === 0 ? none : run(ch, histogramRed(s, q, asked.histograms)),
+  ]);
   return { spans: fromSpans, histograms: fromHistograms };
 }
 

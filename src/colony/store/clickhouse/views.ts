@@ -85,6 +85,15 @@ function spanColumn(s: ChSchema, c: SpanColumn): string {
 export const SPAN_DETAIL: readonly SpanColumn[] = [...(Object.keys(SPAN_FIXED) as (keyof typeof SPAN_FIXED)[]), 'source', 'resource'];
 
 /**
+ * The named span columns as a WITH clause, for a query straight over the table (`FROM table(s,
+ * 'traces')`): a subquery's scope costs ClickHouse more analysis and planning than the rows of a
+ * demo-sized table cost to read, and unlike a subquery's columns an unused WITH alias is not analysed.
+ */
+export function spanAliases(s: ChSchema, columns: readonly SpanColumn[]): string {
+  return `WITH ${columns.map((c) => spanColumn(s, c)).join(', ')}`;
+}
+
+/**
  * The spans with the named columns; `where` is on the exporter's columns (Timestamp first, so
  * partitions are pruned). Only the columns a query uses: ClickHouse analyses every expression of a
  * subquery, used or not, and on a demo-sized table that analysis is most of a query's time.
@@ -124,12 +133,27 @@ function pointColumns(s: ChSchema, which: 'histogram' | 'gauge' | 'sum'): string
   ];
 }
 
-/** The promoted attributes a histogram series is told apart and filtered by (red.ts KeyColumns). */
-const HISTOGRAM_HOT = ['http_method', 'http_route', 'http_status_code', 'rpc_method', 'rpc_service', 'rpc_status_code', 'db_system', 'db_operation', 'db_table', 'error_type'];
+/** Histogram point columns by their DuckDB colony names. */
+const HISTOGRAM_FIXED = {
+  metric_name: 'MetricName',
+  unit: 'MetricUnit',
+  service_name: 'ServiceName',
+  start_ns: 'toUnixTimestamp64Nano(StartTimeUnix)',
+  time_ns: 'toUnixTimestamp64Nano(TimeUnix)',
+  temporality: TEMPORALITY,
+  bucket_counts: 'arrayMap(x -> toFloat64(x), BucketCounts)',
+  bounds: 'ExplicitBounds',
+};
 
-export function histograms(s: ChSchema, where: string): string {
-  return `(SELECT ${[...pointColumns(s, 'histogram'), `${TEMPORALITY} AS temporality`, ...select(s, 'histogram', HISTOGRAM_HOT), 'arrayMap(x -> toFloat64(x), BucketCounts) AS bucket_counts', 'ExplicitBounds AS bounds'].join(', ')}
-    FROM ${table(s, 'histogram')} WHERE ${where})`;
+/** The promoted attributes a histogram series is told apart and filtered by (red.ts KeyColumns). */
+type HistogramHot = 'http_method' | 'http_route' | 'http_status_code' | 'rpc_method' | 'rpc_service' | 'rpc_status_code' | 'db_system' | 'db_operation'
+  | 'db_table' | 'error_type';
+
+export type HistogramColumn = keyof typeof HISTOGRAM_FIXED | 'series_key' | 'source' | HistogramHot;
+
+/** The named histogram columns as a WITH clause, for a query straight over the table (see spanAliases). */
+export function histogramAliases(s: ChSchema, columns: readonly HistogramColumn[]): string {
+  return `WITH ${columns.map((c) => `${c in HISTOGRAM_FIXED ? HISTOGRAM_FIXED[c as keyof typeof HISTOGRAM_FIXED] : derived(s, 'histogram', c)} AS ${c}`).join(', ')}`;
 }
 
 /** Histogram points without their buckets or promoted attributes (listing metrics needs no more). */
