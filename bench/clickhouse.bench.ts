@@ -14,9 +14,14 @@
  * DuckDB runs with coral's default worker threads (DEFAULT_THREADS); chdb with its own defaults
  * (max_threads = cores). No result cache on either side (use_query_cache stays off); ClickHouse's
  * query condition cache, on by default, made no measurable difference to these queries.
+ *
+ * Each dataset is measured on DuckDB first, before chdb is loaded into the process, then on
+ * ClickHouse: a DuckDB colony opened after a chdb session ran its parallel reads faster than
+ * one in a process without chdb (coral_query_metrics on the demo, 2 cores: ~29 ms instead of ~46
+ * at the same CPU time; cause not found), and no coral process holds both.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Colony, ColonyWriter } from '../src/colony/store/colony.js';
 import { ColonyStore } from '../src/colony/store/store.js';
@@ -51,61 +56,73 @@ const CONFIGS: Record<DuckConfig, string> = {
 /** Every writer fed from one decoding. */
 const all = (stores: ColonyWriter[]) => ({ write: (batch: IngestBatch) => Promise.all(stores.map((s) => s.write(batch))).then(() => undefined) });
 
-/** The three DuckDB configurations, loaded by `load`, ready to read. */
-async function duckdbs(name: string, memoryLimit: string, load: (w: ColonyWriter[]) => Promise<void>, ch: Colony): Promise<Record<DuckConfig, ColonyStore>> {
+type Timing = Awaited<ReturnType<typeof timeRuns>>;
+
+/** Times every porcelain case on `store`. */
+async function timeCases(store: Colony, now: () => Nanos, service: string): Promise<Timing[]> {
+  const out: Timing[] = [];
+  for (const [tool, args] of porcelainCases(service)) {
+    const def = toolByName(tool);
+    if (!def) throw new Error(tool);
+    out.push(await timeRuns(() => runTool(def, createToolContext(store, now), args), RUNS));
+  }
+  return out;
+}
+
+/** The three DuckDB configurations loaded by `load`, each timed, then closed; load1 as they were timed. */
+async function timeDuckdbs(name: string, memoryLimit: string, load: (w: ColonyWriter[]) => Promise<void>, now: () => Nanos, service: string) {
   const file = join(dir, `${name}.duckdb`);
   const memory = await ColonyStore.open({ path: ':memory:', threads: DEFAULT_THREADS, memoryLimit });
   const compact = await ColonyStore.open({ path: ':memory:', threads: DEFAULT_THREADS, memoryLimit, compact: true });
   const writing = await ColonyStore.open({ path: file, threads: DEFAULT_THREADS, memoryLimit });
-  await load([memory, compact, writing, ch]);
+  const t = performance.now();
+  await load([memory, compact, writing]);
   await compact.compact();
   await writing.close();
-  return { memory, compact, file: await ColonyStore.open({ path: file, threads: DEFAULT_THREADS, memoryLimit }) };
+  const loadMs = Math.round(performance.now() - t);
+  const stores: Record<DuckConfig, ColonyStore> = { memory, compact, file: await ColonyStore.open({ path: file, threads: DEFAULT_THREADS, memoryLimit }) };
+  const timings = {} as Record<DuckConfig, Timing[]>;
+  for (const config of Object.keys(CONFIGS) as DuckConfig[]) timings[config] = await timeCases(stores[config], now, service);
+  const load1 = Number(loadavg()[0].toFixed(1));
+  for (const store of Object.values(stores)) await store.close();
+  return { timings, loadMs, load1 };
 }
 
-async function compare(label: string, ducks: Record<DuckConfig, ColonyStore>, ch: Colony, now: () => Nanos, service: string, spans: number): Promise<void> {
+/** ClickHouse loaded by `load` and timed, then compared with each DuckDB configuration: one line per tool and configuration. */
+async function compare(label: string, database: string, load: (w: ColonyWriter[]) => Promise<void>, duck: Awaited<ReturnType<typeof timeDuckdbs>>, now: () => Nanos, service: string, spans: number): Promise<void> {
+  const ch = await ClickHouseStore.open({ target: { kind: 'chdb', dir, database }, create: true });
+  const t = performance.now();
+  await load([ch]);
+  report({ bench: `clickhouse_load_${label}`, spans, duckdb_three_configs_ms: duck.loadMs, clickhouse_ms: Math.round(performance.now() - t) });
+  const chTimings = await timeCases(ch, now, service);
+  await ch.close();
   const ms = (x: number) => Number(x.toFixed(1));
-  for (const [tool, args] of porcelainCases(service)) {
-    const def = toolByName(tool);
-    if (!def) throw new Error(tool);
-    const time = (store: Colony) => timeRuns(() => runTool(def, createToolContext(store, now), args), RUNS);
-    const c = await time(ch);
+  porcelainCases(service).forEach(([tool, args], i) => {
+    const c = chTimings[i];
     for (const config of Object.keys(CONFIGS) as DuckConfig[]) {
-      const d = await time(ducks[config]);
+      const d = duck.timings[config][i];
       const ratio = c.p50 / d.p50;
       report({
         bench: `clickhouse_porcelain_${label}`, tool, args, spans, duckdb_config: config,
         duckdb_p50_ms: ms(d.p50), clickhouse_p50_ms: ms(c.p50), duckdb_cpu_p50_ms: ms(d.cpuP50), clickhouse_cpu_p50_ms: ms(c.cpuP50),
         ratio: Number(ratio.toFixed(2)), cpu_ratio: Number((c.cpuP50 / d.cpuP50).toFixed(2)), target_ratio: 2, meets_target: ratio <= 2, duckdb_threads: DEFAULT_THREADS,
+        duckdb_load1: duck.load1,
       });
     }
-  }
+  });
 }
-
-const closeAll = async (ducks: Record<DuckConfig, ColonyStore>, ch: Colony) => {
-  for (const d of Object.values(ducks)) await d.close();
-  await ch.close();
-};
 
 try {
   report({ bench: 'clickhouse_duckdb_configs', ...CONFIGS });
   const largest = listScenarios().sort((a, b) => b.counts.spans - a.counts.spans)[0];
   const end = END + 3_600_000_000_000n;
-  const ch = await ClickHouseStore.open({ target: { kind: 'chdb', dir, database: 'demo' }, create: true });
-  let t = performance.now();
-  const ducks = await duckdbs('demo', DEFAULT_MEMORY_LIMIT, (w) => loadScenario(all(w), largest.name, { endAtNs: end }).then(() => undefined), ch);
-  report({ bench: 'clickhouse_load_demo', scenario: largest.name, spans: largest.counts.spans, all_stores_ms: Math.round(performance.now() - t) });
-  await compare('demo', ducks, ch, () => end, 'checkout', largest.counts.spans);
-  await closeAll(ducks, ch);
-
-  if (SPANS > 0) {
-    const bigCh = await ClickHouseStore.open({ target: { kind: 'chdb', dir, database: 'synthetic' }, create: true });
-    t = performance.now();
-    const bigDucks = await duckdbs('synthetic', '8GB', (w) => populate(all(w), SPANS, 200_000), bigCh);
-    report({ bench: 'clickhouse_load_synthetic', spans: SPANS, all_stores_ms: Math.round(performance.now() - t) });
-    await compare('synthetic', bigDucks, bigCh, () => END, 'svc-3', SPANS);
-    await closeAll(bigDucks, bigCh);
-  }
+  const demo = (w: ColonyWriter[]) => loadScenario(all(w), largest.name, { endAtNs: end }).then(() => undefined);
+  const demoDuck = await timeDuckdbs('demo', DEFAULT_MEMORY_LIMIT, demo, () => end, 'checkout');
+  const synthetic = (w: ColonyWriter[]) => populate(all(w), SPANS, 200_000);
+  // Every DuckDB figure before chdb is loaded (see the top).
+  const bigDuck = SPANS > 0 ? await timeDuckdbs('synthetic', '8GB', synthetic, () => END, 'svc-3') : null;
+  await compare('demo', 'demo', demo, demoDuck, () => end, 'checkout', largest.counts.spans);
+  if (bigDuck) await compare('synthetic', 'synthetic', synthetic, bigDuck, () => END, 'svc-3', SPANS);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
