@@ -21,7 +21,7 @@ import type { MinuteRow } from '../queries/timeline.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { ChClient } from './client.js';
 import { Conditions, inRange, instant, lit, list } from './sql.js';
-import { type ChSchema, SPAN_DETAIL, type SpanColumn, histogramAliases, spanAliases, spans, table } from './views.js';
+import { type ChSchema, SPAN_DETAIL, type SpanColumn, histogramAliases, spanAliases, spanExpr, spans, table } from './views.js';
 import { RESOURCE_HASH } from './derived.js';
 import { resourcesByHash } from './resources.js';
 import type { TraceReadCache } from './trace-read-cache.js';
@@ -84,7 +84,7 @@ function spanRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Part<
   applyFilters(w, q);
   const shapes = protocols.map((p) => SPAN_SHAPE[p]);
   return {
-    sql: `${spanAliases(s, RED_COLUMNS)}
+    sql: `WITH ${spanAliases(s, RED_COLUMNS).defs}
      SELECT p, source, k, toInt32(count()) AS requests, toInt32(countIf(error)) AS errors, quantilesExactInclusive(0.5, 0.95, 0.99)(duration_ns) AS q
      FROM ${table(s, 'traces')}
      ARRAY JOIN [${shapes.map((x) => `(${x.where})`).join(', ')}] AS member, [${protocols.map((_, i) => i).join(', ')}] AS p,
@@ -133,7 +133,7 @@ interface ChSeriesRow {
 function seriesDeltas(s: ChSchema, outer: Conditions, range: TimeRange): Part<SeriesDelta[]> {
   const snapshot = '(bucket_counts, bounds, start_ns, time_ns)';
   return {
-    sql: `${histogramAliases(s, ['series_key', ...SERIES_FIELDS, 'bucket_counts', 'bounds', 'start_ns', 'time_ns'])}, time_ns > ${lit(range.fromNs)} AS after
+    sql: `WITH ${histogramAliases(s, ['series_key', ...SERIES_FIELDS, 'bucket_counts', 'bounds', 'start_ns', 'time_ns'])}, time_ns > ${lit(range.fromNs)} AS after
      SELECT series_key, any((${SERIES_FIELDS.join(', ')})) AS fields,
        toInt32(countIf(after)) AS n_after, toInt32(countIf(NOT after)) AS n_before,
        argMaxIf(${snapshot}, time_ns, after) AS last, argMaxIf(${snapshot}, time_ns, NOT after) AS before,
@@ -255,21 +255,21 @@ const ORDER: Record<NonNullable<TraceSearch['order']>, string> = {
 
 /** Traces with a matching span, returned whole; the picked ids are fetched in a second, keyed query. */
 export async function searchTraces(ch: ChClient, s: ChSchema, cache: TraceReadCache, q: TraceSearch): Promise<TraceSearchResult> {
-  const inner = new Conditions().add(inRange('Timestamp', q.range));
-  inner.maybe(q.service, 'ServiceName = ?');
-  inner.maybe(q.traceId?.toLowerCase(), 'TraceId = ?');
-  const w = new Conditions();
+  const w = new Conditions().add(inRange('Timestamp', q.range));
+  w.maybe(q.service, 'ServiceName = ?');
+  w.maybe(q.traceId?.toLowerCase(), 'TraceId = ?');
   w.maybe(q.source, 'source = ?');
   if (q.minDurationMs !== undefined) w.add('duration_ns >= ?', msToNs(q.minDurationMs));
   if (q.errorsOnly) w.add(`status_code = 'ERROR'`);
   const order = q.order ?? 'recent';
   const hasError = order === 'errors'
-    ? `trace_id IN (SELECT trace_id FROM ${spans(s, inRange('Timestamp', q.range), ['trace_id', 'status_code'])} WHERE status_code = 'ERROR')`
+    ? `trace_id IN (SELECT TraceId FROM ${table(s, 'traces')} WHERE ${inRange('Timestamp', q.range)} AND ${spanExpr(s, 'status_code')} = 'ERROR')`
     : 'false';
   const picked = await ch.query<{ trace_id: string; matched: number }>(
-    `SELECT trace_id, max(duration_ns) AS max_duration, max(start_ns) AS last_start, ${hasError} AS has_error,
+    `WITH ${spanAliases(s, ['trace_id', 'source', 'start_ns', 'duration_ns', 'status_code']).defs}
+     SELECT trace_id, max(duration_ns) AS max_duration, max(start_ns) AS last_start, ${hasError} AS has_error,
        toInt32(count() OVER ()) AS matched
-     FROM ${spans(s, inner.sql(), ['trace_id', 'source', 'start_ns', 'duration_ns', 'status_code'])} WHERE ${w.sql()} GROUP BY trace_id
+     FROM ${table(s, 'traces')} WHERE ${w.sql()} GROUP BY trace_id
      ORDER BY ${ORDER[order]} LIMIT ${lit(q.maxTraces)}`,
   );
   if (picked.length === 0) return { traces: [], matchedTraces: 0 };
@@ -284,9 +284,10 @@ export async function searchTraces(ch: ChClient, s: ChSchema, cache: TraceReadCa
 async function traceSpans(ch: ChClient, s: ChSchema, cache: TraceReadCache, ids: readonly string[]): Promise<Map<string, SpanRecord[]>> {
   const byId = `TraceId IN ${list(ids)}`;
   const bounded = await cache.boundsPay(ch, s.database, s.tables.traces);
-  const bounds = bounded ? `WITH (SELECT (minOrNull(Start), maxOrNull(End) + 1) FROM ${qualified(s.database, `${s.tables.traces}_trace_id_ts`)} WHERE ${byId}) AS bounds ` : '';
+  const bounds = bounded ? `(SELECT (minOrNull(Start), maxOrNull(End) + 1) FROM ${qualified(s.database, `${s.tables.traces}_trace_id_ts`)} WHERE ${byId}) AS bounds, ` : '';
   const where = bounded ? `${byId} AND (isNull(bounds.1) OR toDateTime(Timestamp) BETWEEN bounds.1 AND bounds.2)` : byId;
-  const rows = await ch.query<ChSpanRow>(`${bounds}SELECT * FROM ${spans(s, where, SPAN_DETAIL)} ORDER BY trace_id, start_ns, span_id`);
+  const detail = spanAliases(s, SPAN_DETAIL);
+  const rows = await ch.query<ChSpanRow>(`WITH ${bounds}${detail.defs} SELECT ${detail.names} FROM ${table(s, 'traces')} WHERE ${where} ORDER BY trace_id, start_ns, span_id`);
   const resources = await resourcesOf(ch, s, cache, ids, rows);
   const out = new Map<string, SpanRecord[]>();
   let last = '';

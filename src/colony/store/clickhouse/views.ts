@@ -71,11 +71,22 @@ const SPAN_FIXED = {
 /** A span column by its DuckDB colony name; `resource` is the span's resource, as the map or (with a resource table) its hash. */
 export type SpanColumn = keyof typeof SPAN_FIXED | 'source' | HotColumn | 'resource';
 
+/** A span column's expression, without its name. */
+export function spanExpr(s: ChSchema, c: Exclude<SpanColumn, 'resource'>): string {
+  return c in SPAN_FIXED ? SPAN_FIXED[c as keyof typeof SPAN_FIXED] : derived(s, 'traces', c);
+}
+
+/** The name a span column takes: the resource arrives as its map or as its hash. */
+function spanName(s: ChSchema, c: SpanColumn): string {
+  if (c !== 'resource') return c;
+  return s.resourceTable === null ? 'resource_attributes' : 'resource_hash';
+}
+
 function spanColumn(s: ChSchema, c: SpanColumn): string {
   if (c === 'resource') {
     return s.resourceTable === null ? 'ResourceAttributes AS resource_attributes' : `toString(${derived(s, 'traces', 'resource_hash')}) AS resource_hash`;
   }
-  return `${c in SPAN_FIXED ? SPAN_FIXED[c as keyof typeof SPAN_FIXED] : derived(s, 'traces', c)} AS ${c}`;
+  return `${spanExpr(s, c)} AS ${c}`;
 }
 
 /**
@@ -85,12 +96,13 @@ function spanColumn(s: ChSchema, c: SpanColumn): string {
 export const SPAN_DETAIL: readonly SpanColumn[] = [...(Object.keys(SPAN_FIXED) as (keyof typeof SPAN_FIXED)[]), 'source', 'resource'];
 
 /**
- * The named span columns as a WITH clause, for a query straight over the table (`FROM table(s,
- * 'traces')`): a subquery's scope costs ClickHouse more analysis and planning than the rows of a
- * demo-sized table cost to read, and unlike a subquery's columns an unused WITH alias is not analysed.
+ * The named span columns as WITH definitions (`defs`) and the names they take (`names`), for a query
+ * straight over the table (`FROM table(s, 'traces')`): a subquery's scope costs ClickHouse more
+ * analysis and planning than the rows of a demo-sized table cost to read, and unlike a subquery's
+ * columns an unused WITH alias is not analysed.
  */
-export function spanAliases(s: ChSchema, columns: readonly SpanColumn[]): string {
-  return `WITH ${columns.map((c) => spanColumn(s, c)).join(', ')}`;
+export function spanAliases(s: ChSchema, columns: readonly SpanColumn[]): { defs: string; names: string } {
+  return { defs: columns.map((c) => spanColumn(s, c)).join(', '), names: columns.map((c) => spanName(s, c)).join(', ') };
 }
 
 /**
@@ -151,9 +163,9 @@ type HistogramHot = 'http_method' | 'http_route' | 'http_status_code' | 'rpc_met
 
 export type HistogramColumn = keyof typeof HISTOGRAM_FIXED | 'series_key' | 'source' | HistogramHot;
 
-/** The named histogram columns as a WITH clause, for a query straight over the table (see spanAliases). */
+/** The named histogram columns as WITH definitions, for a query straight over the table (see spanAliases). */
 export function histogramAliases(s: ChSchema, columns: readonly HistogramColumn[]): string {
-  return `WITH ${columns.map((c) => `${c in HISTOGRAM_FIXED ? HISTOGRAM_FIXED[c as keyof typeof HISTOGRAM_FIXED] : derived(s, 'histogram', c)} AS ${c}`).join(', ')}`;
+  return columns.map((c) => `${c in HISTOGRAM_FIXED ? HISTOGRAM_FIXED[c as keyof typeof HISTOGRAM_FIXED] : derived(s, 'histogram', c)} AS ${c}`).join(', ');
 }
 
 /** Histogram points without their buckets or promoted attributes (listing metrics needs no more). */
