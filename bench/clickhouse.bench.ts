@@ -56,7 +56,8 @@ const CONFIGS: Record<DuckConfig, string> = {
 /** Every writer fed from one decoding. */
 const all = (stores: ColonyWriter[]) => ({ write: (batch: IngestBatch) => Promise.all(stores.map((s) => s.write(batch))).then(() => undefined) });
 
-type Timing = Awaited<ReturnType<typeof timeRuns>>;
+/** A case's timing and its answer's text (the backends are compared on the same answers). */
+type Timing = Awaited<ReturnType<typeof timeRuns>> & { text: string };
 
 /** Times every porcelain case on `store`. */
 async function timeCases(store: Colony, now: () => Nanos, service: string): Promise<Timing[]> {
@@ -64,7 +65,9 @@ async function timeCases(store: Colony, now: () => Nanos, service: string): Prom
   for (const [tool, args] of porcelainCases(service)) {
     const def = toolByName(tool);
     if (!def) throw new Error(tool);
-    out.push(await timeRuns(() => runTool(def, createToolContext(store, now), args), RUNS));
+    let text = '';
+    const t = await timeRuns(async () => (text = (await runTool(def, createToolContext(store, now), args)).text), RUNS);
+    out.push({ ...t, text });
   }
   return out;
 }
@@ -106,7 +109,7 @@ async function compare(label: string, database: string, load: (w: ColonyWriter[]
         bench: `clickhouse_porcelain_${label}`, tool, args, spans, duckdb_config: config,
         duckdb_p50_ms: ms(d.p50), clickhouse_p50_ms: ms(c.p50), duckdb_cpu_p50_ms: ms(d.cpuP50), clickhouse_cpu_p50_ms: ms(c.cpuP50),
         ratio: Number(ratio.toFixed(2)), cpu_ratio: Number((c.cpuP50 / d.cpuP50).toFixed(2)), target_ratio: 2, meets_target: ratio <= 2, duckdb_threads: DEFAULT_THREADS,
-        duckdb_load1: duck.load1,
+        duckdb_load1: duck.load1, same_text: c.text === d.text,
       });
     }
   });
