@@ -6,15 +6,16 @@ import { HAVE_CHDB, SKIP_REASON } from './chdb.js';
 import { ClickHouseStore } from '../../../src/colony/store/clickhouse/store.js';
 import { ColonyStore } from '../../../src/colony/store/store.js';
 import type { Colony } from '../../../src/colony/store/colony.js';
-import { type SpanRow, type Source, emptyBatch } from '../../../src/colony/store/rows.js';
+import { type HistogramPointRow, type SpanRow, type Source, emptyBatch } from '../../../src/colony/store/rows.js';
 import { PROTOCOLS, type RedQuery } from '../../../src/colony/store/queries/red.js';
 import type { Attributes } from '../../../src/colony/otlp/model.js';
-import { spanHotAttributes } from '../../../src/colony/otlp/semconv.js';
+import { hotAttributes, spanHotAttributes } from '../../../src/colony/otlp/semconv.js';
 import { firstDifference } from './parity.js';
 
 /**
  * Span RED on ClickHouse asks every protocol of a tick in one pass (one row per span and protocol,
- * each protocol with its own group key and errors): the answers must be DuckDB's, protocol by protocol.
+ * each protocol with its own group key and errors), and histogram reads on a large table skip the
+ * points older than the series' last ones before the window: the answers must be DuckDB's.
  */
 const DIR = join(tmpdir(), `coral-ch-red-${process.pid}`);
 const T0 = 1_764_671_400_000_000_000n;
@@ -80,23 +81,76 @@ function spans(): SpanRow[] {
   return out;
 }
 
+const BOUNDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5];
+const MINUTE = 60_000_000_000n;
+
+/**
+ * Cumulative duration histograms a minute apart, from an hour before the window to its end: series
+ * that report throughout, one that stopped before the window, one that started inside it, one silent
+ * for a while (its last point before a window lies further back than the others').
+ */
+function histogramPoints(): HistogramPointRow[] {
+  const out: HistogramPointRow[] = [];
+  const series: [Attributes, string, bigint, bigint, ((m: bigint) => boolean)?][] = [
+    [{ 'http.request.method': 'GET', 'http.route': '/cart', 'http.response.status_code': 200 }, 'http.server.request.duration', -60n, 60n],
+    [{ 'http.request.method': 'GET', 'http.route': '/cart', 'http.response.status_code': 503 }, 'http.server.request.duration', -60n, 60n],
+    [{ 'http.request.method': 'POST', 'http.route': '/old', 'http.response.status_code': 200 }, 'http.server.request.duration', -60n, -20n],
+    [{ 'rpc.system': 'grpc', 'rpc.method': 'shop.Cart/Get', 'rpc.grpc.status_code': 0 }, 'rpc.server.call.duration', 10n, 60n],
+    [{ 'http.request.method': 'PUT', 'http.route': '/gap', 'http.response.status_code': 200 }, 'http.server.request.duration', -60n, 60n, (m) => m < -45n || m > 10n],
+  ];
+  series.forEach(([attrs, metric, first, last, reports], k) => {
+    const counts = BOUNDS.map(() => 0).concat(0);
+    for (let m = first; m <= last; m++) {
+      if (reports && !reports(m)) continue;
+      counts[Number((m + 61n * BigInt(k)) % BigInt(counts.length))] += 1 + k;
+      out.push({
+        ...hotAttributes(attrs),
+        seriesKey: `series-${k}`,
+        metricName: metric,
+        description: '',
+        unit: 's',
+        serviceName: 'shop',
+        source: 'ebpf',
+        scopeName: BEYLA,
+        startNs: T0 + first * MINUTE,
+        timeNs: T0 + m * MINUTE,
+        attributes: JSON.stringify(attrs),
+        resourceAttributes: JSON.stringify({ 'service.name': 'shop' }),
+        temporality: 'cumulative',
+        count: counts.reduce((a, b) => a + b, 0),
+        sum: null,
+        min: null,
+        max: null,
+        bounds: BOUNDS,
+        bucketCounts: [...counts],
+      });
+    }
+  });
+  return out;
+}
+
 /** Every protocol asked in one tick, as coral_query_metrics asks. */
 const allProtocols = (store: Colony, q: Omit<RedQuery, 'protocol'>) => Promise.all(PROTOCOLS.map((protocol) => store.redFromSpans({ ...q, protocol })));
 
 let duck: ColonyStore;
 let ch: ClickHouseStore;
+/** The same tables, read as a large table is: the history before the series' last points skipped. */
+let chSkipping: ClickHouseStore;
 beforeAll(async () => {
   if (!HAVE_CHDB) return;
   duck = await ColonyStore.open({ path: ':memory:' });
   ch = await ClickHouseStore.open({ target: { kind: 'chdb', dir: DIR, database: 'red' }, create: true });
+  chSkipping = await ClickHouseStore.open({ target: { kind: 'chdb', dir: DIR, database: 'red' }, skipHistoryMinRows: 0 });
   const batch = emptyBatch();
   batch.spans.push(...spans());
+  batch.histogramPoints.push(...histogramPoints());
   await duck.write(batch);
   await ch.write(batch);
 });
 afterAll(async () => {
   await duck?.close();
   await ch?.close();
+  await chSkipping?.close();
   rmSync(DIR, { recursive: true, force: true });
 });
 
@@ -112,6 +166,23 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse span RED, every protocol in one pass${HA
     expect(add).toBe(30);
     expect(grpc.filter((r) => r.rpcMethod === 'Add').reduce((n, r) => n + r.requests, 0)).toBe(add);
     expect(grpc.filter((r) => r.rpcMethod === 'Put').every((r) => r.errors === r.requests - 6)).toBe(true);
+  });
+
+  it('answers RED and operations from histograms as DuckDB does, reading the whole history or skipping what no snapshot needs', async () => {
+    // Windows whose last point before them lies at different depths: inside the data, before every series, after one stopped.
+    const windows = [RANGE, { fromNs: T0 - 30n * MINUTE, toNs: T0 + 5n * MINUTE }, { fromNs: T0 - 90n * MINUTE, toNs: T0 - 30n * MINUTE }, { fromNs: T0 + 30n * MINUTE, toNs: T0 + 90n * MINUTE }];
+    for (const [i, range] of windows.entries()) {
+      const red = (store: Colony) => Promise.all(PROTOCOLS.map((protocol) => store.redFromHistograms({ service: 'shop', protocol, range })));
+      const want = await red(duck);
+      expect(want.flat().length, `window ${i}`).toBeGreaterThan(0);
+      expect(firstDifference(await red(ch), want), `window ${i}`).toBeNull();
+      expect(firstDifference(await red(chSkipping), want), `window ${i}, skipping`).toBeNull();
+      // In no particular order on either backend (the summary orders what it shows).
+      const ops = async (store: Colony) => (await store.operationHistograms(range)).sort((a, b) => `${a.operation} ${a.failed}`.localeCompare(`${b.operation} ${b.failed}`));
+      const wantOps = await ops(duck);
+      expect(firstDifference(await ops(ch), wantOps), `window ${i}`).toBeNull();
+      expect(firstDifference(await ops(chSkipping), wantOps), `window ${i}, skipping`).toBeNull();
+    }
   });
 
   it('applies filters and a source to every protocol alike', async () => {

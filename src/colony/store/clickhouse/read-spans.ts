@@ -129,16 +129,24 @@ interface ChSeriesRow {
  * Each snapshot is one aggregate over a tuple and the attributes one `any` over a tuple, straight over
  * the table: ClickHouse's analysis of a query costs about as much per aggregate, or per subquery, as
  * a demo-sized table costs to read. (Both clients quote 64-bit integers, so nanoseconds arrive as text.)
+ * `skipHistory`: first find the earliest of the series' last points before the window, and read
+ * nothing older (no series' snapshot can be there; only n_before, a presence test, counts fewer):
+ * an argMax over a tuple of arrays copies it at each newer point, and points arrive oldest first.
  */
-function seriesDeltas(s: ChSchema, outer: Conditions, range: TimeRange): Part<SeriesDelta[]> {
+function seriesDeltas(s: ChSchema, outer: Conditions, range: TimeRange, skipHistory: boolean): Part<SeriesDelta[]> {
   const snapshot = '(bucket_counts, bounds, start_ns, time_ns)';
+  const where = `TimeUnix <= ${instant(range.toNs)} AND ${outer.sql()}`;
+  const from = lit(range.fromNs);
+  const history = skipHistory
+    ? ` AND TimeUnix >= fromUnixTimestamp64Nano((SELECT coalesce(min(b), ${from}) FROM (SELECT maxIfOrNull(time_ns, time_ns <= ${from}) AS b FROM ${table(s, 'histogram')} WHERE ${where} GROUP BY series_key)))`
+    : '';
   return {
-    sql: `WITH ${histogramAliases(s, ['series_key', ...SERIES_FIELDS, 'bucket_counts', 'bounds', 'start_ns', 'time_ns'])}, time_ns > ${lit(range.fromNs)} AS after
+    sql: `WITH ${histogramAliases(s, ['series_key', ...SERIES_FIELDS, 'bucket_counts', 'bounds', 'start_ns', 'time_ns'])}, time_ns > ${from} AS after
      SELECT series_key, any((${SERIES_FIELDS.join(', ')})) AS fields,
        toInt32(countIf(after)) AS n_after, toInt32(countIf(NOT after)) AS n_before,
        argMaxIf(${snapshot}, time_ns, after) AS last, argMaxIf(${snapshot}, time_ns, NOT after) AS before,
        argMinIf(${snapshot}, time_ns, after) AS first, groupArrayIf(bucket_counts, after AND temporality = 'delta') AS window_counts
-     FROM ${table(s, 'histogram')} WHERE TimeUnix <= ${instant(range.toNs)} AND ${outer.sql()}
+     FROM ${table(s, 'histogram')} WHERE ${where}${history}
      GROUP BY series_key`,
     read: (rows) => deltasInWindow((rows as ChSeriesRow[]).map(toSeries), range),
   };
@@ -173,11 +181,11 @@ function toSeries(r: ChSeriesRow): HistogramSeries {
 }
 
 /** RED from duration histograms: each duration metric belongs to one protocol. */
-function histogramRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Part<Map<Protocol, RedRow[]>> {
+function histogramRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[], skipHistory: boolean): Part<Map<Protocol, RedRow[]>> {
   const w = new Conditions().add('service_name = ?', q.service).add(`metric_name IN ${list(protocols.flatMap((p) => DURATION_METRICS[p]))}`);
   w.maybe(q.source, 'source = ?');
   applyFilters(w, q);
-  const part = seriesDeltas(s, w, q.range);
+  const part = seriesDeltas(s, w, q.range, skipHistory);
   return {
     ...part,
     read: (rows) => {
@@ -192,18 +200,18 @@ function histogramRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[]): 
  * where the server allows. (One UNION of both, each row serialized by formatRow, measured slower in
  * embedded ClickHouse: its wrapper cost more to plan than a second query's fixed cost.)
  */
-export async function red(ch: ChClient, s: ChSchema, q: RedBase, asked: RedAsked): Promise<RedAnswers> {
+export async function red(ch: ChClient, s: ChSchema, q: RedBase, asked: RedAsked, skipHistory: () => Promise<boolean>): Promise<RedAnswers> {
   const none = new Map<Protocol, RedRow[]>();
   const [fromSpans, fromHistograms] = await Promise.all([
     asked.spans.length === 0 ? none : run(ch, spanRed(s, q, asked.spans)),
-    asked.histograms.length === 0 ? none : run(ch, histogramRed(s, q, asked.histograms)),
+    asked.histograms.length === 0 ? none : skipHistory().then((skip) => run(ch, histogramRed(s, q, asked.histograms, skip))),
   ]);
   return { spans: fromSpans, histograms: fromHistograms };
 }
 
-export async function operationHistograms(ch: ChClient, s: ChSchema, range: TimeRange): Promise<HistogramOperationRow[]> {
+export async function operationHistograms(ch: ChClient, s: ChSchema, range: TimeRange, skipHistory: boolean): Promise<HistogramOperationRow[]> {
   const w = new Conditions().add(`metric_name IN ${list([...PROTOCOL_OF.keys()])}`);
-  return operationsFromDeltas(await run(ch, seriesDeltas(s, w, range)));
+  return operationsFromDeltas(await run(ch, seriesDeltas(s, w, range, skipHistory)));
 }
 
 export async function operationSpanBuckets(ch: ChClient, s: ChSchema, range: TimeRange): Promise<SpanBucketRow[]> {
