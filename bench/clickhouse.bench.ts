@@ -16,9 +16,10 @@
  * query condition cache, on by default, made no measurable difference to these queries.
  *
  * Each dataset is measured on DuckDB first, before chdb is loaded into the process, then on
- * ClickHouse: a DuckDB colony opened after a chdb session ran its parallel reads faster than
- * one in a process without chdb (coral_query_metrics on the demo, 2 cores: ~29 ms instead of ~46
- * at the same CPU time; cause not found), and no coral process holds both.
+ * ClickHouse, since no coral process holds both: in 3 of 3 processes where a chdb session started
+ * first, a DuckDB colony ran coral_query_metrics' side-by-side reads on both cores (demo, ~29 ms
+ * wall for ~48 ms CPU), in 1 of 9 without chdb (~46-51 ms wall, same CPU; cause not found). Either
+ * way DuckDB's wall clock depends on the cores it gets: read the CPU ratio beside the wall one.
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
