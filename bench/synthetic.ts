@@ -28,6 +28,24 @@ const hot: HotAttributes = {
   rpcStatusCode: null, dbSystem: null, dbOperation: null, dbTable: null, dbStatement: null, peerService: null, serverAddress: null,
 };
 
+/**
+ * The attributes the promoted columns were taken from, as a normalised row carries them: the DuckDB
+ * colony reads the promoted columns, the ClickHouse colony derives them from these (one per route
+ * and status, made once).
+ */
+const attributesOf = (() => {
+  const made = new Map<string, string>();
+  return (route: number, code: number) => {
+    const key = `${route}/${code}`;
+    let json = made.get(key);
+    if (json === undefined) {
+      json = JSON.stringify({ 'http.request.method': 'GET', 'http.route': `/api/r${route}`, 'http.response.status_code': code });
+      made.set(key, json);
+    }
+    return json;
+  };
+})();
+
 /** Fills a store with `spans` server spans over one day and `points` cumulative histogram points. */
 export async function populate(store: ColonyWriter, SPANS: number, POINTS: number): Promise<void> {
   const rand = rng(42);
@@ -55,7 +73,7 @@ export async function populate(store: ColonyWriter, SPANS: number, POINTS: numbe
         endNs: start + durNs,
         statusCode: code >= 500 ? 'ERROR' : 'UNSET',
         statusMessage: '',
-        attributes: '{}',
+        attributes: attributesOf(route, code),
         resourceAttributes: `{"service.name":"svc-${svc}"}`,
         events: '[]',
         links: '[]',
@@ -88,7 +106,7 @@ export async function populate(store: ColonyWriter, SPANS: number, POINTS: numbe
         scopeName: 'github.com/grafana/beyla',
         startNs: END - BigInt(perSeries) * 60n * SEC,
         timeNs: END - BigInt(perSeries - p) * 60n * SEC,
-        attributes: '{}',
+        attributes: attributesOf(route, code),
         resourceAttributes: '{}',
         temporality: 'cumulative',
         count: counts.reduce((a, b) => a + b, 0),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChClient } from '../../../src/colony/store/clickhouse/client.js';
 import { BOUNDS_MIN_ROWS, TraceReadCache } from '../../../src/colony/store/clickhouse/trace-read-cache.js';
+import { TableRows } from '../../../src/colony/store/clickhouse/table-rows.js';
 
 /** A client answering system.tables with the given total_rows, counting the questions. */
 function catalog(rows: (string | null)[]): ChClient & { asked: string[] } {
@@ -31,7 +32,7 @@ describe('TraceReadCache', () => {
   it('trusts a row count for 30 s, then asks again (a colony being written grows)', async () => {
     let now = 0;
     const ch = catalog(['10', String(BOUNDS_MIN_ROWS)]);
-    const cache = new TraceReadCache(BOUNDS_MIN_ROWS, () => now);
+    const cache = new TraceReadCache(BOUNDS_MIN_ROWS, new TableRows(() => now));
     expect(await cache.boundsPay(ch, 'db', 't')).toBe(false);
     now = 30_000;
     expect(await cache.boundsPay(ch, 'db', 't')).toBe(false);
@@ -39,6 +40,17 @@ describe('TraceReadCache', () => {
     now = 30_001;
     expect(await cache.boundsPay(ch, 'db', 't')).toBe(true);
     expect(ch.asked).toHaveLength(2);
+  });
+
+  it('remembers each table\'s row count apart', async () => {
+    const ch = catalog(['10', String(BOUNDS_MIN_ROWS)]);
+    const rows = new TableRows(() => 0);
+    expect(await rows.atLeast(ch, 'db', 'spans', 5)).toBe(true);
+    expect(await rows.atLeast(ch, 'db', 'points', 5)).toBe(true);
+    expect(await rows.atLeast(ch, 'db', 'spans', 11)).toBe(false);
+    expect(await rows.atLeast(ch, 'db', 'points', BOUNDS_MIN_ROWS)).toBe(true);
+    expect(ch.asked).toHaveLength(2);
+    expect(ch.asked[1]).toContain(`name = 'points'`);
   });
 
   it('remembers resource maps by hash and says which hashes are still to fetch', () => {

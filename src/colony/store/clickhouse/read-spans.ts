@@ -21,7 +21,7 @@ import type { MinuteRow } from '../queries/timeline.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { ChClient } from './client.js';
 import { Conditions, inRange, instant, lit, list } from './sql.js';
-import { type ChSchema, SPAN_DETAIL, type SpanColumn, histograms, spans, table } from './views.js';
+import { type ChSchema, SPAN_DETAIL, type SpanColumn, histogramAliases, spanAliases, spanExpr, spans, table } from './views.js';
 import { RESOURCE_HASH } from './derived.js';
 import { resourcesByHash } from './resources.js';
 import type { TraceReadCache } from './trace-read-cache.js';
@@ -29,107 +29,78 @@ import { qualified } from './ddl.js';
 import { type ChSpanRow, toSpanRecord } from './span-record.js';
 import type { RedAnswers, RedAsked, RedBase } from './batch.js';
 
-/** Per protocol: which spans it counts, its group keys (the others are NULL) and what an error is. */
-const SPAN_SHAPE: Record<Protocol, { where: string; keys: Partial<Record<(typeof KEYS)[number], string>>; error: string }> = {
+/**
+ * Per protocol: which spans it counts, its group key (up to three slots, the KeyColumns each fills)
+ * and what an error is.
+ */
+const SPAN_SHAPE: Record<Protocol, { where: string; key: [string, string, string]; fills: (keyof KeyColumns)[]; error: string }> = {
   http: {
     where: `kind = 'SERVER' AND http_method IS NOT NULL`,
-    keys: { k_http_route: 'coalesce(http_route, name)', k_http_method: 'http_method' },
+    key: ['coalesce(http_route, name)', 'http_method', 'NULL'],
+    fills: ['http_route', 'http_method'],
     error: `http_status_code >= 500 OR (http_status_code IS NULL AND status_code = 'ERROR')`,
   },
   grpc: {
     where: `kind = 'SERVER' AND rpc_method IS NOT NULL`,
-    keys: { k_rpc_service: 'rpc_service', k_rpc_method: 'rpc_method' },
+    key: ['rpc_service', 'rpc_method', 'NULL'],
+    fills: ['rpc_service', 'rpc_method'],
     error: `rpc_status_code IN ${GRPC_ERRORS} OR (rpc_status_code IS NULL AND status_code = 'ERROR')`,
   },
   sql: {
     where: `kind = 'CLIENT' AND db_system IS NOT NULL`,
-    keys: { k_db_system: 'db_system', k_db_operation: 'db_operation', k_db_table: 'db_table' },
+    key: ['db_system', 'db_operation', 'db_table'],
+    fills: ['db_system', 'db_operation', 'db_table'],
     error: `status_code = 'ERROR'`,
   },
 };
 
-/** Group keys aliased apart from the view's columns (ClickHouse forbids an alias that shadows its own input). */
-const KEYS = ['k_http_route', 'k_http_method', 'k_rpc_service', 'k_rpc_method', 'k_db_system', 'k_db_operation', 'k_db_table'] as const;
-
 const RED_COLUMNS: readonly SpanColumn[] = ['name', 'kind', 'source', 'duration_ns', 'status_code', 'http_method', 'http_route', 'http_status_code',
   'rpc_service', 'rpc_method', 'rpc_status_code', 'db_system', 'db_operation', 'db_table'];
 
-type KRow = { source: Source } & Record<(typeof KEYS)[number], string | null>;
-
-function keyColumns(r: KRow): KeyColumns {
-  return {
-    source: r.source,
-    http_route: r.k_http_route,
-    http_method: r.k_http_method,
-    rpc_service: r.k_rpc_service,
-    rpc_method: r.k_rpc_method,
-    db_system: r.k_db_system,
-    db_operation: r.k_db_operation,
-    db_table: r.k_db_table,
-  };
+function keyColumns(source: Source, p: Protocol, key: readonly (string | null)[]): KeyColumns {
+  const k: KeyColumns = { source, http_route: null, http_method: null, rpc_service: null, rpc_method: null, db_system: null, db_operation: null, db_table: null };
+  SPAN_SHAPE[p].fills.forEach((c, i) => Object.assign(k, { [c]: key[i] }));
+  return k;
 }
 
-/** The value `pick` gives for the row's protocol `p` (the protocol's index in `protocols`), NULL where it gives none. */
-function perProtocol(protocols: readonly Protocol[], pick: (p: Protocol) => string | undefined): string {
-  const branches = protocols.flatMap((p, i) => {
-    const v = pick(p);
-    return v === undefined ? [] : [`p = ${i}`, v];
-  });
-  return branches.length === 0 ? 'NULL' : `multiIf(${branches.join(', ')}, NULL)`;
-}
-
-/** A query over one source and how its rows become the answer; `order` is kept apart so the query can be one part of another. */
+/** A query over one source and how its rows become the answer. */
 interface Part<T> {
-  select: string;
-  order: string | null;
+  sql: string;
   read(rows: readonly unknown[]): T;
 }
 
-type SpanRedRow = KRow & { p: number; requests: number; errors: number; q: number[] };
+type SpanRedRow = { p: number; source: Source; k: (string | null)[]; requests: number; errors: number; q: number[] };
 
 /**
  * Exact percentiles: quantileExactInclusive interpolates like DuckDB's quantile_cont (checked in the
- * tests). Several protocols from one pass over the spans: each span is repeated once per protocol it
- * counts for (ARRAY JOIN), rows in each protocol's own order.
+ * tests). Several protocols from one pass over the spans: each span is repeated once per protocol
+ * (ARRAY JOIN of parallel arrays: is it a member, the protocol, its group key, is it an error), rows
+ * in each protocol's own order. Straight over the table, with few expressions: on a demo-sized table
+ * ClickHouse spends more time analysing and planning a query than running it.
  */
 function spanRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Part<Map<Protocol, RedRow[]>> {
-  const inner = new Conditions().add(inRange('Timestamp', q.range)).add('ServiceName = ?', q.service);
-  const w = new Conditions();
+  const w = new Conditions().add(inRange('Timestamp', q.range)).add('ServiceName = ?', q.service).add('member');
   w.maybe(q.source, 'source = ?');
   applyFilters(w, q);
-  const members = protocols.map((p) => `(${SPAN_SHAPE[p].where})`);
-  const keys = KEYS.map((k) => `${perProtocol(protocols, (p) => SPAN_SHAPE[p].keys[k])} AS ${k}`);
+  const shapes = protocols.map((p) => SPAN_SHAPE[p]);
   return {
-    select: `SELECT p, source, ${keys.join(', ')}, toInt32(count()) AS requests,
-       toInt32(countIf(ifNull(${perProtocol(protocols, (p) => SPAN_SHAPE[p].error)}, false))) AS errors,
-       quantilesExactInclusive(0.5, 0.95, 0.99)(duration_ns) AS q
-     FROM ${spans(s, inner.sql(), RED_COLUMNS)}
-     ARRAY JOIN [${members.join(', ')}] AS member, [${protocols.map((_, i) => i).join(', ')}] AS p
-     WHERE member AND ${w.sql()}
-     GROUP BY p, source, ${KEYS.join(', ')}`,
-    order: `p, requests DESC, source, ${KEYS.join(', ')}`,
+    sql: `WITH ${spanAliases(s, RED_COLUMNS).defs}
+     SELECT p, source, k, toInt32(count()) AS requests, toInt32(countIf(error)) AS errors, quantilesExactInclusive(0.5, 0.95, 0.99)(duration_ns) AS q
+     FROM ${table(s, 'traces')}
+     ARRAY JOIN [${shapes.map((x) => `(${x.where})`).join(', ')}] AS member, [${protocols.map((_, i) => i).join(', ')}] AS p,
+       [${shapes.map((x) => `(${x.key.join(', ')})`).join(', ')}] AS k, [${shapes.map((x) => `ifNull(${x.error}, false)`).join(', ')}] AS error
+     WHERE ${w.sql()}
+     GROUP BY p, source, k
+     ORDER BY p, requests DESC, source, k.1, k.2, k.3`,
     read: (rows) => {
       const all = rows as SpanRedRow[];
-      return new Map(protocols.map((p, i) => [p, all.filter((r) => r.p === i).map((r) => spanRedRow(keyColumns(r), p, r))]));
+      return new Map(protocols.map((p, i) => [p, all.filter((r) => r.p === i).map((r) => spanRedRow(keyColumns(r.source, p, r.k), p, r))]));
     },
   };
 }
 
 async function run<T>(ch: ChClient, part: Part<T>): Promise<T> {
-  return part.read(await ch.query(part.order === null ? part.select : `${part.select} ORDER BY ${part.order}`));
-}
-
-/**
- * Two parts as one query, each row serialized by ClickHouse itself (formatRow) so the two row shapes
- * can share a UNION: embedded ClickHouse runs one query at a time, and each query pays its planning.
- */
-async function runBoth<A, B>(ch: ChClient, a: Part<A>, b: Part<B>): Promise<[A, B]> {
-  const numbered = (i: number, part: Part<unknown>) =>
-    `SELECT toUInt8(${i}) AS part, ${part.order === null ? 'toUInt64(0)' : `toUInt64(row_number() OVER (ORDER BY ${part.order}))`} AS n,
-       formatRowNoNewline('JSONEachRow', *) AS row FROM (${part.select})`;
-  const rows = await ch.query<{ part: number; row: string }>(`SELECT part, row FROM (${numbered(0, a)} UNION ALL ${numbered(1, b)}) ORDER BY part, n`);
-  const of = (i: number) => rows.filter((r) => r.part === i).map((r) => JSON.parse(r.row) as unknown);
-  return [a.read(of(0)), b.read(of(1))];
+  return part.read(await ch.query(part.sql));
 }
 
 /** Per-series attributes, taken from any point. */
@@ -155,19 +126,28 @@ interface ChSeriesRow {
 
 /**
  * The same per-series snapshots as the DuckDB query; the window arithmetic is the shared deltasInWindow.
- * Each snapshot is one aggregate over a tuple and the attributes one `any` over a tuple: ClickHouse's
- * analysis of a query costs about as much per aggregate as a demo-sized table costs to read.
+ * Each snapshot is one aggregate over a tuple and the attributes one `any` over a tuple, straight over
+ * the table: ClickHouse's analysis of a query costs about as much per aggregate, or per subquery, as
+ * a demo-sized table costs to read. (Both clients quote 64-bit integers, so nanoseconds arrive as text.)
+ * `skipHistory`: first find the earliest of the series' last points before the window, and read
+ * nothing older (no series' snapshot can be there; only n_before, a presence test, counts fewer):
+ * an argMax over a tuple of arrays copies it at each newer point, and points arrive oldest first.
  */
-function seriesDeltas(s: ChSchema, outer: Conditions, range: TimeRange): Part<SeriesDelta[]> {
-  const snapshot = '(bucket_counts, bounds, toString(start_ns), toString(time_ns))';
+function seriesDeltas(s: ChSchema, outer: Conditions, range: TimeRange, skipHistory: boolean): Part<SeriesDelta[]> {
+  const snapshot = '(bucket_counts, bounds, start_ns, time_ns)';
+  const where = `TimeUnix <= ${instant(range.toNs)} AND ${outer.sql()}`;
+  const from = lit(range.fromNs);
+  const history = skipHistory
+    ? ` AND TimeUnix >= fromUnixTimestamp64Nano((SELECT coalesce(min(b), ${from}) FROM (SELECT maxIfOrNull(time_ns, time_ns <= ${from}) AS b FROM ${table(s, 'histogram')} WHERE ${where} GROUP BY series_key)))`
+    : '';
   return {
-    select: `SELECT series_key, any((${SERIES_FIELDS.join(', ')})) AS fields,
+    sql: `WITH ${histogramAliases(s, ['series_key', ...SERIES_FIELDS, 'bucket_counts', 'bounds', 'start_ns', 'time_ns'])}, time_ns > ${from} AS after
+     SELECT series_key, any((${SERIES_FIELDS.join(', ')})) AS fields,
        toInt32(countIf(after)) AS n_after, toInt32(countIf(NOT after)) AS n_before,
        argMaxIf(${snapshot}, time_ns, after) AS last, argMaxIf(${snapshot}, time_ns, NOT after) AS before,
        argMinIf(${snapshot}, time_ns, after) AS first, groupArrayIf(bucket_counts, after AND temporality = 'delta') AS window_counts
-     FROM (SELECT *, time_ns > ${lit(range.fromNs)} AS after FROM ${histograms(s, `TimeUnix <= ${instant(range.toNs)}`)} WHERE ${outer.sql()})
+     FROM ${table(s, 'histogram')} WHERE ${where}${history}
      GROUP BY series_key`,
-    order: null,
     read: (rows) => deltasInWindow((rows as ChSeriesRow[]).map(toSeries), range),
   };
 }
@@ -201,11 +181,11 @@ function toSeries(r: ChSeriesRow): HistogramSeries {
 }
 
 /** RED from duration histograms: each duration metric belongs to one protocol. */
-function histogramRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Part<Map<Protocol, RedRow[]>> {
+function histogramRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[], skipHistory: boolean): Part<Map<Protocol, RedRow[]>> {
   const w = new Conditions().add('service_name = ?', q.service).add(`metric_name IN ${list(protocols.flatMap((p) => DURATION_METRICS[p]))}`);
   w.maybe(q.source, 'source = ?');
   applyFilters(w, q);
-  const part = seriesDeltas(s, w, q.range);
+  const part = seriesDeltas(s, w, q.range, skipHistory);
   return {
     ...part,
     read: (rows) => {
@@ -215,18 +195,23 @@ function histogramRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[]): 
   };
 }
 
-/** The RED questions of one tick (batch.ts), from spans and histograms, in one query when both are asked. */
-export async function red(ch: ChClient, s: ChSchema, q: RedBase, asked: RedAsked): Promise<RedAnswers> {
+/**
+ * The RED questions of one tick (batch.ts), from spans and histograms: two queries, side by side
+ * where the server allows. (One UNION of both, each row serialized by formatRow, measured slower in
+ * embedded ClickHouse: its wrapper cost more to plan than a second query's fixed cost.)
+ */
+export async function red(ch: ChClient, s: ChSchema, q: RedBase, asked: RedAsked, skipHistory: () => Promise<boolean>): Promise<RedAnswers> {
   const none = new Map<Protocol, RedRow[]>();
-  if (asked.histograms.length === 0) return { spans: await run(ch, spanRed(s, q, asked.spans)), histograms: none };
-  if (asked.spans.length === 0) return { spans: none, histograms: await run(ch, histogramRed(s, q, asked.histograms)) };
-  const [fromSpans, fromHistograms] = await runBoth(ch, spanRed(s, q, asked.spans), histogramRed(s, q, asked.histograms));
+  const [fromSpans, fromHistograms] = await Promise.all([
+    asked.spans.length === 0 ? none : run(ch, spanRed(s, q, asked.spans)),
+    asked.histograms.length === 0 ? none : skipHistory().then((skip) => run(ch, histogramRed(s, q, asked.histograms, skip))),
+  ]);
   return { spans: fromSpans, histograms: fromHistograms };
 }
 
-export async function operationHistograms(ch: ChClient, s: ChSchema, range: TimeRange): Promise<HistogramOperationRow[]> {
+export async function operationHistograms(ch: ChClient, s: ChSchema, range: TimeRange, skipHistory: boolean): Promise<HistogramOperationRow[]> {
   const w = new Conditions().add(`metric_name IN ${list([...PROTOCOL_OF.keys()])}`);
-  return operationsFromDeltas(await run(ch, seriesDeltas(s, w, range)));
+  return operationsFromDeltas(await run(ch, seriesDeltas(s, w, range, skipHistory)));
 }
 
 export async function operationSpanBuckets(ch: ChClient, s: ChSchema, range: TimeRange): Promise<SpanBucketRow[]> {
@@ -278,21 +263,21 @@ const ORDER: Record<NonNullable<TraceSearch['order']>, string> = {
 
 /** Traces with a matching span, returned whole; the picked ids are fetched in a second, keyed query. */
 export async function searchTraces(ch: ChClient, s: ChSchema, cache: TraceReadCache, q: TraceSearch): Promise<TraceSearchResult> {
-  const inner = new Conditions().add(inRange('Timestamp', q.range));
-  inner.maybe(q.service, 'ServiceName = ?');
-  inner.maybe(q.traceId?.toLowerCase(), 'TraceId = ?');
-  const w = new Conditions();
+  const w = new Conditions().add(inRange('Timestamp', q.range));
+  w.maybe(q.service, 'ServiceName = ?');
+  w.maybe(q.traceId?.toLowerCase(), 'TraceId = ?');
   w.maybe(q.source, 'source = ?');
   if (q.minDurationMs !== undefined) w.add('duration_ns >= ?', msToNs(q.minDurationMs));
   if (q.errorsOnly) w.add(`status_code = 'ERROR'`);
   const order = q.order ?? 'recent';
   const hasError = order === 'errors'
-    ? `trace_id IN (SELECT trace_id FROM ${spans(s, inRange('Timestamp', q.range), ['trace_id', 'status_code'])} WHERE status_code = 'ERROR')`
+    ? `trace_id IN (SELECT TraceId FROM ${table(s, 'traces')} WHERE ${inRange('Timestamp', q.range)} AND ${spanExpr(s, 'status_code')} = 'ERROR')`
     : 'false';
   const picked = await ch.query<{ trace_id: string; matched: number }>(
-    `SELECT trace_id, max(duration_ns) AS max_duration, max(start_ns) AS last_start, ${hasError} AS has_error,
+    `WITH ${spanAliases(s, ['trace_id', 'source', 'start_ns', 'duration_ns', 'status_code']).defs}
+     SELECT trace_id, max(duration_ns) AS max_duration, max(start_ns) AS last_start, ${hasError} AS has_error,
        toInt32(count() OVER ()) AS matched
-     FROM ${spans(s, inner.sql(), ['trace_id', 'source', 'start_ns', 'duration_ns', 'status_code'])} WHERE ${w.sql()} GROUP BY trace_id
+     FROM ${table(s, 'traces')} WHERE ${w.sql()} GROUP BY trace_id
      ORDER BY ${ORDER[order]} LIMIT ${lit(q.maxTraces)}`,
   );
   if (picked.length === 0) return { traces: [], matchedTraces: 0 };
@@ -307,9 +292,10 @@ export async function searchTraces(ch: ChClient, s: ChSchema, cache: TraceReadCa
 async function traceSpans(ch: ChClient, s: ChSchema, cache: TraceReadCache, ids: readonly string[]): Promise<Map<string, SpanRecord[]>> {
   const byId = `TraceId IN ${list(ids)}`;
   const bounded = await cache.boundsPay(ch, s.database, s.tables.traces);
-  const bounds = bounded ? `WITH (SELECT (minOrNull(Start), maxOrNull(End) + 1) FROM ${qualified(s.database, `${s.tables.traces}_trace_id_ts`)} WHERE ${byId}) AS bounds ` : '';
+  const bounds = bounded ? `(SELECT (minOrNull(Start), maxOrNull(End) + 1) FROM ${qualified(s.database, `${s.tables.traces}_trace_id_ts`)} WHERE ${byId}) AS bounds, ` : '';
   const where = bounded ? `${byId} AND (isNull(bounds.1) OR toDateTime(Timestamp) BETWEEN bounds.1 AND bounds.2)` : byId;
-  const rows = await ch.query<ChSpanRow>(`${bounds}SELECT * FROM ${spans(s, where, SPAN_DETAIL)} ORDER BY trace_id, start_ns, span_id`);
+  const detail = spanAliases(s, SPAN_DETAIL);
+  const rows = await ch.query<ChSpanRow>(`WITH ${bounds}${detail.defs} SELECT ${detail.names} FROM ${table(s, 'traces')} WHERE ${where} ORDER BY trace_id, start_ns, span_id`);
   const resources = await resourcesOf(ch, s, cache, ids, rows);
   const out = new Map<string, SpanRecord[]>();
   let last = '';

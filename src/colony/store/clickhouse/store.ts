@@ -21,6 +21,7 @@ import { ensureDerivedColumns } from './materialize.js';
 import { ensureRegistry } from './registry.js';
 import { ensureResources } from './resources.js';
 import { TraceReadCache } from './trace-read-cache.js';
+import { TableRows } from './table-rows.js';
 import { RedBatcher } from './batch.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
@@ -35,7 +36,17 @@ export interface ClickHouseOptions {
   materialize?: boolean;
   /** Span rows from which a trace read first asks the trace-id lookup table for time bounds (tests force either path). */
   traceBoundsMinRows?: number;
+  /** Histogram points from which histogram reads skip the history before the series' last points (tests force either path). */
+  skipHistoryMinRows?: number;
 }
+
+/**
+ * Below this many histogram points (8 granules of the exporter's 8192) a histogram read passes over a
+ * few granules, and first finding where the series' last points before the window lie costs a
+ * second scan and its planning for little. Measured at 200,000 points (1,000 series over 200
+ * minutes, the 1M-span bench): ~28% less CPU per histogram read.
+ */
+export const SKIP_HISTORY_MIN_ROWS = 8 * 8192;
 
 /**
  * The colony on ClickHouse: reads the OpenTelemetry Collector exporter's tables, and writes OTLP
@@ -48,6 +59,8 @@ export class ClickHouseStore implements Colony {
     readonly path: string,
     readonly notes: readonly string[],
     private readonly traceCache: TraceReadCache,
+    private readonly tableRows: TableRows,
+    private readonly skipHistoryMinRows: number,
   ) {}
 
   static async open(o: ClickHouseOptions): Promise<ClickHouseStore> {
@@ -63,7 +76,9 @@ export class ClickHouseStore implements Colony {
       const reg = await ensureRegistry(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
       const res = await ensureResources(ch, o.target.database, tables, m.materialized.traces, o.materialize ?? true);
       const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized, registryTable: reg.table, resourceTable: res.table };
-      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note, res.note], new TraceReadCache(o.traceBoundsMinRows));
+      const rows = new TableRows();
+      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note, res.note], new TraceReadCache(o.traceBoundsMinRows, rows), rows,
+        o.skipHistoryMinRows ?? SKIP_HISTORY_MIN_ROWS);
     } catch (err) {
       await ch.close();
       throw err;
@@ -82,7 +97,12 @@ export class ClickHouseStore implements Colony {
     return writeBatch(this.ch, this.schema, batch);
   }
 
-  private readonly red = new RedBatcher((q, asked) => spans.red(this.ch, this.schema, q, asked));
+  private readonly red = new RedBatcher((q, asked) => spans.red(this.ch, this.schema, q, asked, () => this.skipsHistory()));
+
+  /** Whether histogram reads skip the points before the series' last ones (a large table: see SKIP_HISTORY_MIN_ROWS). */
+  private skipsHistory(): Promise<boolean> {
+    return this.tableRows.atLeast(this.ch, this.schema.database, this.schema.tables.histogram, this.skipHistoryMinRows);
+  }
 
   redFromSpans(q: RedQuery): Promise<RedRow[]> {
     return this.red.ask('spans', q);
@@ -120,8 +140,8 @@ export class ClickHouseStore implements Colony {
     return spans.operationSpanBuckets(this.ch, this.schema, range);
   }
 
-  operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]> {
-    return spans.operationHistograms(this.ch, this.schema, range);
+  async operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]> {
+    return spans.operationHistograms(this.ch, this.schema, range, await this.skipsHistory());
   }
 
   callSpans(range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {

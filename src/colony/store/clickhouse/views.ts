@@ -71,11 +71,22 @@ const SPAN_FIXED = {
 /** A span column by its DuckDB colony name; `resource` is the span's resource, as the map or (with a resource table) its hash. */
 export type SpanColumn = keyof typeof SPAN_FIXED | 'source' | HotColumn | 'resource';
 
+/** A span column's expression, without its name. */
+export function spanExpr(s: ChSchema, c: Exclude<SpanColumn, 'resource'>): string {
+  return c in SPAN_FIXED ? SPAN_FIXED[c as keyof typeof SPAN_FIXED] : derived(s, 'traces', c);
+}
+
+/** The name a span column takes: the resource arrives as its map or as its hash. */
+function spanName(s: ChSchema, c: SpanColumn): string {
+  if (c !== 'resource') return c;
+  return s.resourceTable === null ? 'resource_attributes' : 'resource_hash';
+}
+
 function spanColumn(s: ChSchema, c: SpanColumn): string {
   if (c === 'resource') {
     return s.resourceTable === null ? 'ResourceAttributes AS resource_attributes' : `toString(${derived(s, 'traces', 'resource_hash')}) AS resource_hash`;
   }
-  return `${c in SPAN_FIXED ? SPAN_FIXED[c as keyof typeof SPAN_FIXED] : derived(s, 'traces', c)} AS ${c}`;
+  return `${spanExpr(s, c)} AS ${c}`;
 }
 
 /**
@@ -83,6 +94,16 @@ function spanColumn(s: ChSchema, c: SpanColumn): string {
  * those from their own attributes with the DuckDB colony's code for less than reading 13 more columns.
  */
 export const SPAN_DETAIL: readonly SpanColumn[] = [...(Object.keys(SPAN_FIXED) as (keyof typeof SPAN_FIXED)[]), 'source', 'resource'];
+
+/**
+ * The named span columns as WITH definitions (`defs`) and the names they take (`names`), for a query
+ * straight over the table (`FROM table(s, 'traces')`): a subquery's scope costs ClickHouse more
+ * analysis and planning than the rows of a demo-sized table cost to read, and unlike a subquery's
+ * columns an unused WITH alias is not analysed.
+ */
+export function spanAliases(s: ChSchema, columns: readonly SpanColumn[]): { defs: string; names: string } {
+  return { defs: columns.map((c) => spanColumn(s, c)).join(', '), names: columns.map((c) => spanName(s, c)).join(', ') };
+}
 
 /**
  * The spans with the named columns; `where` is on the exporter's columns (Timestamp first, so
@@ -124,12 +145,27 @@ function pointColumns(s: ChSchema, which: 'histogram' | 'gauge' | 'sum'): string
   ];
 }
 
-/** The promoted attributes a histogram series is told apart and filtered by (red.ts KeyColumns). */
-const HISTOGRAM_HOT = ['http_method', 'http_route', 'http_status_code', 'rpc_method', 'rpc_service', 'rpc_status_code', 'db_system', 'db_operation', 'db_table', 'error_type'];
+/** Histogram point columns by their DuckDB colony names. */
+const HISTOGRAM_FIXED = {
+  metric_name: 'MetricName',
+  unit: 'MetricUnit',
+  service_name: 'ServiceName',
+  start_ns: 'toUnixTimestamp64Nano(StartTimeUnix)',
+  time_ns: 'toUnixTimestamp64Nano(TimeUnix)',
+  temporality: TEMPORALITY,
+  bucket_counts: 'arrayMap(x -> toFloat64(x), BucketCounts)',
+  bounds: 'ExplicitBounds',
+};
 
-export function histograms(s: ChSchema, where: string): string {
-  return `(SELECT ${[...pointColumns(s, 'histogram'), `${TEMPORALITY} AS temporality`, ...select(s, 'histogram', HISTOGRAM_HOT), 'arrayMap(x -> toFloat64(x), BucketCounts) AS bucket_counts', 'ExplicitBounds AS bounds'].join(', ')}
-    FROM ${table(s, 'histogram')} WHERE ${where})`;
+/** The promoted attributes a histogram series is told apart and filtered by (red.ts KeyColumns). */
+type HistogramHot = 'http_method' | 'http_route' | 'http_status_code' | 'rpc_method' | 'rpc_service' | 'rpc_status_code' | 'db_system' | 'db_operation'
+  | 'db_table' | 'error_type';
+
+export type HistogramColumn = keyof typeof HISTOGRAM_FIXED | 'series_key' | 'source' | HistogramHot;
+
+/** The named histogram columns as WITH definitions, for a query straight over the table (see spanAliases). */
+export function histogramAliases(s: ChSchema, columns: readonly HistogramColumn[]): string {
+  return columns.map((c) => `${c in HISTOGRAM_FIXED ? HISTOGRAM_FIXED[c as keyof typeof HISTOGRAM_FIXED] : derived(s, 'histogram', c)} AS ${c}`).join(', ');
 }
 
 /** Histogram points without their buckets or promoted attributes (listing metrics needs no more). */
