@@ -32,9 +32,7 @@ export class ColonyStore implements Colony {
   static async open(opts: OpenOptions): Promise<ColonyStore> {
     const db = await Database.open(opts);
     await repairServiceRegistry(db);
-    const writer = new StoreWriter(db);
-    await writer.loadSpanKeys();
-    return new ColonyStore(db, writer);
+    return new ColonyStore(db, new StoreWriter(db));
   }
 
   get path(): string {

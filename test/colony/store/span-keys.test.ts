@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { spanKeyWordsOf } from '../../../src/colony/store/columnar-batch.js';
 import { SpanKeyFilter, spanKeyWords, spanKeyWordsSql } from '../../../src/colony/store/span-keys.js';
 import { ColonyStore } from '../../../src/colony/store/store.js';
@@ -101,6 +101,27 @@ describe('re-sends without a key index', () => {
       await write(again, spans([1], 'v3', 1_700_003_600_000_000_000n));
       await write(again, odd('odd2'));
       expect(await names(again)).toEqual([['odd2', 1], ['v1', 1], ['v2', 3], ['v3', 1]]);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('a colony opened only to be read never reads its span keys; the first writes read them once, together', async () => {
+    const path = join(dir, 'lazy.duckdb');
+    const first = await ColonyStore.open({ path, threads: 1, memoryLimit: '1GB' });
+    await write(first, spans([1, 2], 'v1'));
+    await first.close();
+    const again = await ColonyStore.open({ path, threads: 1, memoryLimit: '1GB' });
+    const stream = vi.spyOn(again.db.admin, 'stream');
+    const keyReads = () => stream.mock.calls.filter(([sql]) => sql === spanKeyWordsSql(SPANS.name)).length;
+    try {
+      expect((await again.counts()).spans).toBe(2);
+      expect(keyReads()).toBe(0);
+      // Two writers arriving before the keys are read: one read, and the re-sent span is still replaced.
+      await Promise.all([write(again, spans([2, 3], 'v2')), write(again, spans([4], 'v3'))]);
+      await write(again, spans([1], 'v4'));
+      expect(keyReads()).toBe(1);
+      expect(await names(again)).toEqual([['v2', 2], ['v3', 1], ['v4', 1]]);
     } finally {
       await again.close();
     }
