@@ -10,20 +10,13 @@ import { Worker } from 'node:worker_threads';
 import { CONTROL_WORDS, FLAGS, GEN, KEPT_TABLES, MAX_RANGES, MINE, OPEN, STATES, TABLE, TAKEN, THEIRS, THEIRS_DONE, moveRange, stateOf, tagOf, writeQuery } from './name-pool-protocol.js';
 import type { RangeOutputs } from './name-range.js';
 import type { NameTable } from './name-table.js';
+import { workerSource } from '../core/worker-source.js';
 
 /** The worker's code, bundled, in the built CLI (scripts/build.mjs); absent when running from sources. */
 declare const __CORAL_NAME_WORKER__: string | undefined;
 
 /** Tables with fewer names are scored in one thread: waking a worker costs more than it saves. */
 export const PARALLEL_MIN_NAMES = 4096;
-
-function workerSource(): string {
-  if (typeof __CORAL_NAME_WORKER__ === 'string') return __CORAL_NAME_WORKER__;
-  // From TypeScript sources (tests, development) the worker loads them through tsx, as they were loaded here.
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./name-worker.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-}
 
 class NamePool {
   private readonly ctl = new Int32Array(new SharedArrayBuffer(4 * CONTROL_WORDS));
@@ -36,7 +29,7 @@ class NamePool {
   stopped = false;
 
   constructor() {
-    this.worker = new Worker(workerSource(), { eval: true, workerData: { control: this.ctl.buffer } });
+    this.worker = new Worker(workerSource(typeof __CORAL_NAME_WORKER__ === 'string' ? __CORAL_NAME_WORKER__ : undefined, new URL('./name-worker.ts', import.meta.url)), { eval: true, workerData: { control: this.ctl.buffer } });
     this.worker.unref();
     // A worker that cannot start or fails leaves its share to this thread, which can do it all.
     this.worker.on('error', () => {

@@ -10,20 +10,13 @@ import { IngestError, decodeExport, storeUnavailable } from './ingest.js';
 import { OtlpDecodeError, type Signal } from './model.js';
 import type { DecodeReply, DecodeRequest, RecycleRequest } from './decode-protocol.js';
 import type { Encoding } from './responses.js';
+import { workerSource } from '../../core/worker-source.js';
 
 /** The worker's code, bundled, in the built CLI (scripts/build.mjs); absent when running from sources. */
 declare const __CORAL_DECODE_WORKER__: string | undefined;
 
 /** One worker: decoding takes well under half of an export's CPU, the rest stays on the main thread. */
 export const DEFAULT_DECODE_WORKERS = 1;
-
-function workerSource(): string {
-  if (typeof __CORAL_DECODE_WORKER__ === 'string') return __CORAL_DECODE_WORKER__;
-  // From TypeScript sources (tests, development) the worker loads them through tsx, as they were loaded here.
-  const tsx = import.meta.resolve('tsx/esm/api');
-  const entry = new URL('./decode-worker.ts', import.meta.url).href;
-  return `import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(entry)}); });`;
-}
 
 /** An export decoded: its rows in columnar form, and what partial success reports. */
 export interface DecodedExport {
@@ -116,7 +109,7 @@ export class DecodePool {
   }
 
   private spawn(index: number): Slot {
-    const worker = new Worker(workerSource(), { eval: true });
+    const worker = new Worker(workerSource(typeof __CORAL_DECODE_WORKER__ === 'string' ? __CORAL_DECODE_WORKER__ : undefined, new URL('./decode-worker.ts', import.meta.url)), { eval: true });
     const slot: Slot = { worker, pending: new Map(), started: false };
     // Referenced only while it holds an export: an idle pool never keeps the process alive.
     worker.unref();
