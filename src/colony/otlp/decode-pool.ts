@@ -5,8 +5,8 @@
  * (structured-cloning rows cost 3.4-10 us per span, measured, issue 16).
  */
 import { Worker } from 'node:worker_threads';
-import { type ColumnarBatch, encodeBatch, segmentBuffers } from '../store/columnar-batch.js';
-import { IngestError, decodeExport, storeUnavailable } from './ingest.js';
+import { type ColumnarBatch, segmentBuffers } from '../store/columnar-batch.js';
+import { IngestError, decodeColumnar, storeUnavailable } from './ingest.js';
 import { OtlpDecodeError, type Signal } from './model.js';
 import type { DecodeReply, DecodeRequest, RecycleRequest } from './decode-protocol.js';
 import type { Encoding } from './responses.js';
@@ -72,7 +72,7 @@ export class DecodePool {
    */
   decode(signal: Signal, encoding: Encoding, body: Buffer): Promise<DecodedExport> {
     const slot = this.pick();
-    if (!slot) return new Promise((resolve) => resolve(decodeHere(signal, encoding, body)));
+    if (!slot) return new Promise((resolve) => resolve(decodeColumnar(signal, encoding, body)));
     const id = this.nextId++;
     const owned = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength;
     const bytes = owned ? new Uint8Array(body.buffer as ArrayBuffer, 0, body.byteLength) : new Uint8Array(body);
@@ -140,19 +140,6 @@ export class DecodePool {
     });
     return slot;
   }
-}
-
-/** What a worker does, on this thread. */
-function decodeHere(signal: Signal, encoding: Encoding, body: Buffer): DecodedExport {
-  const n = decodeExport(signal, encoding, body);
-  let batch: ColumnarBatch;
-  try {
-    batch = encodeBatch(n.batch);
-  } catch (err) {
-    if (err instanceof RangeError) throw storeUnavailable(err);
-    throw err;
-  }
-  return { batch, accepted: n.accepted, rejected: n.rejected, reasons: n.reasons };
 }
 
 function logPoolError(err: unknown): void {

@@ -4,11 +4,11 @@
  * use. It never writes to stdout.
  */
 import { parentPort } from 'node:worker_threads';
-import { type ColumnarBatch, encodeBatch, transferList } from '../store/columnar-batch.js';
+import { transferList } from '../store/columnar-batch.js';
 import { BufferPool } from '../store/columnar.js';
-import { decodeExport } from './ingest.js';
+import type { DecodedExport } from './decode-pool.js';
+import { IngestError, decodeColumnar } from './ingest.js';
 import { OtlpDecodeError } from './model.js';
-import type { Normalized } from './normalize.js';
 import type { DecodeReply, DecodeRequest, RecycleRequest } from './decode-protocol.js';
 
 const buffers = new BufferPool();
@@ -22,20 +22,13 @@ port?.on('message', (m: DecodeRequest | RecycleRequest) => {
     const reply: DecodeReply = { id: m.id, ok: false, kind, message: (err as Error)?.message ?? String(err) };
     port.postMessage(reply);
   };
-  let n: Normalized;
+  let d: DecodedExport;
   try {
-    n = decodeExport(m.signal, m.encoding, Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength));
+    d = decodeColumnar(m.signal, m.encoding, Buffer.from(m.body.buffer, m.body.byteOffset, m.body.byteLength), buffers);
   } catch (err) {
-    fail(err instanceof OtlpDecodeError ? 'invalid' : 'internal', err);
+    fail(err instanceof OtlpDecodeError ? 'invalid' : err instanceof IngestError ? 'store' : 'internal', err instanceof IngestError ? err.cause : err);
     return;
   }
-  let batch: ColumnarBatch;
-  try {
-    batch = encodeBatch(n.batch, buffers);
-  } catch (err) {
-    fail(err instanceof RangeError ? 'store' : 'internal', err);
-    return;
-  }
-  const reply: DecodeReply = { id: m.id, ok: true, batch, accepted: n.accepted, rejected: n.rejected, reasons: [...n.reasons] };
-  port.postMessage(reply, transferList(batch));
+  const reply: DecodeReply = { id: m.id, ok: true, batch: d.batch, accepted: d.accepted, rejected: d.rejected, reasons: [...d.reasons] };
+  port.postMessage(reply, transferList(d.batch));
 });

@@ -1,4 +1,5 @@
-import type { ColumnarBatch } from '../store/columnar-batch.js';
+import { type ColumnarBatch, encodeBatch } from '../store/columnar-batch.js';
+import type { BufferPool } from '../store/columnar.js';
 import type { IngestBatch } from '../store/rows.js';
 import { StoreBusyError } from '../store/busy.js';
 import { decodeLogsJson, decodeMetricsJson, decodeTracesJson } from './decode-json.js';
@@ -61,6 +62,22 @@ export class IngestError extends Error {
  */
 export function storeUnavailable(cause: unknown): IngestError {
   return new IngestError('unavailable', 'the store could not take this batch; retry later (details are in the colony log)', { cause });
+}
+
+/**
+ * A decode worker's work (decode-pool.ts): decodeExport, then the rows in columnar form, in
+ * `buffers` when given. A value its column type cannot hold fails the batch with storeUnavailable.
+ */
+export function decodeColumnar(signal: Signal, encoding: Encoding, body: Buffer, buffers?: BufferPool): DecodedExport {
+  const n = decodeExport(signal, encoding, body);
+  let batch: ColumnarBatch;
+  try {
+    batch = encodeBatch(n.batch, buffers);
+  } catch (err) {
+    if (err instanceof RangeError) throw storeUnavailable(err);
+    throw err;
+  }
+  return { batch, accepted: n.accepted, rejected: n.rejected, reasons: n.reasons };
 }
 
 /**

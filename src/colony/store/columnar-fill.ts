@@ -1,6 +1,6 @@
 import duckdb from '@duckdb/node-bindings';
 import type { DuckDBDataChunk } from '@duckdb/node-api';
-import { STRING_SLOT_BYTES } from './chunk-append.js';
+import { STRING_SLOT_BYTES } from './string-slots.js';
 import type { ColumnKind } from './columns.js';
 import { type ColumnarSegment, type ColumnVector, VALUE_BYTES, validityBytes } from './columnar.js';
 

@@ -1,4 +1,4 @@
-import { SLOT_INLINE, SLOT_NATIVE, SLOT_NULL, STRING_SLOT_BYTES, planStrings } from './chunk-append.js';
+import { INLINE_MAX, SLOT_INLINE, SLOT_NATIVE, SLOT_NULL, STRING_SLOT_BYTES, planStrings } from './string-slots.js';
 import type { Column, ColumnKind, TableDef } from './columns.js';
 
 /**
@@ -39,7 +39,6 @@ export const VALUE_BYTES: Record<ColumnKind, number> = { bigint: 8, double: 8, i
 
 const INT64_MAX = (1n << 63n) - 1n;
 const INT64_MIN = -(1n << 63n);
-const INLINE_MAX = 12;
 
 /** Validity bytes for `rows` rows: whole 64-bit words, as DuckDB keeps them. */
 export function validityBytes(rows: number): number {

@@ -1,8 +1,8 @@
 /**
  * One table definition drives both the DDL and the appender, so the column order used for
  * bulk ingest can never drift from the schema. Each column says how its values are laid out in a
- * DuckDB vector (`kind`) and reads its value from a row (`get`, null for SQL NULL): the appender
- * fills whole column vectors from these (see chunk-append.ts).
+ * DuckDB vector (`kind`) and reads its value from a row (`get`, null for SQL NULL): the columnar
+ * encoder lays whole column vectors out from these (see columnar.ts).
  */
 export type Column<R> =
   | { name: string; sqlType: string; kind: 'varchar'; get: (row: R) => string | null }

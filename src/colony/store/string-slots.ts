@@ -6,7 +6,8 @@
 
 /** sizeof(duckdb_string_t) in DuckDB's C API: a length, then 12 inlined bytes or a 4-byte prefix and a pointer. */
 export const STRING_SLOT_BYTES = 16;
-const INLINE_MAX = 12;
+/** A duckdb_string_t holds up to this many bytes inline. */
+export const INLINE_MAX = 12;
 
 /**
  * Writes `s` as an inlined duckdb_string_t at byte `at` of `slots` when it is ASCII of at most 12
@@ -36,8 +37,7 @@ const LOOKUP_TRIAL = 64;
 /**
  * Plans one string column of `count` values: per row SLOT_NULL, SLOT_INLINE (written into
  * `inline`), SLOT_NATIVE (copied into the vector's string heap by `assign`), or the index of an
- * earlier row holding the same string, whose slot it shares. Returns whether any slot must be
- * written from JS (an inline string or a repeat).
+ * earlier row holding the same string, whose slot it shares.
  */
 export function planStrings(
   value: (i: number) => string | null,
@@ -45,9 +45,8 @@ export function planStrings(
   source: Int32Array,
   inline: Uint8Array,
   assign: (i: number, s: string) => void,
-): boolean {
+): void {
   const first = new Map<string, number>();
-  let fromJs = false;
   // Most repeats follow each other (a resource's spans, a trace's spans, a kind or status): compared
   // first, they cost no hashing and no writing. A column whose first strings never repeat otherwise (ids, attribute JSON)
   // stops looking them up: hashing each cost more than writing it again (measured, issue 16).
@@ -63,14 +62,12 @@ export function planStrings(
     }
     if (s === previous) {
       source[i] = previousFirst;
-      fromJs = true;
       continue;
     }
     previous = s;
     if (writeInlineString(inline, i * STRING_SLOT_BYTES, s)) {
       source[i] = SLOT_INLINE;
       previousFirst = i;
-      fromJs = true;
       continue;
     }
     if (hits > 0 || lookups < LOOKUP_TRIAL) {
@@ -80,8 +77,7 @@ export function planStrings(
         hits++;
         source[i] = seen;
         previousFirst = seen;
-        fromJs = true;
-        continue;
+          continue;
       }
       first.set(s, i);
     }
@@ -89,5 +85,4 @@ export function planStrings(
     assign(i, s);
     source[i] = SLOT_NATIVE;
   }
-  return fromJs;
 }
