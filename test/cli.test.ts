@@ -54,6 +54,8 @@ describe('coral CLI (the built bundle)', () => {
     expect(unknown.stderr).toMatch(/Unknown demo scenario "nope"\.\n\s+Available: healthy, payment-failure/);
     const port = await coral('colony', 'serve', '--db', ':memory:', '--otlp-port', 'http');
     expect(port.stderr).toMatch(/Invalid --otlp-port "http"\.\n\s+Expected a whole number from 0 to 65535/);
+    const workers = await coral('colony', 'serve', '--db', ':memory:', '--decode-workers', '99');
+    expect(workers.stderr).toMatch(/Invalid --decode-workers "99"\.\n\s+Expected a whole number from 0 to 16/);
     const speed = await coral('demo', 'replay', 'healthy', '--speed', 'fast');
     expect(speed.stderr).toMatch(/Invalid --speed "fast"/);
   });

@@ -1,9 +1,7 @@
 import type { Database, Params } from './db.js';
-import { type Sighting, mergeSighting } from './sightings.js';
+import { type Sighting, mergeSighting, sightingKey } from './sightings.js';
 
 const REGISTRY_INTERVAL_MS = 1000;
-
-const keyOf = (s: Sighting) => `${s.service}\u0000${s.source}`;
 
 /**
  * The service registry (coral_services) as ingest sees services. It trails ingest by at most
@@ -22,7 +20,7 @@ export class ServiceRegistry {
   note(sightings: readonly Sighting[]): void {
     let fresh = false;
     for (const s of sightings) {
-      const key = keyOf(s);
+      const key = sightingKey(s.service, s.source);
       const p = this.sightings.get(key);
       if (!p) this.sightings.set(key, s);
       else mergeSighting(p, s);
@@ -40,12 +38,12 @@ export class ServiceRegistry {
       this.writtenAt = Date.now();
       try {
         await upsertServices(this.db, seen);
-        for (const s of seen) this.registered.add(keyOf(s));
+        for (const s of seen) this.registered.add(sightingKey(s.service, s.source));
       } catch (err) {
         for (const s of seen) {
-          const p = this.sightings.get(keyOf(s));
+          const p = this.sightings.get(sightingKey(s.service, s.source));
           if (p) mergeSighting(p, s);
-          else this.sightings.set(keyOf(s), s);
+          else this.sightings.set(sightingKey(s.service, s.source), s);
         }
         throw err;
       }

@@ -9,6 +9,9 @@ export interface Sighting {
   resource: string;
 }
 
+/** One registry row per service and source. */
+export const sightingKey = (service: string, source: Source) => `${service}\u0000${source}`;
+
 export function mergeSighting(into: Sighting, s: Sighting): void {
   if (s.first < into.first) into.first = s.first;
   if (s.last > into.last) into.last = s.last;
@@ -22,7 +25,7 @@ export function serviceSightings(b: IngestBatch): Sighting[] {
   const see = (service: string, source: Source, first: bigint, end: bigint, resource: string) => {
     let s = last !== null && last.service === service && last.source === source ? last : null;
     if (s === null) {
-      const key = `${service}\u0000${source}`;
+      const key = sightingKey(service, source);
       s = map.get(key) ?? null;
       if (s === null) {
         last = { service, source, first, last: end, resource };

@@ -102,7 +102,25 @@ describe('the receiver with a decode worker', () => {
     await store?.close();
   });
 
+  it('starts as many workers as decodeWorkers says, and with 0 decodes on its own thread', async () => {
+    store ??= await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    for (const [decodeWorkers, workers] of [[2, 2], [0, null]] as const) {
+      const before = (await store.counts()).spans;
+      const receiver = await startReceiver({ sink: store, port: 0, decodeWorkers, onError: () => undefined });
+      try {
+        expect(receiver.decoders?.workers.length ?? null).toBe(workers);
+        const res = await fetch(`${receiver.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: new Uint8Array(body) });
+        expect(res.status).toBe(200);
+        // The same spans each time: a re-send replaces them.
+        expect((await store.counts()).spans).toBe(before === 0 ? 200 : before);
+      } finally {
+        await receiver.close();
+      }
+    }
+  });
+
   it('answers 503 with Retry-After when its worker stops mid-export, stores nothing of it, then takes the re-send', async () => {
+    await store?.close();
     store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
     const receiver = await startReceiver({ sink: store, port: 0, onError: () => undefined });
     try {
