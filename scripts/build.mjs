@@ -7,7 +7,7 @@ import { yogaNoFetch } from './yoga-no-fetch.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const started = performance.now();
-// The column-search and OTLP decode workers run from source text (new Worker(code, {eval: true})):
+// The column-search, OTLP decode and demo load workers run from source text (new Worker(code, {eval: true})):
 // no file to find next to whichever chunk starts them.
 const workerSource = async (entry) => (await build({
   entryPoints: [entry],
@@ -20,6 +20,7 @@ const workerSource = async (entry) => (await build({
 })).outputFiles[0].text;
 const nameWorker = await workerSource('src/honeycomb/name-worker.ts');
 const decodeWorker = await workerSource('src/colony/otlp/decode-worker.ts');
+const loadWorker = await workerSource('src/demo/load-worker.ts');
 await build({
   entryPoints: { coral: 'src/cli.ts' },
   outdir: 'dist',
@@ -37,7 +38,7 @@ await build({
   jsx: 'automatic',
   // ink imports react-devtools-core only under DEV=true; the bundle gets an empty stand-in (T8).
   alias: { 'react-devtools-core': './scripts/devtools-stub.mjs' },
-  define: { 'process.env.NODE_ENV': '"production"', __CORAL_NAME_WORKER__: JSON.stringify(nameWorker), __CORAL_DECODE_WORKER__: JSON.stringify(decodeWorker) },
+  define: { 'process.env.NODE_ENV': '"production"', __CORAL_NAME_WORKER__: JSON.stringify(nameWorker), __CORAL_DECODE_WORKER__: JSON.stringify(decodeWorker), __CORAL_LOAD_WORKER__: JSON.stringify(loadWorker) },
   banner: { js: "import { createRequire as __coralCreateRequire } from 'node:module'; const require = __coralCreateRequire(import.meta.url);" },
   plugins: [inkFastOutput, yogaNoFetch],
   metafile: true,

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoralError } from '../core/errors.js';
 import { type Nanos, nowNs } from '../core/time.js';
-import { readMeta, scenariosDir, streamExportLines } from './files.js';
+import { streamExportLines } from './export-lines.js';
+import { readMeta, scenariosDir } from './files.js';
 import { type OtlpSender, otlpSender } from './otlp-senders.js';
 import { shiftTimestamps } from './shift.js';
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type ScenarioMeta, exportLinesNewestFirst, gzipMembers, listScenarios, metaFile, readMeta, telemetryFile, writeScenarioFiles } from '../../src/demo/files.js';
+import { exportLinesNewestFirst, metaFile, telemetryFile } from '../../src/demo/export-lines.js';
+import { type ScenarioMeta, gzipMembers, listScenarios, readMeta, writeScenarioFiles } from '../../src/demo/files.js';
 
 /** A scenario file's layout: gzip members a reader can inflate from the newest one back. */
 const line = (offsetMs: number, tag: string) => JSON.stringify({ offsetMs, signal: 'logs', body: { tag } });

@@ -3,7 +3,8 @@ import { ToolHub } from '../../src/agent/toolhub.js';
 import { createColonyServer } from '../../src/colony/server.js';
 import { ColonyStore } from '../../src/colony/store/store.js';
 import { createToolContext } from '../../src/colony/tools/types.js';
-import { exportLinesNewestFirst, readMeta, streamExportLines } from '../../src/demo/files.js';
+import { exportLinesNewestFirst, streamExportLines } from '../../src/demo/export-lines.js';
+import { readMeta, scenariosDir } from '../../src/demo/files.js';
 import { loadScenario } from '../../src/demo/load.js';
 
 /**
@@ -40,9 +41,9 @@ afterAll(async () => {
 describe('a demo loaded newest first', () => {
   it('reads every export, newest first', async () => {
     const sent: number[] = [];
-    for await (const l of streamExportLines(SCENARIO)) sent.push(l.offsetMs);
+    for await (const l of streamExportLines(SCENARIO, scenariosDir())) sent.push(l.offsetMs);
     const got: number[] = [];
-    for await (const l of exportLinesNewestFirst(SCENARIO)) got.push(l.offsetMs);
+    for await (const l of exportLinesNewestFirst(SCENARIO, scenariosDir())) got.push(l.offsetMs);
     expect(got).toHaveLength(readMeta(SCENARIO).counts.exports);
     expect(got).toEqual([...sent].sort((a, b) => b - a));
   });

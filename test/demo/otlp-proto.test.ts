@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { otlpJsonToProto } from '../../src/demo/otlp-proto.js';
 import { decodeLogsValue, decodeMetricsValue, decodeTracesValue } from '../../src/colony/otlp/decode-json.js';
 import { decodeLogsProto, decodeMetricsProto, decodeTracesProto } from '../../src/colony/otlp/decode-proto.js';
-import { streamExportLines } from '../../src/demo/files.js';
+import { streamExportLines } from '../../src/demo/export-lines.js';
+import { scenariosDir } from '../../src/demo/files.js';
 
 const DECODE = {
   traces: { json: decodeTracesValue, proto: decodeTracesProto },
@@ -13,7 +14,7 @@ const DECODE = {
 describe('OTLP/JSON to protobuf (replay over http/protobuf and gRPC)', () => {
   it('encodes every export of a scenario so that the protobuf decoder reads what the JSON decoder reads', async () => {
     const seen = { traces: 0, metrics: 0, logs: 0 };
-    for await (const line of streamExportLines('payment-failure')) {
+    for await (const line of streamExportLines('payment-failure', scenariosDir())) {
       const d = DECODE[line.signal];
       const fromJson = d.json(structuredClone(line.body) as never);
       const fromProto = d.proto(otlpJsonToProto(line.signal, line.body as Record<string, unknown>));

@@ -1,5 +1,6 @@
 import type { TimeRange } from '../../core/time.js';
 import type { IngestBatch } from './rows.js';
+import type { ColumnarBatch } from './columnar-batch.js';
 import type { RedQuery, RedRow } from './queries/red.js';
 import type { TraceSearch, TraceSearchResult, SpanRecord } from './queries/spans.js';
 import type { LogQuery, LogQueryResult } from './queries/logs.js';
@@ -56,6 +57,8 @@ export interface ColonyReader {
 export interface ColonyWriter {
   /** Resolves once the rows are stored. */
   write(batch: IngestBatch): Promise<void>;
+  /** The same for rows already in columnar form (encoded on a worker thread); not every backend takes them. */
+  writeColumnar?(batch: ColumnarBatch | Promise<ColumnarBatch>): Promise<void>;
 }
 
 /** A colony that both answers and ingests (what `coral colony serve` and `coral demo load` need). */

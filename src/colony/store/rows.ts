@@ -117,6 +117,11 @@ export interface IngestBatch {
   events: EventRow[];
 }
 
+/** Rows in a batch, of every kind. */
+export function batchSize(b: IngestBatch): number {
+  return b.spans.length + b.numberPoints.length + b.histogramPoints.length + b.logs.length + b.events.length;
+}
+
 export function emptyBatch(): IngestBatch {
   return { spans: [], numberPoints: [], histogramPoints: [], logs: [], events: [] };
 }

@@ -5,7 +5,7 @@ import { createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES, SPANS } from './schema.js';
 import { spanUpsertStatements } from './twins.js';
 import { type SegmentsFor, RowSource } from './row-source.js';
-import type { IngestBatch } from './rows.js';
+import { type IngestBatch, batchSize } from './rows.js';
 import { StoreBusyError } from './busy.js';
 import { type ColumnarBatch, encodeBatch, mergeColumnar } from './columnar-batch.js';
 import { ServiceRegistry } from './service-registry.js';
@@ -22,10 +22,6 @@ const MAX_GROUP_ROWS = 100_000;
  * progress and go together in the next one.
  */
 export const MIN_PARALLEL_GROUP_ROWS = 4096;
-
-export function batchSize(b: IngestBatch): number {
-  return b.spans.length + b.numberPoints.length + b.histogramPoints.length + b.logs.length + b.events.length;
-}
 
 /**
  * A commit of fewer rows waits for batches still being decoded (at most GROUP_WAIT_MS): with a

@@ -1,0 +1,86 @@
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APPENDED_TABLES } from '../../src/colony/store/schema.js';
+import { ColonyStore } from '../../src/colony/store/store.js';
+import { metaFile, telemetryFile } from '../../src/demo/export-lines.js';
+import { readMeta, scenariosDir } from '../../src/demo/files.js';
+import { type LoadResult, loadScenario } from '../../src/demo/load.js';
+
+/**
+ * A demo is decoded on a worker thread when the store takes columnar batches: the colony must end
+ * up with exactly the rows a load on the calling thread stores, and a load that fails must say so.
+ */
+const END = 1_764_676_800_000_000_000n;
+const SCENARIO = 'payment-failure';
+
+async function load(offThread: boolean, dir?: string) {
+  const store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '2GB' });
+  const progress: number[] = [];
+  let result: LoadResult | Error;
+  try {
+    result = await loadScenario(store, SCENARIO, { endAtNs: END, newestFirst: true, offThread, dir, onProgress: (p) => progress.push(p.exportsDone) });
+  } catch (err) {
+    result = err as Error;
+  }
+  return { store, progress, result };
+}
+
+/** Every stored table's row count and a hash over all its rows' values, order aside. */
+async function fingerprint(store: ColonyStore) {
+  const out: Record<string, { n: number; h: string }> = {};
+  for (const { table } of APPENDED_TABLES) {
+    const [r] = await store.db.query<{ n: bigint; h: bigint }>(`SELECT count(*) AS n, sum(hash(t)) AS h FROM ${table.name} t`);
+    out[table.name] = { n: Number(r.n), h: String(r.h) };
+  }
+  return out;
+}
+
+let here: Awaited<ReturnType<typeof load>>;
+let worker: Awaited<ReturnType<typeof load>>;
+const scratch = mkdtempSync(join(tmpdir(), 'coral-load-'));
+beforeAll(async () => {
+  here = await load(false);
+  worker = await load(true);
+}, 300_000);
+afterAll(async () => {
+  await here?.store.close();
+  await worker?.store.close();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('a demo decoded on a worker thread', () => {
+  it('stores exactly the rows a load on this thread stores, and reports the same counts', async () => {
+    expect(worker.result).not.toBeInstanceOf(Error);
+    expect(worker.result).toEqual(here.result);
+    const fp = await fingerprint(worker.store);
+    expect(fp.otel_traces.n).toBe(readMeta(SCENARIO).counts.spans);
+    expect(fp).toEqual(await fingerprint(here.store));
+  });
+
+  it('reports progress in the same steps, ending with every export', () => {
+    expect(worker.progress).toEqual(here.progress);
+    expect(worker.progress.at(-1)).toBe(readMeta(SCENARIO).counts.exports);
+  });
+
+  it('fails with the reason when the file breaks off, instead of hanging or half-succeeding', async () => {
+    // The scenario's metadata with a telemetry file cut in its first (oldest) gzip member: the
+    // newest members load, then reading stops with an error.
+    const src = scenariosDir();
+    copyFileSync(metaFile(src, SCENARIO), metaFile(scratch, SCENARIO));
+    const gz = readFileSync(telemetryFile(src, SCENARIO));
+    const meta = readMeta(SCENARIO);
+    const firstMember = meta.members?.[0] ?? 0;
+    expect(firstMember).toBeGreaterThan(100);
+    writeFileSync(telemetryFile(scratch, SCENARIO), Buffer.concat([Buffer.from(gz.subarray(0, firstMember / 2)), Buffer.alloc(firstMember - Math.floor(firstMember / 2)), gz.subarray(firstMember)]));
+    const broken = await load(true, scratch);
+    try {
+      expect(broken.result).toBeInstanceOf(Error);
+      expect((broken.result as Error).message).toMatch(/unexpected end|incorrect|invalid|header|check/i);
+      expect(broken.progress.length).toBeGreaterThan(1);
+    } finally {
+      await broken.store.close();
+    }
+  });
+});
