@@ -4,23 +4,13 @@ import { build } from 'esbuild';
 import { rmSync } from 'node:fs';
 import { inkFastOutput } from './ink-fast-output.mjs';
 import { yogaNoFetch } from './yoga-no-fetch.mjs';
+import { bundleWorker } from './worker-bundle.mjs';
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 const started = performance.now();
-// The column-search, OTLP decode and demo load workers run from source text (new Worker(code, {eval: true})):
-// no file to find next to whichever chunk starts them.
-const workerSource = async (entry) => (await build({
-  entryPoints: [entry],
-  bundle: true,
-  write: false,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20',
-  logLevel: 'warning',
-})).outputFiles[0].text;
-const nameWorker = await workerSource('src/honeycomb/name-worker.ts');
-const decodeWorker = await workerSource('src/colony/otlp/decode-worker.ts');
-const loadWorker = await workerSource('src/demo/load-worker.ts');
+const nameWorker = await bundleWorker('src/honeycomb/name-worker.ts');
+const decodeWorker = await bundleWorker('src/colony/otlp/decode-worker.ts');
+const loadWorker = await bundleWorker('src/demo/load-worker.ts');
 await build({
   entryPoints: { coral: 'src/cli.ts' },
   outdir: 'dist',

@@ -1,0 +1,2 @@
+/** A worker thread's code as one CommonJS text (scripts/worker-bundle.mjs). */
+export function bundleWorker(entry: string): Promise<string>;
