@@ -115,6 +115,13 @@ describe('output formats', () => {
     const zero = await coral('query', 'traces', '--db', db, '--max', '0');
     expect(zero.stderr).toMatch(/from 1 to 50/);
   });
+
+  it('refuses a bad tool argument before loading a demo', async () => {
+    const r = await coral('query', 'trace', 'zzz', '--demo', 'payment-failure');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/Invalid input for coral_query_traces: trace_id: trace_id must be 32 hexadecimal characters/);
+    expect(r.stderr).not.toMatch(/loading demo/);
+  });
 });
 
 describe('time flags', () => {

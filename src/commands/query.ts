@@ -2,6 +2,8 @@ import { parseIntOption } from '../core/args.js';
 import { CoralError } from '../core/errors.js';
 import { type Nanos, parseDuration, parseInstant, nowNs, DURATION_HINT } from '../core/time.js';
 import { resolveColonyChoice } from '../agent/colony-choice.js';
+import { toolByName } from '../colony/tools/index.js';
+import { parseToolInput } from '../core/input.js';
 import { type AccessOptions, openColonyAccess } from './colony-access.js';
 import { type OutputFormat, formatsFor, printToolOutput } from './query-output.js';
 
@@ -44,9 +46,12 @@ export async function runQuery(tool: string, args: Record<string, unknown>, opts
   const fmt = format(tool, opts, defaultFormat);
   const target = resolveColonyChoice(opts);
   const w = queryWindow(target, target.colony !== undefined);
+  const clean = Object.fromEntries(Object.entries({ time_range: w.timeRange, ...args }).filter(([, v]) => v !== undefined));
+  // Refused before a demo loads or a colony opens: the tool would refuse the same input after.
+  const def = toolByName(tool);
+  if (def) parseToolInput(def.name, def.input, clean);
   const access = await openColonyAccess(target, w.now);
   try {
-    const clean = Object.fromEntries(Object.entries({ time_range: w.timeRange, ...args }).filter(([, v]) => v !== undefined));
     printToolOutput(tool, await access.call(tool, clean), fmt);
   } finally {
     await access.close();
