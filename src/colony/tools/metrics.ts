@@ -5,6 +5,7 @@ import type { Source } from '../store/rows.js';
 import { type RedSection, analysis, chooseSections, compareSources, sectionLines } from '../unified/red-merge.js';
 import { grpcStatusCode, httpMethod, protocol, sqlOperation, serviceName, statusCodeRange, text, timeRange, windowOf } from './inputs.js';
 import { boundLines } from './text.js';
+import { unknownServiceLine } from './service-hint.js';
 import { type ToolContext, ToolInputError, type ToolOutput, defineTool } from './types.js';
 
 const redRow = z.object({
@@ -107,7 +108,7 @@ async function redMetrics(ctx: ToolContext, a: MetricsArgs, protocols: Protocol[
   lines.push(`Service: ${a.service}, last ${a.time_range} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)})${filterText ? `, filters: ${filterText}` : ''}`);
   if (sections.length === 0) {
     lines.push(`No metrics found for ${a.service} (${protocols.join('/')}, ${sources.map((s) => (s === 'ebpf' ? 'eBPF' : 'OTLP')).join(' and ')}).`);
-    lines.push('Hint: check the service name with coral_get_service_health, widen time_range, or drop a filter.');
+    lines.push((await unknownServiceLine(ctx, a.service)) ?? 'Hint: widen time_range, or drop a filter.');
   } else {
     for (const s of sections) lines.push(...sectionLines(s), '');
     if (notes.length > 0) lines.push('Notes:', ...notes.map((n) => `  ${n}`));

@@ -5,6 +5,7 @@ import type { ServiceHealth } from '../store/queries/services.js';
 import { tag } from '../unified/render-tree.js';
 import { eventKind, limit, serviceName, timeRange, windowOf } from './inputs.js';
 import { boundLines } from './text.js';
+import { unknownServiceLine } from './service-hint.js';
 import { defineTool } from './types.js';
 
 const sources = z.array(z.enum(['ebpf', 'otlp']));
@@ -28,8 +29,11 @@ export const serviceHealthTool = defineTool({
   run: async (ctx, a) => {
     const range = windowOf(ctx, a.time_range);
     const health = await ctx.store.serviceHealth(range, a.service);
+    const unknown = health.length === 0 ? await unknownServiceLine(ctx, a.service) : undefined;
     const lines = health.length === 0
-      ? [a.service ? `No service named "${a.service}" has sent telemetry.` : 'No services have sent telemetry yet.', 'Hint: send OTLP to the colony (port 4318), or load a demo scenario.']
+      ? unknown
+        ? [unknown]
+        : [a.service ? `No service named "${a.service}" has sent telemetry in the last ${a.time_range}.` : 'No services have sent telemetry yet.', 'Hint: send OTLP to the colony (port 4318), or load a demo scenario.']
       : [`Service health, last ${a.time_range}:`, ...health.map((h) => `  ${h.serviceName} ${h.sources.map(tag).join('')}: ${h.status.toUpperCase()}${h.reasons.length ? ` (${h.reasons.join('; ')})` : ''}, ${formatCount(h.requests)} requests, ${formatPercent(h.errorRate)} errors${h.p95Ms !== null ? `, P95 ${formatMs(h.p95Ms)}` : ''}, last seen ${nsToIso(h.lastSeenNs)}`)];
     const bounded = boundLines(lines, ctx.maxResponseChars, 'ask for one service.');
     return { text: bounded.text, structured: { services: health.map(healthJson), from: nsToIso(range.fromNs), to: nsToIso(range.toNs) } };
@@ -63,8 +67,9 @@ export const eventsTool = defineTool({
   run: async (ctx, a) => {
     const events = await ctx.store.queryEvents({ range: windowOf(ctx, a.time_range), service: a.service, kind: a.kind as never, limit: a.limit });
     const out = events.map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title, attributes: e.attributes }));
+    const unknown = out.length === 0 ? await unknownServiceLine(ctx, a.service) : undefined;
     const lines = out.length === 0
-      ? [`No events found in the last ${a.time_range}${a.service ? ` for ${a.service}` : ''}${a.kind ? ` of kind ${a.kind}` : ''}.`]
+      ? [`No events found in the last ${a.time_range}${a.service ? ` for ${a.service}` : ''}${a.kind ? ` of kind ${a.kind}` : ''}.`, ...(unknown ? [unknown] : [])]
       : out.map((e) => `${e.time} ${e.serviceName} ${e.kind}: ${e.title}`);
     return { text: boundLines(lines, ctx.maxResponseChars, 'lower limit or narrow time_range.').text, structured: { events: out } };
   },

@@ -7,6 +7,7 @@ import { type TraceTree, type TreeNode, buildTraceTree } from '../unified/span-t
 import { renderTree } from '../unified/render-tree.js';
 import { ORDER_DESCRIPTIONS, TRACE_ORDERS, type TraceDigest, type TraceOrder, digestTrace, orderTraces, sourceMix, tracesAnalysis } from '../unified/trace-digest.js';
 import { MAX_MIN_DURATION_MS, limit, serviceName, timeRange, traceIdField, windowOf } from './inputs.js';
+import { unknownServiceLine } from './service-hint.js';
 import { type ToolContext, type ToolOutput, defineTool } from './types.js';
 
 const treeNode: z.ZodType<TreeNode> = z.object({
@@ -117,9 +118,10 @@ async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; d
     a.order,
   );
   if (items.length === 0) {
+    const unknown = await unknownServiceLine(ctx, a.trace_id ? undefined : a.service);
     const where = a.trace_id ? `with id ${a.trace_id}` : `${a.service ? `for ${a.service} ` : ''}in the last ${a.time_range}${a.min_duration_ms !== undefined ? ` slower than ${a.min_duration_ms}ms` : ''}`;
     return {
-      text: `No traces found ${where}${view.source ? ` (${view.label} spans only)` : ''}.\nHint: widen time_range, lower min_duration_ms, or check the service name with coral_get_service_health.`,
+      text: `No traces found ${where}${view.source ? ` (${view.label} spans only)` : ''}.\n${unknown ?? 'Hint: widen time_range or lower min_duration_ms.'}`,
       structured: { traces: [], matchedTraces: 0, order: a.order, analysis: '', deduplicated: view.dedupe, truncated: false },
     };
   }

@@ -116,11 +116,29 @@ describe('coral_query_metrics', () => {
     }
   });
 
-  it('says "No metrics found" with a hint for an unknown service', async () => {
-    const r = await mcp.call('coral_query_metrics', { service: 'nope', ...W });
+  it('says "No metrics found" and names the known services, closest first, for an unknown service', async () => {
+    const known = (await store.listServices()).map((s) => s.serviceName);
+    const r = await mcp.call('coral_query_metrics', { service: 'chekout', ...W });
     expect(r.isError).toBe(false);
-    expect(r.text).toMatch(/No metrics found for nope .*\nHint: check the service name/);
+    expect(r.text).toMatch(/No metrics found for chekout .*\nNo service in this colony is named "chekout"\. Known services, closest first: checkout, /);
+    expect(r.text).toContain(known.sort()[0]);
     expect(r.structured.sourcesEmpty).toEqual(['ebpf', 'otlp']);
+    // A known service with nothing in the window is simply empty.
+    const quiet = await mcp.call('coral_query_metrics', { service: 'checkout', time_range: '10m', sql_operation: 'DELETE' });
+    expect(quiet.text).not.toMatch(/No service in this colony/);
+  });
+
+  it('names the known services for an unknown service in every tool that filters by one', async () => {
+    for (const [tool, args] of [
+      ['coral_query_traces', { service: 'paymnt' }],
+      ['coral_get_service_health', { service: 'paymnt' }],
+      ['coral_query_events', { service: 'paymnt' }],
+      ['coral_query_telemetry_logs', { service: 'paymnt' }],
+      ['coral_query_telemetry_metrics', { service: 'paymnt' }],
+    ] as const) {
+      const r = await mcp.call(tool, { ...args, ...W });
+      expect(r.text, tool).toMatch(/No service in this colony is named "paymnt"\. Known services, closest first: payment[,.]/);
+    }
   });
 });
 
