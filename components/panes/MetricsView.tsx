@@ -5,7 +5,7 @@ import { fit, ms, plural, wrap } from './format.js';
 import { type Column, cell, droppedNote, layoutTable } from './table.js';
 
 interface Row { source: string; protocol: string; httpRoute: string | null; httpMethod: string | null; rpcService: string | null; rpcMethod: string | null; dbOperation: string | null; dbTable: string | null; requests: number; errorRate: number; p50Ms: number | null; p95Ms: number | null; p99Ms: number | null; percentilesAtLeast: boolean }
-interface Metrics { service: string; timeRange: string; sections: { rows: Row[] }[]; analysis: string; notes: string[]; args?: Record<string, unknown>; error?: string }
+interface Metrics { service: string; timeRange: string; sections: { rows: Row[] }[]; analysis: string; notes: string[]; unknownService?: string | null; args?: Record<string, unknown>; error?: string }
 
 const op = (r: Row) => (r.protocol === 'http' ? `${r.httpMethod} ${r.httpRoute}` : r.protocol === 'grpc' ? `${r.rpcService ? `${r.rpcService.split('.').pop()}/` : ''}${r.rpcMethod}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`);
 const pct = (v: number | null, atLeast: boolean) => (v === null ? '' : `${atLeast ? '>' : ''}${ms(v)}`);
@@ -29,7 +29,7 @@ export function MetricsView({ width, height }: { width: number; height: number }
   if (m.error) return <Box flexDirection="column">{wrap(`✗ ${m.error}`, width).map((l, i) => <Text key={i} color={TAG_COLORS.error}>{l}</Text>)}</Box>;
   const rows = m.sections.flatMap((sec) => sec.rows);
   if (rows.length === 0) {
-    const text = `No metrics for ${m.service} in the last ${m.timeRange} (check the service name with :summary, or try a wider --since)`;
+    const text = m.unknownService ?? `No metrics for ${m.service} in the last ${m.timeRange} (try a wider --since, or drop a filter)`;
     return <Box flexDirection="column">{wrap(text, width).map((l, i) => <Text key={i} color="gray">{l}</Text>)}</Box>;
   }
   const t = layoutTable(METRIC_COLUMNS, width);

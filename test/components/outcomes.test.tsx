@@ -31,6 +31,17 @@ describe('every result has a visible outcome', () => {
     await keys();
     expect(frame()).toContain('No metrics for nosuchservice in the last 1h');
   });
+
+  it("shows the tool's known services, closest first, for a service the colony does not know", async () => {
+    const { frame, engine, keys } = start({ cols: 120, rows: 30 });
+    const unknownService = 'No service in this colony is named "chekout". Known services, closest first: checkout, cart.';
+    engine.emit({ type: 'agent', event: { type: 'tool_call_started', id: 'm1', server: 'colony', tool: 'coral_query_metrics', args: { service: 'chekout' } } });
+    engine.emit({ type: 'agent', event: { type: 'tool_call_finished', id: 'm1', tool: 'coral_query_metrics', ok: true, durationMs: 3, text: '', structured: { service: 'chekout', timeRange: '1h', sections: [], analysis: '', notes: [], unknownService } } });
+    await keys();
+    expect(frame()).toContain('No service in this colony is named "chekout". Known services,');
+    expect(frame()).toContain('closest first: checkout, cart.');
+    expect(frame()).not.toContain('No metrics for');
+  });
 });
 
 describe('the tool-call pane', () => {

@@ -39,6 +39,8 @@ const metricsOutput = {
   analysis: z.string(),
   sourcesAnswered: z.array(z.enum(['ebpf', 'otlp'])),
   sourcesEmpty: z.array(z.enum(['ebpf', 'otlp'])),
+  /** Set when the colony knows no service by that name: which names it knows, closest first. */
+  unknownService: z.string().nullable(),
   truncated: z.boolean(),
 };
 
@@ -106,9 +108,10 @@ async function redMetrics(ctx: ToolContext, a: MetricsArgs, protocols: Protocol[
   if (deprecation) lines.push(deprecation);
   const filterText = Object.entries(a).filter(([k, v]) => FILTER_FAMILY[k] && v !== undefined).map(([k, v]) => `${k}=${v}`).join(', ');
   lines.push(`Service: ${a.service}, last ${a.time_range} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)})${filterText ? `, filters: ${filterText}` : ''}`);
+  const unknown = sections.length === 0 ? await unknownServiceLine(ctx, a.service) : undefined;
   if (sections.length === 0) {
     lines.push(`No metrics found for ${a.service} (${protocols.join('/')}, ${sources.map((s) => (s === 'ebpf' ? 'eBPF' : 'OTLP')).join(' and ')}).`);
-    lines.push((await unknownServiceLine(ctx, a.service)) ?? 'Hint: widen time_range, or drop a filter.');
+    lines.push(unknown ?? 'Hint: widen time_range, or drop a filter.');
   } else {
     for (const s of sections) lines.push(...sectionLines(s), '');
     if (notes.length > 0) lines.push('Notes:', ...notes.map((n) => `  ${n}`));
@@ -129,6 +132,7 @@ async function redMetrics(ctx: ToolContext, a: MetricsArgs, protocols: Protocol[
       analysis: verdict,
       sourcesAnswered: answered,
       sourcesEmpty: empty,
+      unknownService: unknown ?? null,
       truncated: bounded.truncated,
     },
   };
