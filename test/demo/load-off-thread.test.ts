@@ -64,6 +64,21 @@ describe('a demo decoded on a worker thread', () => {
     expect(worker.progress.at(-1)).toBe(readMeta(SCENARIO).counts.exports);
   });
 
+  it('loads on the calling thread when no worker can start, with the same rows', async () => {
+    // load-off-thread.ts takes the worker's code from this global when the build has not defined it.
+    const g = globalThis as Record<string, unknown>;
+    g.__CORAL_LOAD_WORKER__ = 'throw new Error("this worker cannot start")';
+    let fallback: Awaited<ReturnType<typeof load>> | undefined;
+    try {
+      fallback = await load(true);
+      expect(fallback.result).toEqual(here.result);
+      expect(await fingerprint(fallback.store)).toEqual(await fingerprint(here.store));
+    } finally {
+      delete g.__CORAL_LOAD_WORKER__;
+      await fallback?.store.close();
+    }
+  });
+
   it('fails with the reason when the file breaks off, instead of hanging or half-succeeding', async () => {
     // The scenario's metadata with a telemetry file cut in its first (oldest) gzip member: the
     // newest members load, then reading stops with an error.
