@@ -1,7 +1,7 @@
 import type { ServiceChange } from '../../src/colony/unified/summary.js';
 import type { TraceOrder } from '../../src/colony/unified/trace-digest.js';
 import { listedTraces } from '../trace/list-view.js';
-import type { SummaryJson, SummaryViewState, TraceJson, TraceViewState } from './types.js';
+import type { SummaryJson, SummaryViewState, ToolCallEntry, TraceJson, TraceViewState } from './types.js';
 
 /**
  * The detail views' data transitions (pure): a new query result replaces a view; a live refresh of
@@ -15,6 +15,14 @@ export function traceView(traces: TraceJson[] = [], o: { openFirst?: boolean; no
   const open = o.openFirst && traces.length > 0 ? (listedTraces(traces, sort, '')[0] ?? null) : null;
   return { traces, open, listCursor: 0, cursor: 0, folded: {}, detail: false, notice: o.notice ?? null, sort, filter: '', filtering: false };
 }
+
+/** A call of one of these tools still running, if any: an empty view then says its answer is on the way. */
+export function runningCall(calls: readonly ToolCallEntry[], tools: ReadonlySet<string>): ToolCallEntry | undefined {
+  return calls.find((c) => c.status === 'running' && tools.has(c.tool));
+}
+
+/** How far a demo load has come, for a view that waits for it; empty when nothing loads. */
+export const loadingNote = (loading: number | null) => (loading === null ? '' : ` The demo is loading (${Math.round(loading * 100)}%).`);
 
 /** The trace index under the list cursor, or null. */
 export function cursorTrace(t: TraceViewState): number | null {

@@ -1,15 +1,26 @@
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { useConsoleState } from '../state/context.js';
+import { SUMMARY_TOOL } from '../state/reducer.js';
+import { loadingNote, runningCall } from '../state/views.js';
 import { cut } from '../text/width.js';
 import { useStickyStart } from '../panes/sticky-window.js';
 import { summaryLines } from './summary-lines.js';
+
+const SUMMARY_TOOLS = new Set([SUMMARY_TOOL]);
 
 /** The Summary tab: where to look first, windowed to keep the selected service (and its signals) in sight. */
 export function SummaryView({ width, height }: { width: number; height: number }) {
   const s = useConsoleState();
   const v = s.summary;
-  const lines = useMemo(() => summaryLines(v, width), [v, width]);
+  const pending = runningCall(s.toolCalls, SUMMARY_TOOLS);
+  const range = typeof pending?.args.time_range === 'string' ? pending.args.time_range : '30m';
+  const waiting = pending
+    ? `Working out where to look first: the last ${range} against the ${range} before…${s.status.loading !== null ? ` It needs the whole demo hour.${loadingNote(s.status.loading)}` : ''}`
+    : s.status.loading !== null
+      ? `Loading the demo (${Math.round(s.status.loading * 100)}%): where to look first comes once its whole hour is in.`
+      : undefined;
+  const lines = useMemo(() => summaryLines(v, width, waiting), [v, width, waiting]);
   const at = lines.findIndex((l) => l.service === v.cursor);
   // The selected row and the signal lines under it.
   let end = at;

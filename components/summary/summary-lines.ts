@@ -56,9 +56,11 @@ export function serviceTable(services: ServiceChange[], width: number) {
 /** The tool's line names the next tool calls for a model; here Enter does that. */
 export const lookFirstText = (s: string) => s.replace(/\s*Next: .*$/, '');
 
-export function summaryLines(v: SummaryViewState, width: number): SummaryLine[] {
+/** `waiting`: what to say instead of the empty state while a summary is being worked out. */
+export function summaryLines(v: SummaryViewState, width: number, waiting?: string): SummaryLine[] {
   if (v.error) return wrap(`✗ ${v.error}`, width).map((text) => ({ text, color: TAG_COLORS.error }));
   const d = v.data;
+  if (!d && waiting) return wrap(waiting, width).map((text) => ({ text, color: 'gray' }));
   if (!d) return wrap('No summary yet: run :summary [30m] for where to look first (the console runs one at startup).', width).map((text) => ({ text, color: 'gray' }));
   const out: SummaryLine[] = [{ text: cut(`Last ${v.timeRange} (${hhmm(d.from)}-${hhmm(d.to)} UTC) against the ${v.timeRange} before`, width), bold: true }];
   const para = (text: string, style: Omit<SummaryLine, 'text'> = {}) => out.push(...wrap(text, width).map((t) => ({ text: t, ...style })));

@@ -1,6 +1,8 @@
 import { Box, Text } from 'ink';
 import { memo, useMemo } from 'react';
 import { useConsoleState } from '../state/context.js';
+import { TRACE_TOOLS } from '../state/reducer.js';
+import { loadingNote, runningCall } from '../state/views.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
 import { fit, ms, plural, width as cells, wrap } from '../panes/format.js';
 import { type Line, ScrollLines } from '../panes/ScrollLines.js';
@@ -75,7 +77,13 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const treeHeight = Math.max(1, height - 2 - detailHeight);
   const start = useStickyStart(rows.length, t.cursor, treeHeight, `${width}x${height}`);
   if (t.traces.length === 0) {
-    const notice = t.notice ?? { text: 'No traces yet: ask a question, or run :traces [service] --min 500ms', error: false };
+    const finding = runningCall(s.toolCalls, TRACE_TOOLS);
+    const idle = finding
+      ? `Finding traces${typeof finding.args.service === 'string' ? ` of ${finding.args.service}` : ''}…${loadingNote(s.status.loading)}`
+      : s.status.loading !== null
+        ? `Loading the demo (${Math.round(s.status.loading * 100)}%): the worst traces of its newest minutes show first.`
+        : 'No traces yet: ask a question, or run :traces [service] --min 500ms';
+    const notice = t.notice ?? { text: idle, error: false };
     return (
       <Box flexDirection="column">
         {wrap(`${notice.error ? '✗ ' : ''}${notice.text}`, width).map((l, i) => <Text key={i} color={notice.error ? TAG_COLORS.error : 'gray'}>{l}</Text>)}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SMALL, mountPerTest } from './fixtures.js';
+import { KEY, SMALL, mountPerTest } from './fixtures.js';
 
 const start = mountPerTest();
 
@@ -41,6 +41,43 @@ describe('every result has a visible outcome', () => {
     expect(frame()).toContain('No service in this colony is named "chekout". Known services,');
     expect(frame()).toContain('closest first: checkout, cart.');
     expect(frame()).not.toContain('No metrics for');
+  });
+});
+
+describe('while answers are on their way', () => {
+  it('says the demo is loading, then that traces are being found, then shows them', async () => {
+    const { frame, engine, keys } = start({ cols: 120, rows: 30 });
+    engine.emit({ type: 'status', patch: { loading: 0.42 } });
+    await keys();
+    expect(frame()).toContain('Loading the demo (42%): the worst traces of its newest minutes show');
+    expect(frame()).not.toContain('No traces yet');
+    engine.emit({ type: 'agent', event: { type: 'tool_call_started', id: 't1', server: 'colony', tool: 'coral_query_traces', args: { service: 'checkout', time_range: '30m' } } });
+    await keys();
+    expect(frame()).toContain('Finding traces of checkout… The demo is loading (42%).');
+    engine.emit({ type: 'agent', event: { type: 'tool_call_finished', id: 't1', tool: 'coral_query_traces', ok: true, durationMs: 3, text: '', structured: { traces: [SMALL] } } });
+    await keys();
+    expect(frame()).not.toContain('Finding traces');
+  });
+
+  it('says where to look first is being worked out, and that it waits for the whole hour', async () => {
+    const { frame, engine, keys } = start({ cols: 120, rows: 30 });
+    engine.emit({ type: 'status', patch: { loading: 0.5 } });
+    // Out of the chat input, then tab 4.
+    await keys(KEY.esc, '4');
+    expect(frame()).toContain('Loading the demo (50%): where to look first comes once its whole');
+    engine.emit({ type: 'agent', event: { type: 'tool_call_started', id: 's1', server: 'colony', tool: 'coral_query_summary', args: { time_range: '15m' } } });
+    await keys();
+    expect(frame()).toContain('Working out where to look first: the last 15m against the 15m');
+    expect(frame()).toContain('It needs the whole demo hour.');
+    engine.emit({ type: 'status', patch: { loading: null } });
+    await keys();
+    expect(frame()).not.toContain('It needs');
+  });
+
+  it('keeps the plain empty state when nothing runs or loads', async () => {
+    const { frame, keys } = start({ cols: 120, rows: 30 });
+    await keys();
+    expect(frame()).toContain('No traces yet: ask a question');
   });
 });
 
