@@ -61,7 +61,25 @@ export async function openAgentSession(
     colonyId = choice.colony;
   } else {
     const stores = () => import('../colony/store/store.js');
-    const demoStore = choice.demo ? await (await stores()).ColonyStore.open({ path: ':memory:', memoryLimit: '4GB', compact: true }) : undefined;
+    // Newest first: an early call (the console's first look) is answered from the last minutes while
+    // the hour loads; the load's worker decodes them while DuckDB opens.
+    let first: () => void = () => undefined;
+    const demoLoad = choice.demo
+      ? (await import('../demo/load.js')).startDemoLoad(choice.demo, {
+        newestFirst: true,
+        onProgress: (p) => {
+          first();
+          o.onProgress?.(p.exportsDone / p.exportsTotal);
+        },
+      })
+      : undefined;
+    let demoStore: import('../colony/store/store.js').ColonyStore | undefined;
+    try {
+      demoStore = choice.demo ? await (await stores()).ColonyStore.open({ path: ':memory:', memoryLimit: '4GB', compact: true }) : undefined;
+    } catch (err) {
+      demoLoad?.cancel();
+      throw err;
+    }
     const opened: Colony = demoStore ?? (choice.clickhouse
       ? await (await import('./clickhouse.js')).openClickHouseColony(choice.clickhouse, { create: false })
       : await (await stores()).ColonyStore.open({ path: choice.db ?? defaultColonyDbPath(), memoryLimit: '4GB' }));
@@ -71,22 +89,13 @@ export async function openAgentSession(
       await settled.catch(() => undefined);
       await opened.close();
     });
-    if (demoStore && choice.demo) {
+    if (demoStore && demoLoad && choice.demo) {
       colonyId = `demo:${choice.demo}`;
-      const { loadScenario } = await import('../demo/load.js');
       const { SERVICES } = await import('../demo/world.js');
       services = SERVICES.map((s) => s.name);
-      // The turn starts at once; tool calls wait for the data. Newest first: an early call (the
-      // console's first look) is answered from the last minutes while the hour loads.
-      let first: () => void = () => undefined;
+      // The turn starts at once; tool calls wait for the data (early ones for the first of it).
       firstData = new Promise<void>((r) => (first = r));
-      ready = loadScenario(demoStore, choice.demo, {
-        newestFirst: true,
-        onProgress: (p) => {
-          first();
-          o.onProgress?.(p.exportsDone / p.exportsTotal);
-        },
-      }).then(() => undefined);
+      ready = demoLoad.into(demoStore).then(() => undefined);
       ready.finally(first).catch(() => undefined);
       // Once loaded, the hour is compressed in the background (calls need not wait for it).
       settled = ready.then(() => demoStore.compact());

@@ -84,7 +84,15 @@ export async function* decodedChunks(lines: AsyncIterable<ExportLine> | Iterable
 }
 
 /** Where a scenario's hour lands: the shift that makes it end at `endAtNs` (default now). */
-export function placement(meta: ScenarioMeta, endAtNs?: Nanos): { shiftNs: Nanos; fromNs: Nanos; toNs: Nanos } {
+export interface Placement {
+  /** Added to every timestamp in the file. */
+  shiftNs: Nanos;
+  /** The scenario's hour after shifting. */
+  fromNs: Nanos;
+  toNs: Nanos;
+}
+
+export function placement(meta: ScenarioMeta, endAtNs?: Nanos): Placement {
   const baseNs = BigInt(Date.parse(meta.baseTime)) * 1_000_000n;
   const durationNs = BigInt(meta.durationSec) * 1_000_000_000n;
   const toNs = endAtNs ?? nowNs();

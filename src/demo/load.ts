@@ -3,8 +3,8 @@ import type { Nanos } from '../core/time.js';
 import type { ExportLine } from './generate.js';
 import { exportLinesNewestFirst, streamExportLines } from './export-lines.js';
 import { type ScenarioMeta, readMeta, scenariosDir } from './files.js';
-import { type DecodedChunk, type LoadCounts, decodedChunks, placement } from './load-chunks.js';
-import { LoadWorkerUnavailable, loadOffThread } from './load-off-thread.js';
+import { type DecodedChunk, type LoadCounts, type Placement, decodedChunks, placement } from './load-chunks.js';
+import { LoadWorker, LoadWorkerUnavailable } from './load-off-thread.js';
 
 export type { LoadCounts };
 
@@ -26,33 +26,55 @@ export interface LoadOptions {
   offThread?: boolean;
 }
 
-export interface LoadResult {
+export interface LoadResult extends Placement {
   meta: ScenarioMeta;
-  /** Added to every timestamp in the file. */
-  shiftNs: Nanos;
-  /** The scenario's hour after shifting. */
-  fromNs: Nanos;
-  toNs: Nanos;
   accepted: LoadCounts;
   rejected: number;
 }
 
+/** A demo load begun before its store is there (startDemoLoad). */
+export interface DemoLoad {
+  /** Stores the scenario into `store`, as loadScenario does. */
+  into(store: ColonyWriter): Promise<LoadResult>;
+  /** Gives the load up (the store did not open). */
+  cancel(): void;
+}
+
 /**
- * Loads a demo scenario into a colony through the same OTLP/JSON decoder as live telemetry,
- * shifted in time so that its hour ends at `endAtNs`.
+ * Begins loading a demo scenario: with `offThread` (the default) its worker starts decoding at once,
+ * so that the newest exports are ready when the store has opened; `into` then stores them.
  */
-export async function loadScenario(store: ColonyWriter, name: string, opts: LoadOptions = {}): Promise<LoadResult> {
+export function startDemoLoad(name: string, opts: LoadOptions = {}): DemoLoad {
   const dir = opts.dir ?? scenariosDir();
   const meta = readMeta(name, dir);
-  if (opts.offThread !== false && store.writeColumnar) {
-    try {
-      return await loadOffThread({ writeColumnar: store.writeColumnar.bind(store) }, meta, dir, opts);
-    } catch (err) {
-      // Nothing was stored yet (e.g. no worker could start): the same load, on this thread.
-      if (!(err instanceof LoadWorkerUnavailable)) throw err;
-    }
-  }
-  return loadLines(store, meta, opts.newestFirst ? exportLinesNewestFirst(name, dir) : streamExportLines(name, dir), opts);
+  const at = placement(meta, opts.endAtNs);
+  // One placement for both ways: a load that falls back to this thread lands where the worker's would have.
+  const here = (store: ColonyWriter) => loadLines(store, meta, opts.newestFirst ? exportLinesNewestFirst(name, dir) : streamExportLines(name, dir), { ...opts, endAtNs: at.toNs });
+  const worker = opts.offThread === false ? undefined : new LoadWorker(meta, dir, at, opts);
+  return {
+    async into(store) {
+      if (worker && store.writeColumnar) {
+        try {
+          return await worker.into({ writeColumnar: store.writeColumnar.bind(store) });
+        } catch (err) {
+          // Nothing was stored yet (e.g. no worker could start): the same load, on this thread.
+          if (!(err instanceof LoadWorkerUnavailable)) throw err;
+        }
+      }
+      worker?.cancel();
+      return here(store);
+    },
+    cancel: () => worker?.cancel(),
+  };
+}
+
+/**
+ * Loads a demo scenario into a colony through the same OTLP/JSON decoder as live telemetry,
+ * shifted in time so that its hour ends at `endAtNs`; decoded on a worker thread when the store
+ * takes columnar batches (and `offThread` is not false).
+ */
+export function loadScenario(store: ColonyWriter, name: string, opts: LoadOptions = {}): Promise<LoadResult> {
+  return startDemoLoad(name, store.writeColumnar ? opts : { ...opts, offThread: false }).into(store);
 }
 
 /**

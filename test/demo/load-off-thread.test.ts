@@ -6,7 +6,7 @@ import { APPENDED_TABLES } from '../../src/colony/store/schema.js';
 import { ColonyStore } from '../../src/colony/store/store.js';
 import { metaFile, telemetryFile } from '../../src/demo/export-lines.js';
 import { readMeta, scenariosDir } from '../../src/demo/files.js';
-import { type LoadResult, loadScenario } from '../../src/demo/load.js';
+import { type LoadResult, loadScenario, startDemoLoad } from '../../src/demo/load.js';
 
 /**
  * A demo is decoded on a worker thread when the store takes columnar batches: the colony must end
@@ -62,6 +62,22 @@ describe('a demo decoded on a worker thread', () => {
   it('reports progress in the same steps, ending with every export', () => {
     expect(worker.progress).toEqual(here.progress);
     expect(worker.progress.at(-1)).toBe(readMeta(SCENARIO).counts.exports);
+  });
+
+  it('decodes before the store is there, and stores the same once it is given one', async () => {
+    const progress: number[] = [];
+    const started = startDemoLoad(SCENARIO, { endAtNs: END, newestFirst: true, onProgress: (p) => progress.push(p.exportsDone) });
+    await new Promise((r) => setTimeout(r, 500));
+    // Nothing can be stored, or reported, without a store.
+    expect(progress).toEqual([]);
+    const store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '2GB' });
+    try {
+      expect(await started.into(store)).toEqual(here.result);
+      expect(progress).toEqual(here.progress);
+      expect(await fingerprint(store)).toEqual(await fingerprint(here.store));
+    } finally {
+      await store.close();
+    }
   });
 
   it('loads on the calling thread when no worker can start, with the same rows', async () => {
