@@ -12,6 +12,7 @@ import { StatusBar } from './panes/StatusBar.js';
 import { ToolCallsPane } from './panes/ToolCallsPane.js';
 import { ActionsContext, StateContext } from './state/context.js';
 import { reducer } from './state/reducer.js';
+import { terminalSafeDeep } from '../src/core/terminal-text.js';
 import type { ConsoleAction, ConsoleState } from './state/types.js';
 
 /** Below this the panes cannot keep their borders and columns: one line says so instead. */
@@ -67,7 +68,8 @@ export function App({ initial, engine, redraw, copy }: { initial: ConsoleState; 
       dispatch(actions.length === 1 ? actions[0] : { type: 'batch', actions });
     };
     return engine.subscribe((e) => {
-      if (queued.push(fromEngine(e)) === 1) setImmediate(flush);
+      // Telemetry, tool answers and model text are drawn, never acted on by the terminal (terminal-text.ts).
+      if (queued.push(fromEngine(terminalSafeDeep(e))) === 1) setImmediate(flush);
     });
   }, [engine]);
   useEffect(() => {

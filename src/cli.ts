@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { VERSION } from './core/version.js';
 import { describeError, CoralError } from './core/errors.js';
+import { terminalSafe } from './core/terminal-text.js';
 import { applyRootOptions } from './commands/cli-globals.js';
 
 /**
@@ -302,7 +303,8 @@ demo
   .action(async (names, opts) => (await import('./commands/demo.js')).demoEval(names, opts));
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  process.stderr.write(`coral: ${describeError(err)}\n`);
+  // An error may quote what it refused (a flag, a file's content): shown, never acted on by the terminal.
+  process.stderr.write(`coral: ${terminalSafe(describeError(err))}\n`);
   if (!(err instanceof CoralError) && err instanceof Error && process.env.CORAL_DEBUG) process.stderr.write(`${err.stack}\n`);
   process.exitCode = 1;
 });

@@ -11,6 +11,7 @@ import { createModel, providerOf } from '../agent/providers/index.js';
 import type { RecordedSession } from '../agent/providers/replay.js';
 import { type AgentSession, type ColonyChoice, openAgentSession } from '../agent/setup.js';
 import { sessionSettings } from '../agent/session-settings.js';
+import { jsonForTerminal, terminalSafe } from '../core/terminal-text.js';
 import { type AskJson, citationsOf } from './ask-output.js';
 
 export interface AskOptions extends ColonyChoice {
@@ -31,7 +32,7 @@ const out = (s: string) => process.stdout.write(s);
 const err = (s: string) => process.stderr.write(s);
 
 function short(args: Record<string, unknown>): string {
-  const s = JSON.stringify(args);
+  const s = jsonForTerminal(args);
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
@@ -67,7 +68,7 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
     // Scripts reading --json get their one object, saying what failed.
     if (o.json) {
       const failed: AskJson = { answer: '', model: setup?.provider.name ?? o.model ?? '', conversation_id: conversation?.id ?? '', finished: 'error', tool_calls: [], citations: [], usage: { input_tokens: 0, output_tokens: 0 }, warnings: [], error: describeError(e) };
-      out(`${JSON.stringify(failed)}\n`);
+      out(`${jsonForTerminal(failed)}\n`);
     }
     throw e;
   }
@@ -100,7 +101,7 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   let error: string | null = null;
   try {
     for await (const ev of runTurn({ provider, hub: session.hub, system: session.system, messages: conversation.messages, question, maxToolRounds: settings.maxToolRounds, signal: abort.signal })) {
-      if (o.events) out(`${JSON.stringify(ev)}\n`);
+      if (o.events) out(`${jsonForTerminal(ev)}\n`);
       track(ev);
       if (!quiet) show(ev);
     }
@@ -114,10 +115,10 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   const live = !answeredBy.startsWith('replay:') && !answeredBy.startsWith('triage:');
   if (o.json) {
     const result: AskJson = { answer, model: answeredBy, conversation_id: conversation.id, finished, tool_calls: calls.map(({ text: _, ...c }) => c), citations: citationsOf(answer, calls), usage, warnings, error };
-    out(`${JSON.stringify(result)}\n`);
+    out(`${jsonForTerminal(result)}\n`);
   } else if (!o.events) {
     const shown = answer || (finished === 'cancelled' ? partial : '');
-    if (!streamText && shown) out(shown.endsWith('\n') ? shown : `${shown}\n`);
+    if (!streamText && shown) out(terminalSafe(shown.endsWith('\n') ? shown : `${shown}\n`));
     // The sources belong with the answer: `coral ask ... > answer.md` keeps both.
     if (calls.length > 0) out(`\nSources:\n${calls.map((c, i) => `  [${i + 1}] ${c.tool} ${short(c.args)} (${c.ok ? `${c.duration_ms} ms` : 'failed'})`).join('\n')}\n`);
     const tokens = usage.input_tokens + usage.output_tokens > 0 ? `${formatCount(usage.input_tokens)} in, ${formatCount(usage.output_tokens)} out` : live ? 'none' : `none (${answeredBy} is not a live model)`;
@@ -167,7 +168,7 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
     switch (ev.type) {
       case 'text_delta':
         if (!streamText) break;
-        out(ev.text);
+        out(terminalSafe(ev.text));
         atLineStart = ev.text.endsWith('\n');
         break;
       case 'message_end':
@@ -181,13 +182,13 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
         err(`  → ${ev.tool} ${short(ev.args)}\n`);
         break;
       case 'tool_call_finished':
-        err(`  ${ev.ok ? '✓' : '✗'} ${ev.tool} (${ev.durationMs} ms)${ev.ok ? '' : `: ${ev.text.split('\n')[0]}`}\n`);
+        err(`  ${ev.ok ? '✓' : '✗'} ${ev.tool} (${ev.durationMs} ms)${ev.ok ? '' : `: ${terminalSafe(ev.text.split('\n')[0])}`}\n`);
         break;
       case 'warning':
-        err(`warning: ${ev.message}\n`);
+        err(`warning: ${terminalSafe(ev.message)}\n`);
         break;
       case 'error':
-        err(`error: ${ev.message}\n`);
+        err(`error: ${terminalSafe(ev.message)}\n`);
         break;
       case 'turn_end':
         if (ev.reason === 'cancelled') err('\ncancelled; the conversation was saved as it stood.\n');

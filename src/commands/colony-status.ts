@@ -1,13 +1,15 @@
 import { formatCount } from '../core/format.js';
+import { jsonForTerminal, terminalSafeDeep } from '../core/terminal-text.js';
 import { type AccessOptions, openColonyAccess } from './colony-access.js';
 
 /** `coral colony status`: counts per table and the service registry, from the file or the running colony. */
 export async function colonyStatus(opts: AccessOptions & { json?: boolean }): Promise<void> {
   const access = await openColonyAccess(opts);
   try {
-    const status = await access.status();
+    // Service names come from telemetry: shown, never acted on by the terminal.
+    const status = terminalSafeDeep(await access.status());
     if (opts.json) {
-      process.stdout.write(`${JSON.stringify(access.remote ? { ...status, colony: access.describe } : status, null, 2)}\n`);
+      process.stdout.write(`${jsonForTerminal(access.remote ? { ...status, colony: access.describe } : status, 2)}\n`);
       return;
     }
     const { counts, services } = status;

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describeMcpServer, projectConfigPath, readConfigFile } from '../agent/config.js';
 import { isTrusted, recordTrust, splitGated } from '../agent/trust.js';
 import { CoralError } from '../core/errors.js';
+import { terminalSafe } from '../core/terminal-text.js';
 import { maskArgs, maskReference, maskUrl } from '../core/secrets.js';
 
 /** One gated setting in words, secrets masked. */
@@ -30,7 +31,8 @@ export function configTrust(o: { show?: boolean; dir?: string }): void {
   const cfg = readConfigFile(path);
   const { gated } = splitGated(cfg);
   const trusted = isTrusted(path, readFileSync(path, 'utf8'));
-  const out = (s: string) => process.stdout.write(s);
+  // What the file would run is shown exactly, never acted on by the terminal (it is someone else's text).
+  const out = (s: string) => process.stdout.write(terminalSafe(s));
   out(`${path} (${trusted ? 'trusted' : 'not trusted'})\n`);
   out(gated.length === 0
     ? 'It runs no program and sends no credential: nothing in it needs trust.\n'

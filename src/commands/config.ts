@@ -15,6 +15,7 @@ import { plainSecretProblems } from '../agent/config-audit.js';
 import { SECRET_NAME, maskReference, maskUrl } from '../core/secrets.js';
 import { CoralError } from '../core/errors.js';
 import { defaultColonyDbPath } from '../core/paths.js';
+import { jsonForTerminal, terminalSafeDeep } from '../core/terminal-text.js';
 import { findCommand, referencedVariables } from './config-checks.js';
 
 /** A secret reference with whether its variable is set; never the value. */
@@ -75,9 +76,10 @@ function toText(value: unknown, indent = ''): string[] {
 
 /** `coral config show`: the effective settings and their origin, secrets masked. */
 export function configShow(o: { json?: boolean }): void {
-  const sections = configSections();
+  // A project's config file is someone else's text: shown, never acted on by the terminal.
+  const sections = terminalSafeDeep(configSections());
   if (o.json) {
-    process.stdout.write(`${JSON.stringify(sections, null, 2)}\n`);
+    process.stdout.write(`${jsonForTerminal(sections, 2)}\n`);
     return;
   }
   const { files, ...rest } = sections as { files: { path: string; present: boolean }[] };
@@ -118,7 +120,7 @@ export function configProblems(env: NodeJS.ProcessEnv = process.env): string[] {
 export function configValidate(o: { json?: boolean } = {}): void {
   const problems = configProblems();
   if (o.json) {
-    process.stdout.write(`${JSON.stringify({ valid: problems.length === 0, problems }, null, 2)}\n`);
+    process.stdout.write(`${jsonForTerminal({ valid: problems.length === 0, problems }, 2)}\n`);
     if (problems.length > 0) process.exitCode = 1;
     return;
   }

@@ -7,6 +7,7 @@ import type { HoneycombClient } from '../honeycomb/api.js';
 import { parseToolInput } from '../core/input.js';
 import { type HoneycombConnectOptions, connectHoneycomb } from '../honeycomb/connect.js';
 import { honeycombOptions } from '../agent/honeycomb-options.js';
+import { jsonForTerminal, terminalSafe, terminalSafeDeep } from '../core/terminal-text.js';
 import { runSearch, runSummary, searchInput, summaryInput } from '../honeycomb/tools.js';
 
 interface CommonOptions extends HoneycombConnectOptions {
@@ -42,12 +43,14 @@ export async function honeycombSearch(query: string, o: CommonOptions & { datase
     query, dataset: o.dataset, limit: parseIntOption('--limit', o.limit, 1, 1000), offset: parseIntOption('--offset', o.offset, 0, Number.MAX_SAFE_INTEGER), tie_break: o.tieBreak,
   });
   await withConnection(o, async ({ client }) => {
-    const r = await runSearch(client, args);
+    const found = await runSearch(client, args);
     if (fmt === 'json') {
-      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+      process.stdout.write(`${jsonForTerminal(found, 2)}\n`);
       return;
     }
-    if (r.results.length === 0) process.stdout.write(`No columns match "${query}" in ${r.datasets_searched} datasets.\n`);
+    // Column names and expressions come from the Honeycomb environment: shown, never acted on by the terminal.
+    const r = terminalSafeDeep(found);
+    if (r.results.length === 0) process.stdout.write(`No columns match "${terminalSafe(query)}" in ${r.datasets_searched} datasets.\n`);
     else {
       process.stdout.write(`${tableOf(['column', 'dataset', 'type', 'score', 'last written', 'derived expression'], r.results.map((c) => [
         c.column, c.dataset, c.type, c.similarity.toFixed(3), c.last_written ?? '', c.derived_expression ?? '',
@@ -95,11 +98,12 @@ export async function honeycombSummary(o: CommonOptions & { samples: string | fa
   const include = o.samples !== false;
   const args = parseToolInput('honeycomb_get_environment_summary', summaryInput, { include_sample_columns: include, sample_column_count: include ? parseIntOption('--samples', o.samples as string, 1, 50) : 10 });
   await withConnection(o, async ({ client }) => {
-    const r = await runSummary(withDatasetProgress(client), args);
+    const summary = await runSummary(withDatasetProgress(client), args);
     if (fmt === 'json') {
-      process.stdout.write(`${JSON.stringify(r, null, 2)}\n`);
+      process.stdout.write(`${jsonForTerminal(summary, 2)}\n`);
       return;
     }
+    const r = terminalSafeDeep(summary);
     process.stdout.write(`Environment ${r.environment}: ${r.dataset_count} datasets\n`);
     process.stdout.write(`${tableOf(['dataset', 'columns', 'derived', 'last written', 'conventions', 'custom columns', ...(include ? ['sample columns'] : [])], r.datasets.map((d) => [
       d.is_stale ? `${d.name} (stale)` : d.name,

@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import { formatCount, formatMs, formatPercent } from '../core/format.js';
 import { tableStyle } from '../core/color.js';
+import { jsonForTerminal, terminalSafeDeep } from '../core/terminal-text.js';
 import type { ToolOutput } from '../colony/tools/types.js';
 
 export type OutputFormat = 'table' | 'json' | 'tree' | 'text';
@@ -95,9 +96,11 @@ function summaryTables(s: Rec): string {
 /** Prints a tool's result the way the user asked; `table` prints the text only when there are no rows to tabulate. */
 export function printToolOutput(tool: string, out: ToolOutput, format: OutputFormat): void {
   if (format === 'json') {
-    process.stdout.write(`${JSON.stringify(out.structured, null, 2)}\n`);
+    process.stdout.write(`${jsonForTerminal(out.structured, 2)}\n`);
     return;
   }
-  const rendered = format === 'table' ? asTable(tool, out.structured) : null;
-  process.stdout.write(`${rendered ?? out.text}\n`);
+  // Telemetry text is shown, never acted on by the terminal (terminal-text.ts).
+  const safe = terminalSafeDeep(out);
+  const rendered = format === 'table' ? asTable(tool, safe.structured) : null;
+  process.stdout.write(`${rendered ?? safe.text}\n`);
 }

@@ -44,6 +44,25 @@ describe('every result has a visible outcome', () => {
   });
 });
 
+describe('text from outside', () => {
+  it('is drawn with escape sequences made visible, never sent to the terminal', async () => {
+    const { frame, engine, keys } = start({ cols: 140, rows: 30 });
+    const evil = 'evil\x1b[2J\x1b]0;PWNED\x07svc';
+    const trace = { ...SMALL, roots: SMALL.roots.map((r) => ({ ...r, serviceName: evil, name: 'GET /x\x1b]52;c;ZWNobw==\x07' })) };
+    engine.emit({ type: 'agent', event: { type: 'tool_call_started', id: 'e1', server: 'colony', tool: 'coral_query_traces', args: { service: evil } } });
+    engine.emit({ type: 'agent', event: { type: 'tool_call_finished', id: 'e1', tool: 'coral_query_traces', ok: true, durationMs: 3, text: `Traces for ${evil}`, structured: { traces: [trace] } } });
+    engine.emit({ type: 'agent', event: { type: 'message_end', text: 'The model says \x1b]52;c;cm0gLXJmIH4=\x07 this.' } });
+    engine.emit({ type: 'notice', text: 'notice \x1b[31mred' });
+    await keys();
+    const f = frame();
+    expect(f).toContain('evil\\x1b[2J');
+    expect(f).toContain('\\x1b]52;c;');
+    expect(f).not.toContain('\x1b]');
+    expect(f).not.toContain('\x1b[2J');
+    expect(f).not.toContain('\x07');
+  });
+});
+
 describe('while answers are on their way', () => {
   it('says the demo is loading, then that traces are being found, then shows them', async () => {
     const { frame, engine, keys } = start({ cols: 120, rows: 30 });
