@@ -13,6 +13,7 @@ import { hasConsent } from '../agent/consent.js';
 import { CommandError, complete, parseCommand } from './commands.js';
 import { renumberCitations } from './citations.js';
 import { exportMarkdown } from './export.js';
+import { jsonForTerminal } from '../core/terminal-text.js';
 import { DEFAULT_LIVE_INTERVAL_MS, LivePoller } from './live.js';
 
 /**
@@ -333,8 +334,9 @@ export class ConsoleEngine {
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const md = join(dir, `coral-session-${stamp}.md`);
     const jsonl = join(dir, `coral-session-${stamp}.jsonl`);
+    // Read with cat too: the JSON lines escape what a terminal would act on (exportMarkdown does so for the Markdown).
     writeFileSync(md, exportMarkdown(this.log.map((l) => l.event), { ...this.describeColony(), model: this.modelLabel() }));
-    writeFileSync(jsonl, `${this.log.map((l) => JSON.stringify(l)).join('\n')}\n`);
+    writeFileSync(jsonl, `${this.log.map((l) => jsonForTerminal(l)).join('\n')}\n`);
     return [md, jsonl];
   }
 

@@ -1,3 +1,4 @@
+import { terminalSafe } from '../core/terminal-text.js';
 import type { EngineEvent } from './engine.js';
 
 interface Provenance {
@@ -50,5 +51,6 @@ export function exportMarkdown(events: EngineEvent[], now: Provenance): string {
       flush('## Answer (interrupted)');
     }
   }
-  return `${out.join('\n')}\n`;
+  // Read with cat or pasted into an incident document: telemetry's control characters made visible.
+  return terminalSafe(`${out.join('\n')}\n`);
 }

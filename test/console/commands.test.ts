@@ -72,6 +72,22 @@ describe('export', () => {
   });
 });
 
+describe('exportMarkdown and hostile text', () => {
+  it('writes telemetry and model text with control characters made visible', () => {
+    const events: EngineEvent[] = [
+      { type: 'agent', event: { type: 'user_message', text: 'why?' } },
+      { type: 'agent', event: { type: 'tool_call_started', id: 'c1', server: 'colony', tool: 'coral_query_traces', args: { service: 'evil\x1b[2J' } }, seq: 1 },
+      { type: 'agent', event: { type: 'tool_call_finished', id: 'c1', tool: 'coral_query_traces', ok: true, durationMs: 5, text: 'Trace of evil\x1b]52;c;eA==\x07' }, seq: 1 },
+      { type: 'agent', event: { type: 'message_end', text: 'Root cause: evil\x1b[2J [1].' } },
+      { type: 'agent', event: { type: 'turn_end', reason: 'answered', model: 'm' } },
+    ];
+    const md = exportMarkdown(events, { colony: 'embedded', source: 'demo', model: 'm' });
+    expect(md).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f]/);
+    expect(md).toContain('Root cause: evil\\x1b[2J [1].');
+    expect(md).toContain('evil\\x1b]52;c;eA==\\x07');
+  });
+});
+
 describe('renumberCitations', () => {
   it('maps the turn\'s [k] to the session numbers of its calls, lists and ranges included', () => {
     expect(renumberCitations('a [1], b [2][3], c [1, 3], d [1-2], e [4]', [7, 8, 9])).toBe('a [7], b [8][9], c [7, 9], d [7-8], e [4]');
