@@ -9,7 +9,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg, tmpdir } from 'node:os';
-import { decodeTracesJson } from '../src/colony/otlp/decode-json.js';
+import { decodeTracesJson, decodeTracesValue } from '../src/colony/otlp/decode-json.js';
 import { decodeTracesProto } from '../src/colony/otlp/decode-proto.js';
 import { normalizeTraces } from '../src/colony/otlp/normalize.js';
 import { createTableSql } from '../src/colony/store/columns.js';
@@ -110,12 +110,26 @@ const encodeCost = () => {
   const normalized = decoded.map((d) => normalizeTraces(d).batch);
   return cpuPerSpan(() => normalized.forEach((b) => encodeBatch(b)));
 };
+/**
+ * decode_json's parts: the body to a string, JSON.parse (V8's native parser, the floor of any
+ * JSON path built on it), and the walk of the parsed value into the decoded request.
+ */
+const jsonParts = () => {
+  const text = json.map((b) => b.toString('utf8'));
+  const parsed = text.map((t) => JSON.parse(t) as unknown);
+  return {
+    decode_json_to_string_cpu_us_per_span: cpuPerSpan(() => json.forEach((b) => b.toString('utf8'))),
+    decode_json_parse_cpu_us_per_span: cpuPerSpan(() => text.forEach((t) => JSON.parse(t))),
+    decode_json_walk_cpu_us_per_span: cpuPerSpan(() => parsed.forEach(decodeTracesValue)),
+  };
+};
 const loadBefore = load1();
 report({
   bench: 'ingest_stage_decode_normalize',
   spans: SPANS_RUN,
   decode_protobuf_cpu_us_per_span: cpuPerSpan(() => protobuf.forEach(decodeTracesProto)),
   decode_json_cpu_us_per_span: cpuPerSpan(() => json.forEach(decodeTracesJson)),
+  ...jsonParts(),
   normalize_cpu_us_per_span: cpuPerSpan(() => decoded.forEach(normalizeTraces)),
   encode_columnar_cpu_us_per_span: encodeCost(),
   loadavg_1m: [loadBefore, load1()],

@@ -27,7 +27,8 @@ import { decodeMessagesProtobufjs, decodeTracesProtobufjs } from './protobufjs-t
 import { report } from './report.js';
 import { calibrateThreads, noteWorkerThread, threadCpuMs, threadCpuPerSpan, threadIds } from './thread-cpu.js';
 
-const BATCH = 512;
+/** Spans per export: 512, OpenTelemetry SDKs' default batch; collectors send larger ones (BENCH_INGEST_BATCH=8192). */
+const BATCH = Number(process.env.BENCH_INGEST_BATCH ?? 512);
 const BATCHES = Number(process.env.BENCH_INGEST_BATCHES ?? 200);
 const PROTOBUF = 'application/x-protobuf';
 const JSON_TYPE = 'application/json';

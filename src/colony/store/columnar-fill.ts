@@ -122,9 +122,11 @@ function lowerBound(list: Int32Array, x: number): number {
 }
 
 /**
- * Hands DuckDB the column's long strings of the part's segment in one call, assigned to the first
- * row of the part that holds one, reads back where DuckDB keeps them (the address in that row's
- * slot: the string heap lives as long as the chunk), and points every long string's slot there.
+ * Hands DuckDB the part's long strings in one call, assigned to the first row of the part that
+ * holds one, reads back where DuckDB keeps them (the address in that row's slot: the string heap
+ * lives as long as the chunk), and points every long string's slot there. Only the heap bytes the
+ * part's rows point at are handed over, not the segment's whole column: a segment larger than a
+ * chunk (a big export) had its whole column copied once per chunk, quadratic in its size.
  */
 function pointLongStrings(vector: duckdb.Vector, slots: Uint32Array, p: Part, v: ColumnVector): void {
   const long = new Int32Array(p.segment.data, v.long, v.longCount);
@@ -132,15 +134,33 @@ function pointLongStrings(vector: duckdb.Vector, slots: Uint32Array, p: Part, v:
   const end = p.from + p.count;
   if (first >= long.length || long[first] >= end) return;
   const host = p.at + long[first] - p.from;
-  duckdb.vector_assign_string_element_len(vector, host, new Uint8Array(p.segment.heap, v.heapFrom, v.heapTo - v.heapFrom));
+  const bytes = heapRange(slots, long, first, end, p.at - p.from);
+  duckdb.vector_assign_string_element_len(vector, host, new Uint8Array(p.segment.heap, v.heapFrom + bytes.from, bytes.to - bytes.from));
   const data = duckdb.vector_get_data(vector, (host + 1) * STRING_SLOT_BYTES);
   const view = new DataView(data.buffer, data.byteOffset + host * STRING_SLOT_BYTES, STRING_SLOT_BYTES);
   const lo = view.getUint32(8, true);
   const hi = view.getUint32(12, true);
   for (let k = first; k < long.length && long[k] < end; k++) {
     const at = (p.at + long[k] - p.from) * 4;
-    const address = lo + slots[at + 2];
+    const address = lo + slots[at + 2] - bytes.from;
     slots[at + 2] = address >>> 0;
     slots[at + 3] = address >= TWO_TO_32 ? hi + 1 : hi;
   }
+}
+
+/**
+ * The bytes of a column's heap (offsets within it) that the long strings of rows `long[first..]`
+ * below `end` point at, their slots in `slots` at their row plus `shift`. A repeated string's
+ * slot points at its first holder's bytes, which may lie before the part's own.
+ */
+export function heapRange(slots: Uint32Array, long: Int32Array, first: number, end: number, shift: number): { from: number; to: number } {
+  let from = Infinity;
+  let to = 0;
+  for (let k = first; k < long.length && long[k] < end; k++) {
+    const at = (long[k] + shift) * 4;
+    const offset = slots[at + 2];
+    if (offset < from) from = offset;
+    if (offset + slots[at] > to) to = offset + slots[at];
+  }
+  return { from, to };
 }

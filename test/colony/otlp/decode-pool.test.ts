@@ -1,5 +1,5 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { DecodePool } from '../../../src/colony/otlp/decode-pool.js';
+import { DECODE_WORKER_YOUNG_GENERATION_MB, DecodePool } from '../../../src/colony/otlp/decode-pool.js';
 import { IngestError, decodeExport } from '../../../src/colony/otlp/ingest.js';
 import { OtlpDecodeError } from '../../../src/colony/otlp/model.js';
 import { startReceiver } from '../../../src/colony/otlp/receiver.js';
@@ -45,6 +45,12 @@ describe('DecodePool', () => {
     const err = await rejection(pool().decode('logs', 'json', Buffer.from('{')));
     expect(err).toBeInstanceOf(OtlpDecodeError);
     expect(() => decodeExport('logs', 'json', Buffer.from('{'))).toThrow((err as Error).message);
+  });
+
+  it("gives its workers a young generation large enough for a big export's objects to die young", async () => {
+    const p = pool();
+    await p.decode('traces', 'protobuf', owned());
+    expect(p.workers[0].resourceLimits?.maxYoungGenerationSizeMb).toBe(DECODE_WORKER_YOUNG_GENERATION_MB);
   });
 
   it('moves a body owning its memory, and copies one that shares it', async () => {
