@@ -20,8 +20,13 @@ export interface AgentSession {
   services: string[];
   /** Telemetry may still arrive: a running colony (URL) or a ClickHouse one, not a demo or a file this process holds. */
   live: boolean;
+  /** The caller's first look is on screen: a demo load held after its newest minutes goes on (see `firstLook`). */
+  firstLookShown(): void;
   close(): Promise<void>;
 }
+
+/** How long a demo load waits after its newest minutes for the caller's first look, at most. */
+const FIRST_LOOK_HOLD_MAX_MS = 2000;
 
 /** The MCP servers and clients, and the tools: imported once the colony is opening (see below). */
 function toolModules() {
@@ -45,7 +50,13 @@ function toolModules() {
  */
 export async function openAgentSession(
   asked: ColonyChoice,
-  o: { onProgress?: (fraction: number) => void; mcpServers?: Record<string, McpServerConfig>; /** "using the running colony" notices; stderr by default (a full-screen UI shows them itself). */ onNotice?: (line: string) => void } = {},
+  o: { onProgress?: (fraction: number) => void; mcpServers?: Record<string, McpServerConfig>; /** "using the running colony" notices; stderr by default (a full-screen UI shows them itself). */ onNotice?: (line: string) => void;
+    /**
+     * The caller shows a first look answered from a demo's newest minutes (early calls: the console):
+     * the load waits after those minutes until firstLookShown(), so that the look has both cores.
+     */
+    firstLook?: boolean;
+  } = {},
 ): Promise<AgentSession> {
   const choice = resolveColonyChoice(asked, { notify: o.onNotice });
   const closers: (() => Promise<void>)[] = [];
@@ -53,6 +64,7 @@ export async function openAgentSession(
   let ready: Promise<void> = Promise.resolve();
   let settled: Promise<void> = Promise.resolve();
   let firstData: Promise<void> | undefined;
+  let shown: () => void = () => undefined;
   let services: string[] = [];
   let store: Colony | undefined;
   // Imported meanwhile: reading these files overlaps with DuckDB's start.
@@ -64,9 +76,16 @@ export async function openAgentSession(
     // Newest first: an early call (the console's first look) is answered from the last minutes while
     // the hour loads; the load's worker decodes them while DuckDB opens.
     let first: () => void = () => undefined;
+    const hold = o.firstLook && choice.demo
+      ? new Promise<void>((r) => {
+        shown = r;
+        setTimeout(r, FIRST_LOOK_HOLD_MAX_MS).unref();
+      })
+      : undefined;
     const demoLoad = choice.demo
       ? (await import('../demo/load.js')).startDemoLoad(choice.demo, {
         newestFirst: true,
+        holdAfterFirst: hold,
         onProgress: (p) => {
           first();
           o.onProgress?.(p.exportsDone / p.exportsTotal);
@@ -146,6 +165,7 @@ export async function openAgentSession(
     honeycomb: hc.describe,
     services,
     live: Boolean(choice.colony || (choice.clickhouse && !choice.demo)),
+    firstLookShown: () => shown(),
     close: async () => {
       for (const c of closers) await c();
     },

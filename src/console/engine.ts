@@ -121,6 +121,7 @@ export class ConsoleEngine {
       this.session = await openAgentSession(choice, {
         mcpServers: settings.mcpServers,
         onProgress: (f) => this.emit({ type: 'status', patch: { loading: f } }),
+        firstLook: true,
         // Stderr would land under the full-screen UI: say it in the chat.
         onNotice: (line) => this.emit({ type: 'notice', text: line }),
       });
@@ -157,6 +158,8 @@ export class ConsoleEngine {
     // refreshed in place once the hour is in (as a live view is), unless another call came in between.
     const partial = this.loading;
     void this.callTool('coral_query_traces', traces, { quiet: true, early: partial }).then((seq) => {
+      // Shown (or failed): the rest of the hour may load at full speed.
+      session.firstLookShown();
       if (!partial || seq === undefined) return;
       session.ready.then(async () => {
         if (this.session !== session || this.callSeq !== seq) return;

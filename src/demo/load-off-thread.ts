@@ -15,6 +15,9 @@ import type { LoadCredit, LoadJob, LoadReply } from './load-protocol.js';
 /** The worker's code, bundled, in the built CLI (scripts/build.mjs); absent when running from sources. */
 declare const __CORAL_LOAD_WORKER__: string | undefined;
 
+/** Chunks encoded ahead of the store: enough to keep it busy, few enough to hold little memory. */
+const CHUNKS_AHEAD = 2;
+
 /** A store that takes rows already in columnar form (the DuckDB colony). */
 export type ColumnarWriter = Required<Pick<ColonyWriter, 'writeColumnar'>>;
 
@@ -29,7 +32,10 @@ export class LoadWorker {
   private settled = false;
 
   constructor(meta: ScenarioMeta, dir: string, at: Placement, opts: LoadOptions) {
-    const job: LoadJob = { name: meta.name, dir, shiftNs: at.shiftNs.toString(), newestFirst: opts.newestFirst ?? false };
+    // Held after the first chunk: nothing more is decoded meanwhile either.
+    const hold = opts.newestFirst ? opts.holdAfterFirst : undefined;
+    const job: LoadJob = { name: meta.name, dir, shiftNs: at.shiftNs.toString(), newestFirst: opts.newestFirst ?? false, ahead: hold ? 1 : CHUNKS_AHEAD };
+    let first = true;
     this.worker = new Worker(workerSource(typeof __CORAL_LOAD_WORKER__ === 'string' ? __CORAL_LOAD_WORKER__ : undefined, new URL('./load-worker.ts', import.meta.url)), { eval: true, workerData: job });
     const worker = this.worker;
     let stored = false;
@@ -58,7 +64,9 @@ export class LoadWorker {
           result.accepted = m.accepted;
           result.rejected = m.rejected;
           opts.onProgress?.({ exportsDone: m.exportsDone, exportsTotal: meta.counts.exports, rows: m.rows });
-          worker.postMessage({ credit: 1 } satisfies LoadCredit);
+          if (first && hold) await hold;
+          worker.postMessage({ credit: first && hold ? CHUNKS_AHEAD : 1 } satisfies LoadCredit);
+          first = false;
         }).catch(fail);
       });
       worker.on('error', fail);

@@ -8,11 +8,13 @@ export interface LoadJob {
   /** A bigint, as text: workerData cannot carry one. */
   shiftNs: string;
   newestFirst: boolean;
+  /** Chunks the worker may encode before the first is stored (more come with each credit). */
+  ahead: number;
 }
 
-/** The load thread's answer to a chunk: stored, send another. */
+/** The load thread's answer to a chunk: stored, send this many more. */
 export interface LoadCredit {
-  credit: 1;
+  credit: number;
 }
 
 /** A load worker's messages: a store write's rows with the totals so far, the end, or why it stopped. */

@@ -9,23 +9,25 @@ import { exportLinesNewestFirst, streamExportLines } from './export-lines.js';
 import { decodedChunks } from './load-chunks.js';
 import type { LoadCredit, LoadJob, LoadReply } from './load-protocol.js';
 
-/** Chunks encoded ahead of the store: enough to keep it busy, few enough to hold little memory. */
-const CHUNKS_AHEAD = 2;
-
 const port = parentPort;
 const job = workerData as LoadJob;
-let credits = CHUNKS_AHEAD;
+let credits = job.ahead;
 let wake: (() => void) | undefined;
-port?.on('message', (_m: LoadCredit) => {
-  credits++;
+port?.on('message', (m: LoadCredit) => {
+  credits += m.credit;
   wake?.();
 });
 
 async function run(): Promise<void> {
   if (!port) return;
   const lines = job.newestFirst ? exportLinesNewestFirst(job.name, job.dir) : streamExportLines(job.name, job.dir);
-  for await (const c of decodedChunks(lines, BigInt(job.shiftNs), job.newestFirst)) {
+  const chunks = decodedChunks(lines, BigInt(job.shiftNs), job.newestFirst)[Symbol.asyncIterator]();
+  for (;;) {
+    // Waits before decoding the next chunk, not only before sending it: a held load decodes nothing.
     while (credits === 0) await new Promise<void>((r) => (wake = r));
+    const next = await chunks.next();
+    if (next.done) break;
+    const c = next.value;
     credits--;
     const batch = encodeBatch(c.batch);
     const reply: LoadReply = { kind: 'chunk', batch, exportsDone: c.exportsDone, rows: c.rows, accepted: c.accepted, rejected: c.rejected };

@@ -24,6 +24,11 @@ export interface LoadOptions {
    * both cores and leaves this thread free to draw. false decodes here.
    */
   offThread?: boolean;
+  /**
+   * With newestFirst: after its first write the load waits for this, so that a first look answered
+   * from the newest minutes (the console's) has both cores to itself.
+   */
+  holdAfterFirst?: Promise<unknown>;
 }
 
 export interface LoadResult extends Placement {
@@ -87,6 +92,7 @@ export async function loadLines(store: ColonyWriter, meta: ScenarioMeta, lines: 
   for await (const c of decodedChunks(lines, at.shiftNs, opts.newestFirst ?? false)) {
     await store.write(c.batch);
     opts.onProgress?.({ exportsDone: c.exportsDone, exportsTotal: meta.counts.exports, rows: c.rows });
+    if (!last && opts.newestFirst) await opts.holdAfterFirst;
     last = c;
   }
   return { meta, ...at, accepted: last?.accepted ?? { spans: 0, metricPoints: 0, logs: 0, events: 0 }, rejected: last?.rejected ?? 0 };

@@ -80,6 +80,25 @@ describe('a demo decoded on a worker thread', () => {
     }
   });
 
+  it('waits after its first write while held, on either thread, then loads the rest', async () => {
+    for (const offThread of [true, false]) {
+      let release: () => void = () => undefined;
+      const hold = new Promise<void>((r) => (release = r));
+      const store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '2GB' });
+      const progress: number[] = [];
+      try {
+        const loading = loadScenario(store, SCENARIO, { endAtNs: END, newestFirst: true, offThread, holdAfterFirst: hold, onProgress: (p) => progress.push(p.exportsDone) });
+        await new Promise((r) => setTimeout(r, 700));
+        expect(progress, `offThread ${offThread}`).toEqual([here.progress[0]]);
+        release();
+        expect(await loading).toEqual(here.result);
+        expect(progress).toEqual(here.progress);
+      } finally {
+        await store.close();
+      }
+    }
+  });
+
   it('loads on the calling thread when no worker can start, with the same rows', async () => {
     // load-off-thread.ts takes the worker's code from this global when the build has not defined it.
     const g = globalThis as Record<string, unknown>;
