@@ -4,13 +4,10 @@ import type { Source } from '../rows.js';
 import {
   DURATION_METRICS,
   GRPC_ERRORS,
-  type HistogramSeries,
   type KeyColumns,
   type Protocol,
   type RedRow,
-  type SeriesDelta,
   applyFilters,
-  deltasInWindow,
   redFromSeriesDeltas,
   spanRedRow,
 } from '../queries/red.js';
@@ -20,14 +17,15 @@ import type { CallSpanRow } from '../queries/calls.js';
 import type { MinuteRow } from '../queries/timeline.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { ChClient } from './client.js';
-import { Conditions, inRange, instant, lit, list } from './sql.js';
-import { type ChSchema, SPAN_DETAIL, type SpanColumn, histogramAliases, spanAliases, spanExpr, spans, table } from './views.js';
+import { Conditions, inRange, lit, list } from './sql.js';
+import { type ChSchema, SPAN_DETAIL, type SpanColumn, spanAliases, spanExpr, spans, table } from './views.js';
 import { RESOURCE_HASH } from './derived.js';
 import { resourcesByHash } from './resources.js';
 import type { TraceReadCache } from './trace-read-cache.js';
 import { qualified } from './ddl.js';
 import { type ChSpanRow, toSpanRecord } from './span-record.js';
 import type { RedAnswers, RedAsked, RedBase } from './batch.js';
+import { type Part, seriesDeltas } from './read-series.js';
 
 /**
  * Per protocol: which spans it counts, its group key (up to three slots, the KeyColumns each fills)
@@ -61,12 +59,6 @@ function keyColumns(source: Source, p: Protocol, key: readonly (string | null)[]
   const k: KeyColumns = { source, http_route: null, http_method: null, rpc_service: null, rpc_method: null, db_system: null, db_operation: null, db_table: null };
   SPAN_SHAPE[p].fills.forEach((c, i) => Object.assign(k, { [c]: key[i] }));
   return k;
-}
-
-/** A query over one source and how its rows become the answer. */
-interface Part<T> {
-  sql: string;
-  read(rows: readonly unknown[]): T;
 }
 
 type SpanRedRow = { p: number; source: Source; k: (string | null)[]; requests: number; errors: number; q: number[] };
@@ -103,93 +95,16 @@ async function run<T>(ch: ChClient, part: Part<T>): Promise<T> {
   return part.read(await ch.query(part.sql));
 }
 
-/** Per-series attributes, taken from any point. */
-const SERIES_FIELDS = ['service_name', 'source', 'metric_name', 'unit', 'temporality', 'http_route', 'http_method', 'http_status_code', 'rpc_service', 'rpc_method',
-  'rpc_status_code', 'db_system', 'db_operation', 'db_table', 'error_type'] as const;
-
-type SeriesFields = Pick<HistogramSeries, (typeof SERIES_FIELDS)[number]>;
-
-/** One point of a series: its bucket counts, bounds, start and time (nanoseconds as text). */
-type Snapshot = [number[], number[], string, string];
-
-interface ChSeriesRow {
-  series_key: string;
-  /** SERIES_FIELDS in order. */
-  fields: SeriesFields[keyof SeriesFields][];
-  n_after: number;
-  n_before: number;
-  last: Snapshot;
-  before: Snapshot;
-  first: Snapshot;
-  window_counts: number[][];
-}
-
-/**
- * The same per-series snapshots as the DuckDB query; the window arithmetic is the shared deltasInWindow.
- * Each snapshot is one aggregate over a tuple and the attributes one `any` over a tuple, straight over
- * the table: ClickHouse's analysis of a query costs about as much per aggregate, or per subquery, as
- * a demo-sized table costs to read. (Both clients quote 64-bit integers, so nanoseconds arrive as text.)
- * `skipHistory`: first find the earliest of the series' last points before the window, and read
- * nothing older (no series' snapshot can be there; only n_before, a presence test, counts fewer):
- * an argMax over a tuple of arrays copies it at each newer point, and points arrive oldest first.
- */
-function seriesDeltas(s: ChSchema, outer: Conditions, range: TimeRange, skipHistory: boolean): Part<SeriesDelta[]> {
-  const snapshot = '(bucket_counts, bounds, start_ns, time_ns)';
-  const where = `TimeUnix <= ${instant(range.toNs)} AND ${outer.sql()}`;
-  const from = lit(range.fromNs);
-  const history = skipHistory
-    ? ` AND TimeUnix >= fromUnixTimestamp64Nano((SELECT coalesce(min(b), ${from}) FROM (SELECT maxIfOrNull(time_ns, time_ns <= ${from}) AS b FROM ${table(s, 'histogram')} WHERE ${where} GROUP BY series_key)))`
-    : '';
-  return {
-    sql: `WITH ${histogramAliases(s, ['series_key', ...SERIES_FIELDS, 'bucket_counts', 'bounds', 'start_ns', 'time_ns'])}, time_ns > ${from} AS after
-     SELECT series_key, any((${SERIES_FIELDS.join(', ')})) AS fields,
-       toInt32(countIf(after)) AS n_after, toInt32(countIf(NOT after)) AS n_before,
-       argMaxIf(${snapshot}, time_ns, after) AS last, argMaxIf(${snapshot}, time_ns, NOT after) AS before,
-       argMinIf(${snapshot}, time_ns, after) AS first, groupArrayIf(bucket_counts, after AND temporality = 'delta') AS window_counts
-     FROM ${table(s, 'histogram')} WHERE ${where}${history}
-     GROUP BY series_key`,
-    read: (rows) => deltasInWindow((rows as ChSeriesRow[]).map(toSeries), range),
-  };
-}
-
-/** ClickHouse's -If aggregates give defaults, not NULL, over no rows: the counts say which snapshots exist. */
-function toSeries(r: ChSeriesRow): HistogramSeries {
-  const fields = Object.fromEntries(SERIES_FIELDS.map((f, i) => [f, r.fields[i]])) as SeriesFields;
-  const snap = (x: Snapshot, present: boolean) => (present
-    ? { counts: x[0], bounds: x[1], start: BigInt(x[2]), time: BigInt(x[3]) }
-    : { counts: null, bounds: null, start: null, time: null });
-  const last = snap(r.last, r.n_after > 0);
-  const first = snap(r.first, r.n_after > 0);
-  const before = snap(r.before, r.n_before > 0);
-  return {
-    ...fields,
-    series_key: r.series_key,
-    last_counts: last.counts,
-    last_bounds: last.bounds,
-    last_start: last.start,
-    last_time: last.time,
-    first_counts: first.counts,
-    first_bounds: first.bounds,
-    first_start: first.start,
-    first_time: first.time,
-    before_counts: before.counts,
-    before_bounds: before.bounds,
-    before_start: before.start,
-    before_time: before.time,
-    window_counts: r.window_counts.length > 0 ? r.window_counts : null,
-  };
-}
-
 /** RED from duration histograms: each duration metric belongs to one protocol. */
 function histogramRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[], skipHistory: boolean): Part<Map<Protocol, RedRow[]>> {
   const w = new Conditions().add('service_name = ?', q.service).add(`metric_name IN ${list(protocols.flatMap((p) => DURATION_METRICS[p]))}`);
   w.maybe(q.source, 'source = ?');
   applyFilters(w, q);
-  const part = seriesDeltas(s, w, q.range, skipHistory);
+  const part = seriesDeltas(s, w, [q.range], skipHistory);
   return {
     ...part,
     read: (rows) => {
-      const deltas = part.read(rows);
+      const [deltas] = part.read(rows);
       return new Map(protocols.map((p) => [p, redFromSeriesDeltas(deltas.filter((d) => DURATION_METRICS[p].includes(d.series.metric_name)), p)]));
     },
   };
@@ -209,9 +124,10 @@ export async function red(ch: ChClient, s: ChSchema, q: RedBase, asked: RedAsked
   return { spans: fromSpans, histograms: fromHistograms };
 }
 
-export async function operationHistograms(ch: ChClient, s: ChSchema, range: TimeRange, skipHistory: boolean): Promise<HistogramOperationRow[]> {
+/** Operations from histograms for each window asked in one tick (store.ts batches them), from one pass. */
+export async function operationHistograms(ch: ChClient, s: ChSchema, ranges: readonly TimeRange[], skipHistory: boolean): Promise<HistogramOperationRow[][]> {
   const w = new Conditions().add(`metric_name IN ${list([...PROTOCOL_OF.keys()])}`);
-  return operationsFromDeltas(await run(ch, seriesDeltas(s, w, range, skipHistory)));
+  return (await run(ch, seriesDeltas(s, w, ranges, skipHistory))).map(operationsFromDeltas);
 }
 
 export async function operationSpanBuckets(ch: ChClient, s: ChSchema, range: TimeRange): Promise<SpanBucketRow[]> {

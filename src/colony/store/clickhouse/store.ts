@@ -23,6 +23,7 @@ import { ensureResources } from './resources.js';
 import { TraceReadCache } from './trace-read-cache.js';
 import { TableRows } from './table-rows.js';
 import { RedBatcher } from './batch.js';
+import { RangeBatcher } from './range-batch.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
 
@@ -140,8 +141,10 @@ export class ClickHouseStore implements Colony {
     return spans.operationSpanBuckets(this.ch, this.schema, range);
   }
 
-  async operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]> {
-    return spans.operationHistograms(this.ch, this.schema, range, await this.skipsHistory());
+  private readonly histogramOps = new RangeBatcher(async (ranges) => spans.operationHistograms(this.ch, this.schema, ranges, await this.skipsHistory()));
+
+  operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]> {
+    return this.histogramOps.ask(range);
   }
 
   callSpans(range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
