@@ -204,6 +204,26 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse span RED, every protocol in one pass${HA
     }
   });
 
+  it('answers span operations and self-time samples for several windows asked at once as DuckDB does for each, the sample limit per window', async () => {
+    const SEC = 1_000_000_000n;
+    const windows = [{ fromNs: T0 - 1n, toNs: T0 + 60n * SEC }, { fromNs: T0 + 60n * SEC, toNs: T0 + 120n * SEC }, { fromNs: T0 + 30n * SEC, toNs: T0 + 200n * SEC },
+      { fromNs: T0 + 60n * SEC, toNs: T0 + 120n * SEC }, { fromNs: T0 + 300n * SEC, toNs: T0 + 400n * SEC }];
+    // Fewer than a window's root traces: each window's own sample, as a separate call would take it.
+    const LIMIT = 7;
+    const want = { buckets: [] as unknown[], calls: [] as unknown[] };
+    for (const range of windows) {
+      want.buckets.push(await duck.operationSpanBuckets(range));
+      want.calls.push(await duck.callSpans(range, LIMIT));
+    }
+    expect(want.calls.map((c) => new Set((c as { traceId: string }[]).map((x) => x.traceId)).size)).toEqual([LIMIT, LIMIT, LIMIT, LIMIT, 0]);
+    const [buckets, calls] = await Promise.all([
+      Promise.all(windows.map((range) => ch.operationSpanBuckets(range))),
+      Promise.all(windows.map((range) => ch.callSpans(range, LIMIT))),
+    ]);
+    expect(firstDifference(buckets, want.buckets)).toBeNull();
+    expect(firstDifference(calls, want.calls)).toBeNull();
+  });
+
   it('applies filters and a source to every protocol alike', async () => {
     const asked: [string, Partial<RedQuery>][] = [
       ['eBPF only', { source: 'ebpf' }],

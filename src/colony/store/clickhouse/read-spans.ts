@@ -17,7 +17,7 @@ import type { CallSpanRow } from '../queries/calls.js';
 import type { MinuteRow } from '../queries/timeline.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { ChClient } from './client.js';
-import { Conditions, inRange, lit, list } from './sql.js';
+import { Conditions, byWindow, inAnyRange, inRange, lit, list, windowsOf } from './sql.js';
 import { type ChSchema, SPAN_DETAIL, type SpanColumn, spanAliases, spanExpr, spans, table } from './views.js';
 import { RESOURCE_HASH } from './derived.js';
 import { resourcesByHash } from './resources.js';
@@ -130,36 +130,40 @@ export async function operationHistograms(ch: ChClient, s: ChSchema, ranges: rea
   return (await run(ch, seriesDeltas(s, w, ranges, skipHistory))).map(operationsFromDeltas);
 }
 
-export async function operationSpanBuckets(ch: ChClient, s: ChSchema, range: TimeRange): Promise<SpanBucketRow[]> {
-  const rows = await ch.query<Omit<SpanBucketRow, 'kind'> & { k: 'server' | 'db' }>(
-    `SELECT service_name AS service, source, if(kind = 'CLIENT', 'db', 'server') AS k, ${OPERATION} AS operation,
+/** Operation buckets for each window asked in one tick (store.ts batches them), from one pass over their spans. */
+export async function operationSpanBuckets(ch: ChClient, s: ChSchema, ranges: readonly TimeRange[]): Promise<SpanBucketRow[][]> {
+  const rows = await ch.query<Omit<SpanBucketRow, 'kind'> & { w: number; k: 'server' | 'db' }>(
+    `SELECT w, service_name AS service, source, if(kind = 'CLIENT', 'db', 'server') AS k, ${OPERATION} AS operation,
        toInt32(ceil(log2(greatest(duration_ns, 1000) / 1e6) * ${LOG_BUCKETS_PER_DOUBLING})) AS bucket,
        toInt32(count()) AS requests, toInt32(countIf(status_code = 'ERROR')) AS errors
-     FROM ${spans(s, inRange('Timestamp', range), ['service_name', 'source', 'kind', 'name', 'duration_ns', 'status_code', 'http_method', 'http_route', 'rpc_service', 'rpc_method', 'db_system', 'db_operation', 'db_table'])}
+     FROM ${spans(s, inAnyRange('Timestamp', ranges), ['service_name', 'source', 'kind', 'name', 'start_ns', 'duration_ns', 'status_code', 'http_method', 'http_route', 'rpc_service', 'rpc_method', 'db_system', 'db_operation', 'db_table'])}
+     ARRAY JOIN ${windowsOf('start_ns', ranges)} AS w
      WHERE kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NOT NULL)
-     GROUP BY service, source, k, operation, bucket ORDER BY service, source, k, operation, bucket`,
+     GROUP BY w, service, source, k, operation, bucket ORDER BY w, service, source, k, operation, bucket`,
   );
-  return rows.map(({ k, ...r }) => ({ ...r, kind: k }));
+  return byWindow(rows, ranges.length).map((window) => window.map(({ k, ...r }) => ({ ...r, kind: k })));
 }
 
 /**
- * The same stable sample as the DuckDB colony: root server or consumer traces ordered by the md5 of
- * their id; their server, consumer and non-database client spans (database calls are the caller's own time).
+ * The same stable sample as the DuckDB colony, for each window asked in one tick: root server or
+ * consumer traces ordered by the md5 of their id, `maxTraces` per window; their server, consumer and
+ * non-database client spans (database calls are the caller's own time).
  */
-export async function callSpans(ch: ChClient, s: ChSchema, range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
+export async function callSpans(ch: ChClient, s: ChSchema, ranges: readonly TimeRange[], maxTraces: number): Promise<CallSpanRow[][]> {
   const kinds = `(kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NULL))`;
-  const view = spans(s, inRange('Timestamp', range), ['trace_id', 'span_id', 'parent_span_id', 'service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'peer_service', 'server_address', 'rpc_service', 'db_system']);
-  const rows = await ch.query<Omit<CallSpanRow, 'error'> & { error: number }>(
-    `SELECT trace_id AS traceId, span_id AS spanId, parent_span_id AS parentSpanId, service_name AS service, source, kind,
-       toFloat64((start_ns - ${lit(range.fromNs)}) / 1e6) AS startMs, toFloat64(duration_ns / 1e6) AS durationMs,
+  const view = `${spans(s, inAnyRange('Timestamp', ranges), ['trace_id', 'span_id', 'parent_span_id', 'service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'peer_service', 'server_address', 'rpc_service', 'db_system'])}
+     ARRAY JOIN ${windowsOf('start_ns', ranges)} AS w`;
+  const rows = await ch.query<Omit<CallSpanRow, 'error'> & { w: number; error: number }>(
+    `SELECT w, trace_id AS traceId, span_id AS spanId, parent_span_id AS parentSpanId, service_name AS service, source, kind,
+       toFloat64((start_ns - [${ranges.map((r) => lit(r.fromNs)).join(', ')}][w + 1]) / 1e6) AS startMs, toFloat64(duration_ns / 1e6) AS durationMs,
        status_code = 'ERROR' AS error,
        if(kind = 'CLIENT', coalesce(peer_service, server_address, rpc_service), NULL) AS peer
-     FROM ${view} WHERE ${kinds} AND trace_id IN (
-       SELECT DISTINCT trace_id FROM ${view} WHERE ${kinds} AND parent_span_id = '' AND kind IN ('SERVER', 'CONSUMER')
-       ORDER BY lower(hex(MD5(trace_id))) LIMIT ${lit(maxTraces)})
-     ORDER BY traceId, start_ns, spanId`,
+     FROM ${view} WHERE ${kinds} AND (w, trace_id) IN (
+       SELECT DISTINCT w, trace_id FROM ${view} WHERE ${kinds} AND parent_span_id = '' AND kind IN ('SERVER', 'CONSUMER')
+       ORDER BY w, lower(hex(MD5(trace_id))) LIMIT ${lit(maxTraces)} BY w)
+     ORDER BY w, traceId, start_ns, spanId`,
   );
-  return rows.map((r) => ({ ...r, error: Boolean(r.error) }));
+  return byWindow(rows, ranges.length).map((window) => window.map((r) => ({ ...r, error: Boolean(r.error) })));
 }
 
 export async function minuteSeries(ch: ChClient, s: ChSchema, range: TimeRange): Promise<MinuteRow[]> {

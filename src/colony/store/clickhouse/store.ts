@@ -137,8 +137,10 @@ export class ClickHouseStore implements Colony {
     return other.serviceHealth(this.ch, this.schema, range, service);
   }
 
+  private readonly spanOps = new RangeBatcher((ranges) => spans.operationSpanBuckets(this.ch, this.schema, ranges));
+
   operationSpanBuckets(range: TimeRange): Promise<SpanBucketRow[]> {
-    return spans.operationSpanBuckets(this.ch, this.schema, range);
+    return this.spanOps.ask(range);
   }
 
   private readonly histogramOps = new RangeBatcher(async (ranges) => spans.operationHistograms(this.ch, this.schema, ranges, await this.skipsHistory()));
@@ -147,8 +149,10 @@ export class ClickHouseStore implements Colony {
     return this.histogramOps.ask(range);
   }
 
+  private readonly calls = new RangeBatcher((ranges, maxTraces) => spans.callSpans(this.ch, this.schema, ranges, Number(maxTraces)));
+
   callSpans(range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
-    return spans.callSpans(this.ch, this.schema, range, maxTraces);
+    return this.calls.ask(range, String(maxTraces));
   }
 
   minuteSeries(range: TimeRange): Promise<MinuteRow[]> {
