@@ -167,8 +167,10 @@ export class ClickHouseStore implements Colony {
     return other.listMetrics(this.ch, this.schema, q);
   }
 
+  private readonly edges = new RangeBatcher((ranges) => other.topology(this.ch, this.schema, ranges));
+
   topology(range: TimeRange): Promise<TopologyEdge[]> {
-    return other.topology(this.ch, this.schema, range);
+    return this.edges.ask(range);
   }
 
   counts(): Promise<StoreCounts> {
