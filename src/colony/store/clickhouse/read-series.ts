@@ -19,7 +19,7 @@ type SeriesFields = Pick<HistogramSeries, (typeof SERIES_FIELDS)[number]>;
 type Snapshot = [number[], number[], string, string];
 
 /** What one series holds in one segment of time (see seriesDeltas). */
-export interface ChSegmentRow {
+interface ChSegmentRow {
   series_key: string;
   seg: number;
   /** SERIES_FIELDS in order. */
@@ -32,7 +32,7 @@ export interface ChSegmentRow {
 }
 
 /** Every boundary of the windows, once, in order. */
-export function boundaries(ranges: readonly TimeRange[]): bigint[] {
+function boundaries(ranges: readonly TimeRange[]): bigint[] {
   return [...new Set(ranges.flatMap((r) => [r.fromNs, r.toNs]))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
@@ -78,8 +78,8 @@ export function seriesDeltas(s: ChSchema, outer: Conditions, ranges: readonly Ti
         const j = bounds.indexOf(range.toNs);
         const series: HistogramSeries[] = [];
         for (const segs of bySeries.values()) {
-          const s = inWindow(segs, i, j);
-          if (s) series.push(s);
+          const one = inWindow(segs, i, j);
+          if (one) series.push(one);
         }
         return deltasInWindow(series, range);
       });
@@ -92,7 +92,7 @@ export function seriesDeltas(s: ChSchema, outer: Conditions, ranges: readonly Ti
  * none when it has no point up to the window's end. ClickHouse's aggregates give defaults, not NULL,
  * over no rows: the segments present say which snapshots exist.
  */
-export function inWindow(segs: readonly ChSegmentRow[], i: number, j: number): HistogramSeries | null {
+function inWindow(segs: readonly ChSegmentRow[], i: number, j: number): HistogramSeries | null {
   const upTo = segs.filter((x) => x.seg <= j);
   if (upTo.length === 0) return null;
   const inside = upTo.filter((x) => x.seg > i);
