@@ -37,8 +37,11 @@ import { createToolContext } from '../src/colony/tools/types.js';
 import type { Nanos } from '../src/core/time.js';
 import { END, populate, porcelainCases } from './synthetic.js';
 import { report, timeRuns } from './report.js';
+import { timeSummaryCalls } from './summary-calls.js';
 
 const RUNS = Number(process.env.BENCH_CH_RUNS ?? 7);
+/** BENCH_CH_CALLS=1: also each store call of the summary alone, DuckDB's file configuration beside ClickHouse (summary-calls.ts). */
+const CALLS = process.env.BENCH_CH_CALLS === '1';
 const SPANS = Number(process.env.BENCH_CH_SPANS ?? 1_000_000);
 process.env.CORAL_CHDB_PATH ??= resolve(import.meta.dirname, '../.cache/chdb/node_modules');
 if (!existsSync(join(process.env.CORAL_CHDB_PATH, 'chdb'))) {
@@ -87,9 +90,10 @@ async function timeDuckdbs(name: string, memoryLimit: string, load: (w: ColonyWr
   const stores: Record<DuckConfig, ColonyStore> = { memory, compact, file: await ColonyStore.open({ path: file, threads: DEFAULT_THREADS, memoryLimit }) };
   const timings = {} as Record<DuckConfig, Timing[]>;
   for (const config of Object.keys(CONFIGS) as DuckConfig[]) timings[config] = await timeCases(stores[config], now, service);
+  const calls = CALLS ? await timeSummaryCalls(stores.file, now(), RUNS) : [];
   const load1 = Number(loadavg()[0].toFixed(1));
   for (const store of Object.values(stores)) await store.close();
-  return { timings, loadMs, load1 };
+  return { timings, calls, loadMs, load1 };
 }
 
 /** ClickHouse loaded by `load` and timed, then compared with each DuckDB configuration: one line per tool and configuration. */
@@ -99,8 +103,14 @@ async function compare(label: string, database: string, load: (w: ColonyWriter[]
   await load([ch]);
   report({ bench: `clickhouse_load_${label}`, spans, duckdb_three_configs_ms: duck.loadMs, clickhouse_ms: Math.round(performance.now() - t) });
   const chTimings = await timeCases(ch, now, service);
-  await ch.close();
   const ms = (x: number) => Number(x.toFixed(1));
+  if (CALLS) {
+    for (const [i, c] of (await timeSummaryCalls(ch, now(), RUNS)).entries()) {
+      const d = duck.calls[i];
+      report({ bench: `clickhouse_summary_calls_${label}`, call: c.call, spans, duckdb_file_p50_ms: ms(d.p50), clickhouse_p50_ms: ms(c.p50), duckdb_cpu_p50_ms: ms(d.cpuP50), clickhouse_cpu_p50_ms: ms(c.cpuP50), duckdb_load1: duck.load1 });
+    }
+  }
+  await ch.close();
   porcelainCases(service).forEach(([tool, args], i) => {
     const c = chTimings[i];
     for (const config of Object.keys(CONFIGS) as DuckConfig[]) {

@@ -8,6 +8,7 @@ import { ColonyStore } from '../../../src/colony/store/store.js';
 import type { Colony } from '../../../src/colony/store/colony.js';
 import { type HistogramPointRow, type SpanRow, type Source, emptyBatch } from '../../../src/colony/store/rows.js';
 import { PROTOCOLS, type RedQuery } from '../../../src/colony/store/queries/red.js';
+import type { HistogramOperationRow } from '../../../src/colony/store/queries/operations.js';
 import type { Attributes } from '../../../src/colony/otlp/model.js';
 import { hotAttributes, spanHotAttributes } from '../../../src/colony/otlp/semconv.js';
 import { firstDifference } from './parity.js';
@@ -87,7 +88,7 @@ const MINUTE = 60_000_000_000n;
 /**
  * Cumulative duration histograms a minute apart, from an hour before the window to its end: series
  * that report throughout, one that stopped before the window, one that started inside it, one silent
- * for a while (its last point before a window lies further back than the others').
+ * for a while (its last point before a window lies further back than the others'); and one delta series.
  */
 function histogramPoints(): HistogramPointRow[] {
   const out: HistogramPointRow[] = [];
@@ -97,11 +98,14 @@ function histogramPoints(): HistogramPointRow[] {
     [{ 'http.request.method': 'POST', 'http.route': '/old', 'http.response.status_code': 200 }, 'http.server.request.duration', -60n, -20n],
     [{ 'rpc.system': 'grpc', 'rpc.method': 'shop.Cart/Get', 'rpc.grpc.status_code': 0 }, 'rpc.server.call.duration', 10n, 60n],
     [{ 'http.request.method': 'PUT', 'http.route': '/gap', 'http.response.status_code': 200 }, 'http.server.request.duration', -60n, 60n, (m) => m < -45n || m > 10n],
+    [{ 'http.request.method': 'GET', 'http.route': '/delta', 'http.response.status_code': 200 }, 'http.server.request.duration', -50n, 50n],
   ];
   series.forEach(([attrs, metric, first, last, reports], k) => {
+    const delta = k === 5;
     const counts = BOUNDS.map(() => 0).concat(0);
     for (let m = first; m <= last; m++) {
       if (reports && !reports(m)) continue;
+      if (delta) counts.fill(0);
       counts[Number((m + 61n * BigInt(k)) % BigInt(counts.length))] += 1 + k;
       out.push({
         ...hotAttributes(attrs),
@@ -112,11 +116,11 @@ function histogramPoints(): HistogramPointRow[] {
         serviceName: 'shop',
         source: 'ebpf',
         scopeName: BEYLA,
-        startNs: T0 + first * MINUTE,
+        startNs: T0 + (delta ? m - 1n : first) * MINUTE,
         timeNs: T0 + m * MINUTE,
         attributes: JSON.stringify(attrs),
         resourceAttributes: JSON.stringify({ 'service.name': 'shop' }),
-        temporality: 'cumulative',
+        temporality: delta ? 'delta' : 'cumulative',
         count: counts.reduce((a, b) => a + b, 0),
         sum: null,
         min: null,
@@ -183,6 +187,41 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse span RED, every protocol in one pass${HA
       expect(firstDifference(await ops(ch), wantOps), `window ${i}`).toBeNull();
       expect(firstDifference(await ops(chSkipping), wantOps), `window ${i}, skipping`).toBeNull();
     }
+  });
+
+  it('answers histogram operations for several windows asked at once (one pass over the points) as DuckDB does for each', async () => {
+    // Overlapping, adjacent, apart, and one asked twice: their boundaries cut time into uneven segments.
+    const windows = [RANGE, { fromNs: T0 - 30n * MINUTE, toNs: T0 + 5n * MINUTE }, { fromNs: T0 - 90n * MINUTE, toNs: T0 - 30n * MINUTE },
+      { fromNs: T0 + 30n * MINUTE, toNs: T0 + 90n * MINUTE }, { fromNs: T0 - 30n * MINUTE, toNs: T0 + 5n * MINUTE }, { fromNs: T0 - 5n * MINUTE, toNs: T0 + 25n * MINUTE }];
+    const sorted = (rows: HistogramOperationRow[]) => rows.sort((a, b) => `${a.operation} ${a.failed}`.localeCompare(`${b.operation} ${b.failed}`));
+    const want: HistogramOperationRow[][] = [];
+    for (const range of windows) want.push(sorted(await duck.operationHistograms(range)));
+    expect(want.filter((w) => w.length > 0).length).toBeGreaterThan(3);
+    expect(want.flat().some((r) => r.operation === 'GET /delta')).toBe(true);
+    for (const [label, store] of [['whole history', ch], ['skipping', chSkipping]] as const) {
+      const got = await Promise.all(windows.map((range) => store.operationHistograms(range)));
+      expect(firstDifference(got.map(sorted), want), label).toBeNull();
+    }
+  });
+
+  it('answers span operations and self-time samples for several windows asked at once as DuckDB does for each, the sample limit per window', async () => {
+    const SEC = 1_000_000_000n;
+    const windows = [{ fromNs: T0 - 1n, toNs: T0 + 60n * SEC }, { fromNs: T0 + 60n * SEC, toNs: T0 + 120n * SEC }, { fromNs: T0 + 30n * SEC, toNs: T0 + 200n * SEC },
+      { fromNs: T0 + 60n * SEC, toNs: T0 + 120n * SEC }, { fromNs: T0 + 300n * SEC, toNs: T0 + 400n * SEC }];
+    // Fewer than a window's root traces: each window's own sample, as a separate call would take it.
+    const LIMIT = 7;
+    const want = { buckets: [] as unknown[], calls: [] as unknown[] };
+    for (const range of windows) {
+      want.buckets.push(await duck.operationSpanBuckets(range));
+      want.calls.push(await duck.callSpans(range, LIMIT));
+    }
+    expect(want.calls.map((c) => new Set((c as { traceId: string }[]).map((x) => x.traceId)).size)).toEqual([LIMIT, LIMIT, LIMIT, LIMIT, 0]);
+    const [buckets, calls] = await Promise.all([
+      Promise.all(windows.map((range) => ch.operationSpanBuckets(range))),
+      Promise.all(windows.map((range) => ch.callSpans(range, LIMIT))),
+    ]);
+    expect(firstDifference(buckets, want.buckets)).toBeNull();
+    expect(firstDifference(calls, want.calls)).toBeNull();
   });
 
   it('applies filters and a source to every protocol alike', async () => {

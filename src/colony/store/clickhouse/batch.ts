@@ -14,7 +14,7 @@ export type RedAnswers = Record<RedSource, Map<Protocol, RedRow[]>>;
  * RED questions asked in the same tick that differ only in their protocol and source (a tool asks for
  * HTTP, gRPC and SQL, from spans and from histograms, at once) are answered by one run, one query per
  * source: every ClickHouse query has a fixed cost (parsing, planning, a pass over the parts) that the
- * DuckDB colony does not pay, and embedded ClickHouse runs one query at a time where DuckDB runs them side by side.
+ * DuckDB colony does not pay, and embedded ClickHouse has few connections (client.ts), each running one query at a time.
  */
 export class RedBatcher {
   private readonly pending = new Map<string, { asked: RedAsked; answer: Promise<RedAnswers> }>();

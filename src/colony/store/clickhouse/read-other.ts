@@ -8,8 +8,8 @@ import type { MetricInfo, MetricQuery } from '../queries/metrics.js';
 import type { GaugePoint } from '../queries/timeline.js';
 import type { StoreCounts } from '../colony.js';
 import type { ChClient } from './client.js';
-import { Conditions, inRange, likeContains, lit, list } from './sql.js';
-import { type ChSchema, eventKindExpr, histogramPoints, logs, numbers, registry, spans, table } from './views.js';
+import { Conditions, byWindow, inAnyRange, inRange, likeContains, lit, list, windowsOf } from './sql.js';
+import { type ChSchema, type SpanColumn, eventKindExpr, histogramPoints, logs, numbers, registry, spans, table } from './views.js';
 
 interface ChLogRow {
   time_ns: string;
@@ -117,28 +117,35 @@ const SKEW_NS = 60_000_000_000n;
 const PROTOCOL = `multiIf(c.db_system IS NOT NULL, 'sql', c.rpc_system IS NOT NULL OR c.rpc_method IS NOT NULL, 'grpc',
   c.http_method IS NOT NULL, 'http', c.kind = 'PRODUCER', 'messaging', 'other')`;
 
-/** topology.ts, the same rules; an unmatched join side reads as '' here (ClickHouse's join default), not NULL. */
-export async function topology(ch: ChClient, s: ChSchema, range: TimeRange): Promise<TopologyEdge[]> {
-  const serversWindow = { fromNs: range.fromNs - SKEW_NS, toNs: range.toNs + SKEW_NS };
-  return ch.query<TopologyEdge>(
+/**
+ * topology.ts, the same rules, for each window asked in one tick (store.ts batches them) from one
+ * query: calls and the servers they reached labelled by window, joined within it. An unmatched join
+ * side reads as '' here (ClickHouse's join default), not NULL.
+ */
+export async function topology(ch: ChClient, s: ChSchema, ranges: readonly TimeRange[]): Promise<TopologyEdge[][]> {
+  const serverWindows = ranges.map((r) => ({ fromNs: r.fromNs - SKEW_NS, toNs: r.toNs + SKEW_NS }));
+  const labelled = (windows: readonly TimeRange[], columns: readonly SpanColumn[]) =>
+    `(SELECT *, w FROM ${spans(s, inAnyRange('Timestamp', windows), [...columns, 'start_ns'])} ARRAY JOIN ${windowsOf('start_ns', windows)} AS w)`;
+  const rows = await ch.query<TopologyEdge & { w: number }>(
     `WITH calls AS (
-       SELECT c.span_id AS span_id, c.service_name AS caller, c.source AS source, ${PROTOCOL} AS protocol,
+       SELECT c.w AS w, c.span_id AS span_id, c.service_name AS caller, c.source AS source, ${PROTOCOL} AS protocol,
          coalesce(if(sv.service_name != '' AND sv.service_name != c.service_name, sv.service_name, NULL), c.peer_service, c.server_address, c.db_system, c.rpc_service) AS callee,
          c.status_code = 'ERROR' OR (sv.service_name != c.service_name AND sv.status_code = 'ERROR') AS failed
-       FROM ${spans(s, inRange('Timestamp', range), ['trace_id', 'span_id', 'service_name', 'source', 'kind', 'status_code', 'db_system', 'rpc_system', 'rpc_method', 'rpc_service', 'http_method', 'peer_service', 'server_address'])} AS c
-       LEFT JOIN (SELECT trace_id, parent_span_id, service_name, status_code FROM ${spans(s, inRange('Timestamp', serversWindow), ['trace_id', 'parent_span_id', 'service_name', 'status_code', 'kind'])}
+       FROM ${labelled(ranges, ['trace_id', 'span_id', 'service_name', 'source', 'kind', 'status_code', 'db_system', 'rpc_system', 'rpc_method', 'rpc_service', 'http_method', 'peer_service', 'server_address'])} AS c
+       LEFT JOIN (SELECT w, trace_id, parent_span_id, service_name, status_code FROM ${labelled(serverWindows, ['trace_id', 'parent_span_id', 'service_name', 'status_code', 'kind'])}
                   WHERE kind IN ('SERVER', 'CONSUMER')) AS sv
-         ON sv.trace_id = c.trace_id AND sv.parent_span_id = c.span_id
+         ON sv.w = c.w AND sv.trace_id = c.trace_id AND sv.parent_span_id = c.span_id
        WHERE c.kind IN ('CLIENT', 'PRODUCER')
      ), per_source AS (
-       SELECT caller, callee, source, any(protocol) AS protocol, uniqExact(span_id) AS n_calls, uniqExactIf(span_id, failed) AS n_errors
-       FROM calls WHERE callee IS NOT NULL AND callee != caller GROUP BY caller, callee, source
+       SELECT w, caller, callee, source, any(protocol) AS protocol, uniqExact(span_id) AS n_calls, uniqExactIf(span_id, failed) AS n_errors
+       FROM calls WHERE callee IS NOT NULL AND callee != caller GROUP BY w, caller, callee, source
      )
-     SELECT caller AS from, assumeNotNull(callee) AS to,
+     SELECT w, caller AS from, assumeNotNull(callee) AS to,
        if(callee IN (SELECT service_name FROM ${registry(s)}), 'service', 'external') AS kind,
        any(protocol) AS protocol, toInt32(max(n_calls)) AS calls, toInt32(max(n_errors)) AS errors, arraySort(groupArray(source)) AS sources
-     FROM per_source GROUP BY caller, callee ORDER BY caller, callee`,
+     FROM per_source GROUP BY w, caller, callee ORDER BY w, caller, callee`,
   );
+  return byWindow(rows, ranges.length);
 }
 
 export async function listMetrics(ch: ChClient, s: ChSchema, q: MetricQuery): Promise<MetricInfo[]> {

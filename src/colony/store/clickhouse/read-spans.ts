@@ -4,13 +4,10 @@ import type { Source } from '../rows.js';
 import {
   DURATION_METRICS,
   GRPC_ERRORS,
-  type HistogramSeries,
   type KeyColumns,
   type Protocol,
   type RedRow,
-  type SeriesDelta,
   applyFilters,
-  deltasInWindow,
   redFromSeriesDeltas,
   spanRedRow,
 } from '../queries/red.js';
@@ -20,14 +17,15 @@ import type { CallSpanRow } from '../queries/calls.js';
 import type { MinuteRow } from '../queries/timeline.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { ChClient } from './client.js';
-import { Conditions, inRange, instant, lit, list } from './sql.js';
-import { type ChSchema, SPAN_DETAIL, type SpanColumn, histogramAliases, spanAliases, spanExpr, spans, table } from './views.js';
+import { Conditions, byWindow, inAnyRange, inRange, lit, list, windowsOf } from './sql.js';
+import { type ChSchema, SPAN_DETAIL, type SpanColumn, spanAliases, spanExpr, spans, table } from './views.js';
 import { RESOURCE_HASH } from './derived.js';
 import { resourcesByHash } from './resources.js';
 import type { TraceReadCache } from './trace-read-cache.js';
 import { qualified } from './ddl.js';
 import { type ChSpanRow, toSpanRecord } from './span-record.js';
 import type { RedAnswers, RedAsked, RedBase } from './batch.js';
+import { type Part, seriesDeltas } from './read-series.js';
 
 /**
  * Per protocol: which spans it counts, its group key (up to three slots, the KeyColumns each fills)
@@ -61,12 +59,6 @@ function keyColumns(source: Source, p: Protocol, key: readonly (string | null)[]
   const k: KeyColumns = { source, http_route: null, http_method: null, rpc_service: null, rpc_method: null, db_system: null, db_operation: null, db_table: null };
   SPAN_SHAPE[p].fills.forEach((c, i) => Object.assign(k, { [c]: key[i] }));
   return k;
-}
-
-/** A query over one source and how its rows become the answer. */
-interface Part<T> {
-  sql: string;
-  read(rows: readonly unknown[]): T;
 }
 
 type SpanRedRow = { p: number; source: Source; k: (string | null)[]; requests: number; errors: number; q: number[] };
@@ -103,93 +95,16 @@ async function run<T>(ch: ChClient, part: Part<T>): Promise<T> {
   return part.read(await ch.query(part.sql));
 }
 
-/** Per-series attributes, taken from any point. */
-const SERIES_FIELDS = ['service_name', 'source', 'metric_name', 'unit', 'temporality', 'http_route', 'http_method', 'http_status_code', 'rpc_service', 'rpc_method',
-  'rpc_status_code', 'db_system', 'db_operation', 'db_table', 'error_type'] as const;
-
-type SeriesFields = Pick<HistogramSeries, (typeof SERIES_FIELDS)[number]>;
-
-/** One point of a series: its bucket counts, bounds, start and time (nanoseconds as text). */
-type Snapshot = [number[], number[], string, string];
-
-interface ChSeriesRow {
-  series_key: string;
-  /** SERIES_FIELDS in order. */
-  fields: SeriesFields[keyof SeriesFields][];
-  n_after: number;
-  n_before: number;
-  last: Snapshot;
-  before: Snapshot;
-  first: Snapshot;
-  window_counts: number[][];
-}
-
-/**
- * The same per-series snapshots as the DuckDB query; the window arithmetic is the shared deltasInWindow.
- * Each snapshot is one aggregate over a tuple and the attributes one `any` over a tuple, straight over
- * the table: ClickHouse's analysis of a query costs about as much per aggregate, or per subquery, as
- * a demo-sized table costs to read. (Both clients quote 64-bit integers, so nanoseconds arrive as text.)
- * `skipHistory`: first find the earliest of the series' last points before the window, and read
- * nothing older (no series' snapshot can be there; only n_before, a presence test, counts fewer):
- * an argMax over a tuple of arrays copies it at each newer point, and points arrive oldest first.
- */
-function seriesDeltas(s: ChSchema, outer: Conditions, range: TimeRange, skipHistory: boolean): Part<SeriesDelta[]> {
-  const snapshot = '(bucket_counts, bounds, start_ns, time_ns)';
-  const where = `TimeUnix <= ${instant(range.toNs)} AND ${outer.sql()}`;
-  const from = lit(range.fromNs);
-  const history = skipHistory
-    ? ` AND TimeUnix >= fromUnixTimestamp64Nano((SELECT coalesce(min(b), ${from}) FROM (SELECT maxIfOrNull(time_ns, time_ns <= ${from}) AS b FROM ${table(s, 'histogram')} WHERE ${where} GROUP BY series_key)))`
-    : '';
-  return {
-    sql: `WITH ${histogramAliases(s, ['series_key', ...SERIES_FIELDS, 'bucket_counts', 'bounds', 'start_ns', 'time_ns'])}, time_ns > ${from} AS after
-     SELECT series_key, any((${SERIES_FIELDS.join(', ')})) AS fields,
-       toInt32(countIf(after)) AS n_after, toInt32(countIf(NOT after)) AS n_before,
-       argMaxIf(${snapshot}, time_ns, after) AS last, argMaxIf(${snapshot}, time_ns, NOT after) AS before,
-       argMinIf(${snapshot}, time_ns, after) AS first, groupArrayIf(bucket_counts, after AND temporality = 'delta') AS window_counts
-     FROM ${table(s, 'histogram')} WHERE ${where}${history}
-     GROUP BY series_key`,
-    read: (rows) => deltasInWindow((rows as ChSeriesRow[]).map(toSeries), range),
-  };
-}
-
-/** ClickHouse's -If aggregates give defaults, not NULL, over no rows: the counts say which snapshots exist. */
-function toSeries(r: ChSeriesRow): HistogramSeries {
-  const fields = Object.fromEntries(SERIES_FIELDS.map((f, i) => [f, r.fields[i]])) as SeriesFields;
-  const snap = (x: Snapshot, present: boolean) => (present
-    ? { counts: x[0], bounds: x[1], start: BigInt(x[2]), time: BigInt(x[3]) }
-    : { counts: null, bounds: null, start: null, time: null });
-  const last = snap(r.last, r.n_after > 0);
-  const first = snap(r.first, r.n_after > 0);
-  const before = snap(r.before, r.n_before > 0);
-  return {
-    ...fields,
-    series_key: r.series_key,
-    last_counts: last.counts,
-    last_bounds: last.bounds,
-    last_start: last.start,
-    last_time: last.time,
-    first_counts: first.counts,
-    first_bounds: first.bounds,
-    first_start: first.start,
-    first_time: first.time,
-    before_counts: before.counts,
-    before_bounds: before.bounds,
-    before_start: before.start,
-    before_time: before.time,
-    window_counts: r.window_counts.length > 0 ? r.window_counts : null,
-  };
-}
-
 /** RED from duration histograms: each duration metric belongs to one protocol. */
 function histogramRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[], skipHistory: boolean): Part<Map<Protocol, RedRow[]>> {
   const w = new Conditions().add('service_name = ?', q.service).add(`metric_name IN ${list(protocols.flatMap((p) => DURATION_METRICS[p]))}`);
   w.maybe(q.source, 'source = ?');
   applyFilters(w, q);
-  const part = seriesDeltas(s, w, q.range, skipHistory);
+  const part = seriesDeltas(s, w, [q.range], skipHistory);
   return {
     ...part,
     read: (rows) => {
-      const deltas = part.read(rows);
+      const [deltas] = part.read(rows);
       return new Map(protocols.map((p) => [p, redFromSeriesDeltas(deltas.filter((d) => DURATION_METRICS[p].includes(d.series.metric_name)), p)]));
     },
   };
@@ -209,41 +124,46 @@ export async function red(ch: ChClient, s: ChSchema, q: RedBase, asked: RedAsked
   return { spans: fromSpans, histograms: fromHistograms };
 }
 
-export async function operationHistograms(ch: ChClient, s: ChSchema, range: TimeRange, skipHistory: boolean): Promise<HistogramOperationRow[]> {
+/** Operations from histograms for each window asked in one tick (store.ts batches them), from one pass. */
+export async function operationHistograms(ch: ChClient, s: ChSchema, ranges: readonly TimeRange[], skipHistory: boolean): Promise<HistogramOperationRow[][]> {
   const w = new Conditions().add(`metric_name IN ${list([...PROTOCOL_OF.keys()])}`);
-  return operationsFromDeltas(await run(ch, seriesDeltas(s, w, range, skipHistory)));
+  return (await run(ch, seriesDeltas(s, w, ranges, skipHistory))).map(operationsFromDeltas);
 }
 
-export async function operationSpanBuckets(ch: ChClient, s: ChSchema, range: TimeRange): Promise<SpanBucketRow[]> {
-  const rows = await ch.query<Omit<SpanBucketRow, 'kind'> & { k: 'server' | 'db' }>(
-    `SELECT service_name AS service, source, if(kind = 'CLIENT', 'db', 'server') AS k, ${OPERATION} AS operation,
+/** Operation buckets for each window asked in one tick (store.ts batches them), from one pass over their spans. */
+export async function operationSpanBuckets(ch: ChClient, s: ChSchema, ranges: readonly TimeRange[]): Promise<SpanBucketRow[][]> {
+  const rows = await ch.query<Omit<SpanBucketRow, 'kind'> & { w: number; k: 'server' | 'db' }>(
+    `SELECT w, service_name AS service, source, if(kind = 'CLIENT', 'db', 'server') AS k, ${OPERATION} AS operation,
        toInt32(ceil(log2(greatest(duration_ns, 1000) / 1e6) * ${LOG_BUCKETS_PER_DOUBLING})) AS bucket,
        toInt32(count()) AS requests, toInt32(countIf(status_code = 'ERROR')) AS errors
-     FROM ${spans(s, inRange('Timestamp', range), ['service_name', 'source', 'kind', 'name', 'duration_ns', 'status_code', 'http_method', 'http_route', 'rpc_service', 'rpc_method', 'db_system', 'db_operation', 'db_table'])}
+     FROM ${spans(s, inAnyRange('Timestamp', ranges), ['service_name', 'source', 'kind', 'name', 'start_ns', 'duration_ns', 'status_code', 'http_method', 'http_route', 'rpc_service', 'rpc_method', 'db_system', 'db_operation', 'db_table'])}
+     ARRAY JOIN ${windowsOf('start_ns', ranges)} AS w
      WHERE kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NOT NULL)
-     GROUP BY service, source, k, operation, bucket ORDER BY service, source, k, operation, bucket`,
+     GROUP BY w, service, source, k, operation, bucket ORDER BY w, service, source, k, operation, bucket`,
   );
-  return rows.map(({ k, ...r }) => ({ ...r, kind: k }));
+  return byWindow(rows, ranges.length).map((window) => window.map(({ k, ...r }) => ({ ...r, kind: k })));
 }
 
 /**
- * The same stable sample as the DuckDB colony: root server or consumer traces ordered by the md5 of
- * their id; their server, consumer and non-database client spans (database calls are the caller's own time).
+ * The same stable sample as the DuckDB colony, for each window asked in one tick: root server or
+ * consumer traces ordered by the md5 of their id, `maxTraces` per window; their server, consumer and
+ * non-database client spans (database calls are the caller's own time).
  */
-export async function callSpans(ch: ChClient, s: ChSchema, range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
+export async function callSpans(ch: ChClient, s: ChSchema, ranges: readonly TimeRange[], maxTraces: number): Promise<CallSpanRow[][]> {
   const kinds = `(kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NULL))`;
-  const view = spans(s, inRange('Timestamp', range), ['trace_id', 'span_id', 'parent_span_id', 'service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'peer_service', 'server_address', 'rpc_service', 'db_system']);
-  const rows = await ch.query<Omit<CallSpanRow, 'error'> & { error: number }>(
-    `SELECT trace_id AS traceId, span_id AS spanId, parent_span_id AS parentSpanId, service_name AS service, source, kind,
-       toFloat64((start_ns - ${lit(range.fromNs)}) / 1e6) AS startMs, toFloat64(duration_ns / 1e6) AS durationMs,
+  const view = `${spans(s, inAnyRange('Timestamp', ranges), ['trace_id', 'span_id', 'parent_span_id', 'service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'peer_service', 'server_address', 'rpc_service', 'db_system'])}
+     ARRAY JOIN ${windowsOf('start_ns', ranges)} AS w`;
+  const rows = await ch.query<Omit<CallSpanRow, 'error'> & { w: number; error: number }>(
+    `SELECT w, trace_id AS traceId, span_id AS spanId, parent_span_id AS parentSpanId, service_name AS service, source, kind,
+       toFloat64((start_ns - [${ranges.map((r) => lit(r.fromNs)).join(', ')}][w + 1]) / 1e6) AS startMs, toFloat64(duration_ns / 1e6) AS durationMs,
        status_code = 'ERROR' AS error,
        if(kind = 'CLIENT', coalesce(peer_service, server_address, rpc_service), NULL) AS peer
-     FROM ${view} WHERE ${kinds} AND trace_id IN (
-       SELECT DISTINCT trace_id FROM ${view} WHERE ${kinds} AND parent_span_id = '' AND kind IN ('SERVER', 'CONSUMER')
-       ORDER BY lower(hex(MD5(trace_id))) LIMIT ${lit(maxTraces)})
-     ORDER BY traceId, start_ns, spanId`,
+     FROM ${view} WHERE ${kinds} AND (w, trace_id) IN (
+       SELECT DISTINCT w, trace_id FROM ${view} WHERE ${kinds} AND parent_span_id = '' AND kind IN ('SERVER', 'CONSUMER')
+       ORDER BY w, lower(hex(MD5(trace_id))) LIMIT ${lit(maxTraces)} BY w)
+     ORDER BY w, traceId, start_ns, spanId`,
   );
-  return rows.map((r) => ({ ...r, error: Boolean(r.error) }));
+  return byWindow(rows, ranges.length).map((window) => window.map((r) => ({ ...r, error: Boolean(r.error) })));
 }
 
 export async function minuteSeries(ch: ChClient, s: ChSchema, range: TimeRange): Promise<MinuteRow[]> {

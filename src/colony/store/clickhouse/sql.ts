@@ -31,6 +31,26 @@ export function inRange(column: string, r: TimeRange): string {
   return `${column} > ${instant(r.fromNs)} AND ${column} <= ${instant(r.toNs)}`;
 }
 
+/** `column` (a DateTime64(9)) within any of the windows: each bounds a range ClickHouse can prune by. */
+export function inAnyRange(column: string, ranges: readonly TimeRange[]): string {
+  return ranges.map((r) => `(${inRange(column, r)})`).join(' OR ');
+}
+
+/**
+ * The indexes of the windows an epoch-nanosecond expression falls in, for an ARRAY JOIN: one row per
+ * window it belongs to (overlapping windows each count it, as separate queries would).
+ */
+export function windowsOf(ns: string, ranges: readonly TimeRange[]): string {
+  return `arrayFilter((i, m) -> m, range(${ranges.length}), [${ranges.map((r) => `${ns} > ${lit(r.fromNs)} AND ${ns} <= ${lit(r.toNs)}`).join(', ')}])`;
+}
+
+/** Rows labelled with their window (column `w`), split into one list per window, in order. */
+export function byWindow<T extends { w: number }>(rows: readonly T[], windows: number): Omit<T, 'w'>[][] {
+  const out: Omit<T, 'w'>[][] = Array.from({ length: windows }, () => []);
+  for (const { w, ...r } of rows) out[w].push(r);
+  return out;
+}
+
 /** Conditions joined by AND; `?` placeholders take literal values in order. */
 export class Conditions {
   private readonly parts: string[] = [];

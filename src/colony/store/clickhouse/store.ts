@@ -23,6 +23,7 @@ import { ensureResources } from './resources.js';
 import { TraceReadCache } from './trace-read-cache.js';
 import { TableRows } from './table-rows.js';
 import { RedBatcher } from './batch.js';
+import { RangeBatcher } from './range-batch.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
 
@@ -136,16 +137,22 @@ export class ClickHouseStore implements Colony {
     return other.serviceHealth(this.ch, this.schema, range, service);
   }
 
+  private readonly spanOps = new RangeBatcher((ranges) => spans.operationSpanBuckets(this.ch, this.schema, ranges));
+
   operationSpanBuckets(range: TimeRange): Promise<SpanBucketRow[]> {
-    return spans.operationSpanBuckets(this.ch, this.schema, range);
+    return this.spanOps.ask(range);
   }
 
-  async operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]> {
-    return spans.operationHistograms(this.ch, this.schema, range, await this.skipsHistory());
+  private readonly histogramOps = new RangeBatcher(async (ranges) => spans.operationHistograms(this.ch, this.schema, ranges, await this.skipsHistory()));
+
+  operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]> {
+    return this.histogramOps.ask(range);
   }
+
+  private readonly calls = new RangeBatcher((ranges, maxTraces) => spans.callSpans(this.ch, this.schema, ranges, Number(maxTraces)));
 
   callSpans(range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
-    return spans.callSpans(this.ch, this.schema, range, maxTraces);
+    return this.calls.ask(range, String(maxTraces));
   }
 
   minuteSeries(range: TimeRange): Promise<MinuteRow[]> {
@@ -160,8 +167,10 @@ export class ClickHouseStore implements Colony {
     return other.listMetrics(this.ch, this.schema, q);
   }
 
+  private readonly edges = new RangeBatcher((ranges) => other.topology(this.ch, this.schema, ranges));
+
   topology(range: TimeRange): Promise<TopologyEdge[]> {
-    return other.topology(this.ch, this.schema, range);
+    return this.edges.ask(range);
   }
 
   counts(): Promise<StoreCounts> {
