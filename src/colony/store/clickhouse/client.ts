@@ -47,10 +47,12 @@ let shared: { dir: string; pool: Pool<ChdbSession>; users: number } | null = nul
 
 /**
  * Connections opened on a chdb directory (a Session each). One runs its queries one after another,
- * so the dozen queries coral_query_summary asks at once waited for each other: with four, the
- * summary over 1M spans took about half the wall clock (2.3 s to 1.1 s on 2 busy cores), for the same CPU.
+ * so the dozen queries coral_query_summary asks at once waited for each other. On 2 quiet cores, the
+ * summary over 1M spans: 1 connection 2.1-2.35x DuckDB's wall clock, 2 and 4 both ~1.45x; but every
+ * Session beyond the first costs CPU of its own, and the demo's trace search (queries one after
+ * another) went from ~84 ms with 1 to ~92 with 2 and ~98-101 with 4. Two, as many as the cores here.
  */
-export const CHDB_CONNECTIONS = 4;
+export const CHDB_CONNECTIONS = 2;
 
 async function loadChdb(): Promise<ChdbModule> {
   const from = process.env.CORAL_CHDB_PATH;
