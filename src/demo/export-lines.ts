@@ -23,6 +23,11 @@ export async function* streamExportLines(name: string, dir: string): AsyncGenera
   for await (const line of lines) if (line.length > 0) yield JSON.parse(line) as ExportLine;
 }
 
+/** A scenario's exports in send order, or newest first (exportLinesNewestFirst). */
+export function exportLines(name: string, dir: string, newestFirst: boolean): AsyncGenerator<ExportLine> {
+  return newestFirst ? exportLinesNewestFirst(name, dir) : streamExportLines(name, dir);
+}
+
 /** Every export line opens with {"offsetMs":N: read it without parsing the whole export. */
 export const offsetOf = (line: string) => Number(/^\{"offsetMs":(\d+)/.exec(line)?.[1] ?? 0);
 

@@ -15,6 +15,9 @@ export interface LoadCounts {
   events: number;
 }
 
+/** Nothing loaded yet. */
+export const noCounts = (): LoadCounts => ({ spans: 0, metricPoints: 0, logs: 0, events: 0 });
+
 /**
  * Rows gathered before each store write: big enough to amortise a commit, small enough to show
  * progress and to keep the rows waiting as JS objects few (20,000 kept the console's heap ~50 MB larger).
@@ -49,7 +52,7 @@ export interface DecodedChunk {
  * holds what is left, possibly nothing. Runs on a load worker (load-off-thread.ts) or in loadLines.
  */
 export async function* decodedChunks(lines: AsyncIterable<ExportLine> | Iterable<ExportLine>, shiftNs: bigint, newestFirst: boolean): AsyncGenerator<DecodedChunk> {
-  const accepted: LoadCounts = { spans: 0, metricPoints: 0, logs: 0, events: 0 };
+  const accepted = noCounts();
   let rejected = 0;
   let pending: IngestBatch = emptyBatch();
   let rows = 0;

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { ColonyWriter } from '../colony/store/colony.js';
 import { workerSource } from '../core/worker-source.js';
 import type { ScenarioMeta } from './files.js';
-import type { Placement } from './load-chunks.js';
+import { type Placement, noCounts } from './load-chunks.js';
 import type { LoadOptions, LoadResult } from './load.js';
 import type { LoadCredit, LoadJob, LoadReply } from './load-protocol.js';
 
@@ -40,7 +40,7 @@ export class LoadWorker {
     const worker = this.worker;
     let stored = false;
     this.result = new Promise<LoadResult>((resolve, reject) => {
-      const result: LoadResult = { meta, ...at, accepted: { spans: 0, metricPoints: 0, logs: 0, events: 0 }, rejected: 0 };
+      const result: LoadResult = { meta, ...at, accepted: noCounts(), rejected: 0 };
       const fail = (err: Error) => {
         if (this.settled) return;
         this.settled = true;

@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { encodeBatch, transferList } from '../colony/store/columnar-batch.js';
-import { exportLinesNewestFirst, streamExportLines } from './export-lines.js';
+import { exportLines } from './export-lines.js';
 import { decodedChunks } from './load-chunks.js';
 import type { LoadCredit, LoadJob, LoadReply } from './load-protocol.js';
 
@@ -20,8 +20,7 @@ port?.on('message', (m: LoadCredit) => {
 
 async function run(): Promise<void> {
   if (!port) return;
-  const lines = job.newestFirst ? exportLinesNewestFirst(job.name, job.dir) : streamExportLines(job.name, job.dir);
-  const chunks = decodedChunks(lines, BigInt(job.shiftNs), job.newestFirst)[Symbol.asyncIterator]();
+  const chunks = decodedChunks(exportLines(job.name, job.dir, job.newestFirst), BigInt(job.shiftNs), job.newestFirst)[Symbol.asyncIterator]();
   for (;;) {
     // Waits before decoding the next chunk, not only before sending it: a held load decodes nothing.
     while (credits === 0) await new Promise<void>((r) => (wake = r));

@@ -1,9 +1,9 @@
 import type { ColonyWriter } from '../colony/store/colony.js';
 import type { Nanos } from '../core/time.js';
 import type { ExportLine } from './generate.js';
-import { exportLinesNewestFirst, streamExportLines } from './export-lines.js';
+import { exportLines } from './export-lines.js';
 import { type ScenarioMeta, readMeta, scenariosDir } from './files.js';
-import { type DecodedChunk, type LoadCounts, type Placement, decodedChunks, placement } from './load-chunks.js';
+import { type DecodedChunk, type LoadCounts, type Placement, decodedChunks, noCounts, placement } from './load-chunks.js';
 import { LoadWorker, LoadWorkerUnavailable } from './load-off-thread.js';
 
 export type { LoadCounts };
@@ -54,7 +54,7 @@ export function startDemoLoad(name: string, opts: LoadOptions = {}): DemoLoad {
   const meta = readMeta(name, dir);
   const at = placement(meta, opts.endAtNs);
   // One placement for both ways: a load that falls back to this thread lands where the worker's would have.
-  const here = (store: ColonyWriter) => loadLines(store, meta, opts.newestFirst ? exportLinesNewestFirst(name, dir) : streamExportLines(name, dir), { ...opts, endAtNs: at.toNs });
+  const here = (store: ColonyWriter) => loadLines(store, meta, exportLines(name, dir, opts.newestFirst ?? false), { ...opts, endAtNs: at.toNs });
   const worker = opts.offThread === false ? undefined : new LoadWorker(meta, dir, at, opts);
   return {
     async into(store) {
@@ -95,5 +95,5 @@ export async function loadLines(store: ColonyWriter, meta: ScenarioMeta, lines: 
     if (!last && opts.newestFirst) await opts.holdAfterFirst;
     last = c;
   }
-  return { meta, ...at, accepted: last?.accepted ?? { spans: 0, metricPoints: 0, logs: 0, events: 0 }, rejected: last?.rejected ?? 0 };
+  return { meta, ...at, accepted: last?.accepted ?? noCounts(), rejected: last?.rejected ?? 0 };
 }
