@@ -75,6 +75,10 @@ describe('hostile telemetry on the terminal', () => {
     const status = await coral('colony', 'status', '--db', db);
     expect(status.stdout).not.toMatch(RAW);
     expect(status.stdout).toContain('evil\\x1b[2J');
+    // JSON keeps the name as sent (escaped as JSON does), for scripts.
+    const json = await coral('colony', 'status', '--db', db, '--json');
+    expect(json.stdout).not.toMatch(RAW);
+    expect((JSON.parse(json.stdout) as { services: { serviceName: string }[] }).services.map((x) => x.serviceName)).toEqual([EVIL_SERVICE]);
     const bad = await coral('query', 'metrics', '\u001b]52;c;eA==\u0007', '--db', db, '--since', '5x');
     expect(bad.code).toBe(1);
     expect(bad.stderr).not.toMatch(RAW);

@@ -6,12 +6,13 @@ import { type AccessOptions, openColonyAccess } from './colony-access.js';
 export async function colonyStatus(opts: AccessOptions & { json?: boolean }): Promise<void> {
   const access = await openColonyAccess(opts);
   try {
-    // Service names come from telemetry: shown, never acted on by the terminal.
-    const status = terminalSafeDeep(await access.status());
+    const found = await access.status();
     if (opts.json) {
-      process.stdout.write(`${jsonForTerminal(access.remote ? { ...status, colony: access.describe } : status, 2)}\n`);
+      process.stdout.write(`${jsonForTerminal(access.remote ? { ...found, colony: access.describe } : found, 2)}\n`);
       return;
     }
+    // Service names come from telemetry: shown, never acted on by the terminal.
+    const status = terminalSafeDeep(found);
     const { counts, services } = status;
     const lines = [
       access.remote ? `colony ${access.describe} (serving ${status.path})` : `colony ${status.path}`,

@@ -76,13 +76,13 @@ function toText(value: unknown, indent = ''): string[] {
 
 /** `coral config show`: the effective settings and their origin, secrets masked. */
 export function configShow(o: { json?: boolean }): void {
-  // A project's config file is someone else's text: shown, never acted on by the terminal.
-  const sections = terminalSafeDeep(configSections());
+  const found = configSections();
   if (o.json) {
-    process.stdout.write(`${jsonForTerminal(sections, 2)}\n`);
+    process.stdout.write(`${jsonForTerminal(found, 2)}\n`);
     return;
   }
-  const { files, ...rest } = sections as { files: { path: string; present: boolean }[] };
+  // A project's config file is someone else's text: shown, never acted on by the terminal.
+  const { files, ...rest } = terminalSafeDeep(found) as { files: { path: string; present: boolean }[] };
   const lines = [`config files: ${files.map((f) => `${f.path}${f.present ? '' : ' (absent)'}`).join(', ')}`, ...toText(rest)];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
