@@ -21,7 +21,10 @@ export function runningCall(calls: readonly ToolCallEntry[], tools: ReadonlySet<
   return calls.find((c) => c.status === 'running' && tools.has(c.tool));
 }
 
-/** How far a demo load has come, for a view that waits for it; empty when nothing loads. */
+/** How far a demo load has come, e.g. "Loading the demo (42%)". */
+export const demoLoading = (loading: number) => `Loading the demo (${Math.round(loading * 100)}%)`;
+
+/** A sentence to add to a view that waits for the load; empty when nothing loads. */
 export const loadingNote = (loading: number | null) => (loading === null ? '' : ` The demo is loading (${Math.round(loading * 100)}%).`);
 
 /** The trace index under the list cursor, or null. */

@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { useConsoleState } from '../state/context.js';
 import { SUMMARY_TOOL } from '../state/reducer.js';
-import { loadingNote, runningCall } from '../state/views.js';
+import { demoLoading, loadingNote, runningCall } from '../state/views.js';
 import { cut } from '../text/width.js';
 import { useStickyStart } from '../panes/sticky-window.js';
 import { summaryLines } from './summary-lines.js';
@@ -18,7 +18,7 @@ export function SummaryView({ width, height }: { width: number; height: number }
   const waiting = pending
     ? `Working out where to look first: the last ${range} against the ${range} before…${s.status.loading !== null ? ` It needs the whole demo hour.${loadingNote(s.status.loading)}` : ''}`
     : s.status.loading !== null
-      ? `Loading the demo (${Math.round(s.status.loading * 100)}%): where to look first comes once its whole hour is in.`
+      ? `${demoLoading(s.status.loading)}: where to look first comes once its whole hour is in.`
       : undefined;
   const lines = useMemo(() => summaryLines(v, width, waiting), [v, width, waiting]);
   const at = lines.findIndex((l) => l.service === v.cursor);

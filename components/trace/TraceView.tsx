@@ -2,7 +2,7 @@ import { Box, Text } from 'ink';
 import { memo, useMemo } from 'react';
 import { useConsoleState } from '../state/context.js';
 import { TRACE_TOOLS } from '../state/reducer.js';
-import { loadingNote, runningCall } from '../state/views.js';
+import { demoLoading, loadingNote, runningCall } from '../state/views.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
 import { fit, ms, plural, width as cells, wrap } from '../panes/format.js';
 import { type Line, ScrollLines } from '../panes/ScrollLines.js';
@@ -81,7 +81,7 @@ export function TraceView({ width, height }: { width: number; height: number }) 
     const idle = finding
       ? `Finding traces${typeof finding.args.service === 'string' ? ` of ${finding.args.service}` : ''}…${loadingNote(s.status.loading)}`
       : s.status.loading !== null
-        ? `Loading the demo (${Math.round(s.status.loading * 100)}%): the worst traces of its newest minutes show first.`
+        ? `${demoLoading(s.status.loading)}: the worst traces of its newest minutes show first.`
         : 'No traces yet: ask a question, or run :traces [service] --min 500ms';
     const notice = t.notice ?? { text: idle, error: false };
     return (

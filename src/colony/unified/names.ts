@@ -34,9 +34,9 @@ export function editDistance(a: string, b: string): number {
  */
 export function closestNames(asked: string, known: readonly string[]): string[] {
   const a = asked.toLowerCase();
-  const rank = (k: string) => {
+  const rank = new Map(known.map((k) => {
     const l = k.toLowerCase();
-    return (l.includes(a) || a.includes(l) ? 0 : 1_000) + editDistance(a, l);
-  };
-  return [...known].sort((p, q) => rank(p) - rank(q) || p.localeCompare(q));
+    return [k, (l.includes(a) || a.includes(l) ? 0 : 1_000) + editDistance(a, l)] as const;
+  }));
+  return [...known].sort((p, q) => (rank.get(p) ?? 0) - (rank.get(q) ?? 0) || p.localeCompare(q));
 }
