@@ -1,3 +1,4 @@
+import { TickBatcher } from './tick-batch.js';
 import type { Protocol, RedQuery, RedRow } from '../queries/red.js';
 
 export type RedBase = Omit<RedQuery, 'protocol'>;
@@ -10,32 +11,32 @@ export type RedAsked = Record<RedSource, Protocol[]>;
 
 export type RedAnswers = Record<RedSource, Map<Protocol, RedRow[]>>;
 
+interface RedItem {
+  from: RedSource;
+  protocol: Protocol;
+  base: RedBase;
+}
+
 /**
  * RED questions asked in the same tick that differ only in their protocol and source (a tool asks for
  * HTTP, gRPC and SQL, from spans and from histograms, at once) are answered by one run, one query per
- * source: every ClickHouse query has a fixed cost (parsing, planning, a pass over the parts) that the
- * DuckDB colony does not pay, and embedded ClickHouse has few connections (client.ts), each running one query at a time.
+ * source (tick-batch.ts).
  */
 export class RedBatcher {
-  private readonly pending = new Map<string, { asked: RedAsked; answer: Promise<RedAnswers> }>();
+  private readonly batcher: TickBatcher<RedItem, RedRow[]>;
 
-  constructor(private readonly run: (q: RedBase, asked: RedAsked) => Promise<RedAnswers>) {}
+  constructor(run: (q: RedBase, asked: RedAsked) => Promise<RedAnswers>) {
+    this.batcher = new TickBatcher(async (items: readonly RedItem[]) => {
+      const asked: RedAsked = { spans: [], histograms: [] };
+      for (const { from, protocol } of items) if (!asked[from].includes(protocol)) asked[from].push(protocol);
+      // One key, one base: the items differ only in source and protocol.
+      const answers = await run(items[0].base, asked);
+      return items.map(({ from, protocol }) => [...(answers[from].get(protocol) ?? [])]);
+    });
+  }
 
   ask(from: RedSource, q: RedQuery): Promise<RedRow[]> {
     const { protocol, ...base } = q;
-    const key = JSON.stringify(base, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
-    let batch = this.pending.get(key);
-    if (!batch) {
-      const asked: RedAsked = { spans: [], histograms: [] };
-      // Runs after the calls of this tick have joined.
-      const answer = Promise.resolve().then(() => {
-        this.pending.delete(key);
-        return this.run(base, asked);
-      });
-      batch = { asked, answer };
-      this.pending.set(key, batch);
-    }
-    if (!batch.asked[from].includes(protocol)) batch.asked[from].push(protocol);
-    return batch.answer.then((a) => [...(a[from].get(protocol) ?? [])]);
+    return this.batcher.ask({ from, protocol, base }, JSON.stringify(base, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
   }
 }

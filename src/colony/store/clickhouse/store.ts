@@ -23,7 +23,7 @@ import { ensureResources } from './resources.js';
 import { TraceReadCache } from './trace-read-cache.js';
 import { TableRows } from './table-rows.js';
 import { RedBatcher } from './batch.js';
-import { RangeBatcher } from './range-batch.js';
+import { TickBatcher } from './tick-batch.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
 
@@ -137,19 +137,19 @@ export class ClickHouseStore implements Colony {
     return other.serviceHealth(this.ch, this.schema, range, service);
   }
 
-  private readonly spanOps = new RangeBatcher((ranges) => spans.operationSpanBuckets(this.ch, this.schema, ranges));
+  private readonly spanOps = new TickBatcher((ranges: readonly TimeRange[]) => spans.operationSpanBuckets(this.ch, this.schema, ranges));
 
   operationSpanBuckets(range: TimeRange): Promise<SpanBucketRow[]> {
     return this.spanOps.ask(range);
   }
 
-  private readonly histogramOps = new RangeBatcher(async (ranges) => spans.operationHistograms(this.ch, this.schema, ranges, await this.skipsHistory()));
+  private readonly histogramOps = new TickBatcher(async (ranges: readonly TimeRange[]) => spans.operationHistograms(this.ch, this.schema, ranges, await this.skipsHistory()));
 
   operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]> {
     return this.histogramOps.ask(range);
   }
 
-  private readonly calls = new RangeBatcher((ranges, maxTraces) => spans.callSpans(this.ch, this.schema, ranges, Number(maxTraces)));
+  private readonly calls = new TickBatcher((ranges: readonly TimeRange[], maxTraces) => spans.callSpans(this.ch, this.schema, ranges, Number(maxTraces)));
 
   callSpans(range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
     return this.calls.ask(range, String(maxTraces));
@@ -167,7 +167,7 @@ export class ClickHouseStore implements Colony {
     return other.listMetrics(this.ch, this.schema, q);
   }
 
-  private readonly edges = new RangeBatcher((ranges) => other.topology(this.ch, this.schema, ranges));
+  private readonly edges = new TickBatcher((ranges: readonly TimeRange[]) => other.topology(this.ch, this.schema, ranges));
 
   topology(range: TimeRange): Promise<TopologyEdge[]> {
     return this.edges.ask(range);

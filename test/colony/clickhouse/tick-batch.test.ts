@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RangeBatcher } from '../../../src/colony/store/clickhouse/range-batch.js';
+import { TickBatcher } from '../../../src/colony/store/clickhouse/tick-batch.js';
 import type { TimeRange } from '../../../src/core/time.js';
 
 const now = { fromNs: 30n, toNs: 60n };
@@ -7,10 +7,10 @@ const before = { fromNs: 0n, toNs: 30n };
 /** An answer that names its window, so a caller given another window's answer shows. */
 const answer = (r: TimeRange, key: string) => ({ window: `${r.fromNs}..${r.toNs}`, key });
 
-describe('RangeBatcher', () => {
+describe('TickBatcher over windows', () => {
   it('answers the windows asked in one tick with one run, each caller its own window, as separate calls would', async () => {
     const runs: string[][] = [];
-    const b = new RangeBatcher(async (ranges, key) => {
+    const b = new TickBatcher(async (ranges: readonly TimeRange[], key) => {
       runs.push(ranges.map((r) => `${r.fromNs}..${r.toNs}`));
       return ranges.map((r) => answer(r, key));
     });
@@ -25,7 +25,7 @@ describe('RangeBatcher', () => {
   });
 
   it('keeps other arguments apart, and fails only the callers of a failed run', async () => {
-    const b = new RangeBatcher(async (ranges, key) => {
+    const b = new TickBatcher(async (ranges: readonly TimeRange[], key) => {
       if (key === 'boom') throw new Error('boom');
       return ranges.map((r) => answer(r, key));
     });
