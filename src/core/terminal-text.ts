@@ -23,26 +23,34 @@ export function terminalSafe(text: string): string {
  * returned as they are, so a large clean answer costs one scan and no copy.
  */
 export function terminalSafeDeep<T>(value: T): T {
-  return safeValue(value) as T;
+  return safeValue(value, new Set()) as T;
 }
 
-function safeValue(v: unknown): unknown {
+/** `safeKeys`: keys already found safe in this value; a trace answer repeats the same few per span. */
+function safeValue(v: unknown, safeKeys: Set<string>): unknown {
   if (typeof v === 'string') return terminalSafe(v);
   if (Array.isArray(v)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < v.length; i++) {
-      const s = safeValue(v[i]);
+      const s = safeValue(v[i], safeKeys);
       if (s !== v[i]) (out ??= v.slice())[i] = s;
     }
     return out ?? v;
   }
   if (v === null || typeof v !== 'object' || !isPlain(v)) return v;
+  // for...in, not Object.entries' pairs: a trace answer holds ~10 values per span, 100,000 spans.
+  const o = v as Record<string, unknown>;
   let out: Record<string, unknown> | undefined;
-  for (const [k, x] of Object.entries(v)) {
-    const sk = terminalSafe(k);
-    const sx = safeValue(x);
+  for (const k in o) {
+    const x = o[k];
+    let sk = k;
+    if (!safeKeys.has(k)) {
+      sk = terminalSafe(k);
+      if (sk === k) safeKeys.add(k);
+    }
+    const sx = safeValue(x, safeKeys);
     if (sk !== k || sx !== x) {
-      out ??= { ...(v as Record<string, unknown>) };
+      out ??= { ...o };
       if (sk !== k) delete out[k];
       out[sk] = sx;
     }
