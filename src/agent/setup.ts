@@ -108,7 +108,7 @@ export async function openAgentSession(
       await settled.catch(() => undefined);
       await opened.close();
     });
-    if (demoStore && demoLoad && choice.demo) {
+    if (demoStore && demoLoad) {
       colonyId = `demo:${choice.demo}`;
       const { SERVICES } = await import('../demo/world.js');
       services = SERVICES.map((s) => s.name);
