@@ -5,6 +5,7 @@ import { createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES, SPANS } from './schema.js';
 import { spanUpsertStatements } from './twins.js';
 import { type SegmentsFor, RowSource } from './row-source.js';
+import { PreparedStatements } from './prepared.js';
 import { type IngestBatch, batchSize } from './rows.js';
 import { StoreBusyError } from './busy.js';
 import { type ColumnarBatch, encodeBatch, mergeColumnar } from './columnar-batch.js';
@@ -73,7 +74,8 @@ export class StoreWriter {
   private readonly inflight = new Set<Promise<void>>();
   private readonly registry: ServiceRegistry;
   private upsertChain: Promise<void> = Promise.resolve();
-  private readonly source = new RowSource();
+  private readonly source: RowSource;
+  private readonly statements = new PreparedStatements();
   /** Span keys stored or being stored; filled from the table by `loadSpanKeys` before the first commit. */
   private spanKeys = new SpanKeyFilter();
   private keysRead: Promise<void> | null = null;
@@ -85,6 +87,8 @@ export class StoreWriter {
     private readonly maxPendingRows = DEFAULT_MAX_PENDING_ROWS,
     private readonly groupWaitMs = GROUP_WAIT_MS,
   ) {
+    // One statement at a time per lane.
+    this.source = new RowSource(APPENDED_TABLES.map((t) => t.table), db.writers.length);
     for (const conn of db.writers) this.source.register(conn);
     this.idle = db.writers.map((conn) => ({ conn, stagesReady: null }));
     this.registry = new ServiceRegistry(db);
@@ -279,13 +283,14 @@ export class StoreWriter {
     const conn = lane.conn;
     const parts = partsOf(batch);
     try {
-      // One statement string, one round trip to DuckDB's thread: each statement costs about as much
-      // CPU as filling a hundred spans (measured). DuckDB stops at the first failing statement.
-      await this.source.serve(parts, (from) => conn.run([
-        'BEGIN TRANSACTION',
-        ...parts.map((p, i) => `INSERT INTO ${p.table.name} (${storedColumnNames(p.table)}) SELECT * FROM ${from[i]}`),
-        'COMMIT',
-      ].join(';\n')));
+      await this.source.serve(parts, async (from) => {
+        const inserts = parts.map((p, i) => `INSERT INTO ${p.table.name} (${storedColumnNames(p.table)}) SELECT * FROM ${from[i]}`);
+        // One table's rows: the statement is a transaction of its own.
+        if (inserts.length === 1) return this.statements.run(conn, inserts[0]);
+        await this.statements.run(conn, 'BEGIN TRANSACTION');
+        for (const sql of inserts) await this.statements.run(conn, sql);
+        await this.statements.run(conn, 'COMMIT');
+      });
     } catch (err) {
       await rollback(conn);
       throw err;
@@ -320,7 +325,9 @@ export class StoreWriter {
     const conn = lane.conn;
     const parts = partsOf(batch);
     try {
-      await this.source.serve(parts, (from) => conn.run(parts.map((p, i) => `INSERT INTO stage_${p.table.name} SELECT * FROM ${from[i]}`).join(';\n')));
+      await this.source.serve(parts, async (from) => {
+        for (const [i, p] of parts.entries()) await this.statements.run(conn, `INSERT INTO stage_${p.table.name} SELECT * FROM ${from[i]}`);
+      });
       await conn.run('BEGIN TRANSACTION');
       try {
         for (const { table } of parts) {

@@ -82,7 +82,7 @@ async function tablesOf(conn: DuckDBConnection): Promise<Record<string, unknown[
 
 describe('columnar segments', () => {
   let instance: DuckDBInstance;
-  const source = new RowSource();
+  const source = new RowSource(APPENDED_TABLES.map((t) => t.table), 1);
   const schemas = ['appended', 'encoded_here', 'decoded_by_worker'];
   const conns: Record<string, DuckDBConnection> = {};
 

@@ -11,6 +11,10 @@ import { DEFAULT_MAX_PENDING_ROWS, GROUP_MIN_ROWS, MIN_PARALLEL_GROUP_ROWS, Stor
 import { Database } from '../../../src/colony/store/db.js';
 import { type ColumnarBatch, encodeBatch } from '../../../src/colony/store/columnar-batch.js';
 import { protobufTraces, sdkSpans } from '../../support/otel-sdk.js';
+import { T0, hexId, logsBody, sdkResource, tracesBody } from '../../support/otlp-json.js';
+import { appendBatch, emptyBatch } from '../../../src/colony/store/rows.js';
+import { decodeExport } from '../../../src/colony/otlp/ingest.js';
+import { PreparedStatements } from '../../../src/colony/store/prepared.js';
 
 async function batchOf(spans: number, service: string): Promise<IngestBatch> {
   return normalizeTraces(decodeTracesProto(protobufTraces(await sdkSpans(spans, service)))).batch;
@@ -157,6 +161,31 @@ describe('a commit and the batches still being decoded', () => {
       expect(served).toEqual([100]);
     } finally {
       await close();
+    }
+  });
+});
+
+describe('a batch for several tables', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('is stored whole or not at all: a failing insert into one table leaves none of its rows in the others', async () => {
+    const batch = emptyBatch();
+    const span = { traceId: hexId(16, 1), spanId: hexId(8, 1), name: 'GET /', startNs: T0, durationMs: 5 };
+    appendBatch(batch, decodeExport('traces', 'json', Buffer.from(JSON.stringify(tracesBody(sdkResource('checkout'), 'scope', [span])))).batch);
+    appendBatch(batch, decodeExport('logs', 'json', Buffer.from(JSON.stringify(logsBody(sdkResource('checkout'), 'scope', [{ timeNs: T0, body: 'paid' }])))).batch);
+    const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    try {
+      const run = PreparedStatements.prototype.run;
+      vi.spyOn(PreparedStatements.prototype, 'run').mockImplementation(function (this: PreparedStatements, conn, sql) {
+        return sql.includes('otel_logs') ? Promise.reject(new Error('the logs table refused')) : run.call(this, conn, sql);
+      });
+      await expect(store.write(batch)).rejects.toThrow('the logs table refused');
+      expect(await store.counts()).toMatchObject({ spans: 0, logs: 0 });
+      vi.restoreAllMocks();
+      await store.write(batch);
+      expect(await store.counts()).toMatchObject({ spans: 1, logs: 1 });
+    } finally {
+      await store.close();
     }
   });
 });

@@ -1,9 +1,10 @@
 import { type DuckDBConnection, DuckDBInstance } from '@duckdb/node-api';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { SLOT_INLINE, SLOT_NATIVE, SLOT_NULL, STRING_SLOT_BYTES, planStrings, writeInlineString } from '../../../src/colony/store/string-slots.js';
 import { type TableDef, bigint, boolean, createTableSql, double, integer, json, storedColumnNames, varchar } from '../../../src/colony/store/columns.js';
 import { encodeSegment } from '../../../src/colony/store/columnar.js';
 import { RowSource, type SegmentsFor } from '../../../src/colony/store/row-source.js';
+import { PreparedStatements } from '../../../src/colony/store/prepared.js';
 
 describe('writeInlineString', () => {
   it('inlines ASCII up to 12 bytes as length then zero-padded bytes', () => {
@@ -83,7 +84,7 @@ function rowsFor<R>(table: TableDef<R>, rows: readonly R[]): SegmentsFor {
 describe('rows through the row source', () => {
   let instance: DuckDBInstance;
   let conn: DuckDBConnection;
-  const source = new RowSource();
+  const source = new RowSource([TABLE as unknown as TableDef<unknown>], 2);
 
   beforeAll(async () => {
     instance = await DuckDBInstance.create(':memory:', { threads: '2' });
@@ -153,7 +154,55 @@ describe('rows through the row source', () => {
     expect((await conn.runAndReadAll(`SELECT count(*)::INT AS n FROM ${TABLE.name}`)).getRowObjectsJS()).toEqual([{ n: 0 }]);
   });
 
-  it('names an id that has no rows waiting', async () => {
-    await expect(conn.run('SELECT * FROM coral_rows(999999)')).rejects.toThrow(/no rows are waiting under this id/);
+  it('serves each batch under the same name, so that a statement prepared once reads every batch, and nothing outside serve', async () => {
+    const row = (k: bigint): Row => ({ b: k, s: `value-${k}`, j: '{}', i: 1, d: 1, f: true });
+    await conn.run(`DELETE FROM ${TABLE.name}`);
+    const names: string[] = [];
+    const statements = new PreparedStatements();
+    const prepare = vi.spyOn(conn, 'prepare');
+    for (const k of [1n, 2n]) {
+      await source.serve([rowsFor(TABLE, [row(k), row(k + 10n)])], async ([from]) => {
+        names.push(from);
+        await statements.run(conn, `INSERT INTO ${TABLE.name} (${storedColumnNames(TABLE)}) SELECT * FROM ${from}`);
+      });
+    }
+    expect(names[1]).toBe(names[0]);
+    expect(prepare).toHaveBeenCalledTimes(1);
+    prepare.mockRestore();
+    expect((await conn.runAndReadAll(`SELECT k FROM ${TABLE.name} ORDER BY k`)).getRowObjectsJS()).toEqual([{ k: 1n }, { k: 2n }, { k: 11n }, { k: 12n }]);
+    expect((await conn.runAndReadAll(`SELECT count(*)::INT AS n FROM ${names[0]}`)).getRowObjectsJS()).toEqual([{ n: 0 }]);
+  });
+
+  it('serves batches in flight at the same time under different names', async () => {
+    const row = (k: bigint): Row => ({ b: k, s: 'x', j: '{}', i: 1, d: 1, f: true });
+    await conn.run(`DELETE FROM ${TABLE.name}`);
+    const insert = (from: string) => conn.run(`INSERT INTO ${TABLE.name} (${storedColumnNames(TABLE)}) SELECT * FROM ${from}`);
+    await source.serve([rowsFor(TABLE, [row(1n)])], ([outer]) =>
+      source.serve([rowsFor(TABLE, [row(2n), row(3n)])], async ([inner]) => {
+        expect(inner).not.toBe(outer);
+        await insert(inner);
+        await insert(outer);
+      }),
+    );
+    expect((await conn.runAndReadAll(`SELECT k FROM ${TABLE.name} ORDER BY k`)).getRowObjectsJS()).toEqual([{ k: 1n }, { k: 2n }, { k: 3n }]);
+  });
+
+  it('makes a batch wait for a free name when as many as it was made for are served', async () => {
+    const one = new RowSource([TABLE as unknown as TableDef<unknown>], 1);
+    const batch = rowsFor(TABLE, [{ b: 1n, s: 'x', j: '{}', i: 1, d: 1, f: true }]);
+    let release!: () => void;
+    const order: string[] = [];
+    const first = one.serve([batch], ([from]) => {
+      order.push(`first ${from}`);
+      return new Promise<void>((r) => (release = r));
+    });
+    const second = one.serve([batch], async ([from]) => {
+      order.push(`second ${from}`);
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(order).toEqual(['first coral_rows_kinds_0()']);
+    release();
+    await Promise.all([first, second]);
+    expect(order).toEqual(['first coral_rows_kinds_0()', 'second coral_rows_kinds_0()']);
   });
 });
