@@ -5,8 +5,10 @@
  * protobuf, >= 75,000 spans/s JSON, nothing lost. Beside each figure: the load average (the machine
  * is shared), CPU per span of the receiving process (all threads, and per kind of thread: its JS
  * thread, its decode workers, DuckDB's, V8's) and of the sender, and how long the receiver's JS
- * thread was busy (wall clock) per span, all after a warm-up of BENCH_INGEST_WARMUP batches (the
- * decode worker compiles its code on them). BENCH_INGEST_DECODE_WORKERS sets the decode workers.
+ * thread was busy (wall clock) per span, the share of the time each decode worker had an export in
+ * hand, and the receiving process's peak RSS (the in-memory colony included), all after a warm-up of
+ * BENCH_INGEST_WARMUP batches (the decode workers compile their code on them).
+ * BENCH_INGEST_DECODE_WORKERS sets the decode workers.
  *
  * First, the protobuf decoders on the same payloads: the colony's own against protobufjs's
  * generated from the vendored opentelemetry-proto definitions, both producing the colony's model.
@@ -136,8 +138,13 @@ async function run(name: string, items: Payload[], concurrency: number, target: 
   const jsCpu = jsThreadCpuMs();
   const elu = performance.eventLoopUtilization();
   const threads = threadCpuMs();
+  const workerElu = receiver.decoders?.workers.map((w) => w.performance.eventLoopUtilization()) ?? [];
+  let rssPeak = process.memoryUsage.rss();
+  const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, process.memoryUsage.rss())), 20);
   const { elapsedMs, failures: measuredFailures, cpuMs } = await send(measured);
+  clearInterval(sampler);
   const busy = performance.eventLoopUtilization(elu);
+  const workersBusy = (receiver.decoders?.workers ?? []).map((w, i) => Math.round(w.performance.eventLoopUtilization(workerElu[i]).utilization * 100) / 100);
   const used = process.cpuUsage(cpu);
   const jsCpuAfter = jsThreadCpuMs();
   const threadsAfter = threadCpuMs();
@@ -169,6 +176,8 @@ async function run(name: string, items: Payload[], concurrency: number, target: 
     receiver_js_thread_cpu_us_per_span: jsCpu === null || jsCpuAfter === null ? null : perSpan(jsCpuAfter - jsCpu, measuredSpans),
     receiver_cpu_us_per_span_by_thread: threadCpuPerSpan(threads, threadsAfter, measuredSpans),
     receiver_js_busy_us_per_span: perSpan(busy.active, measuredSpans),
+    decode_workers_busy: workersBusy,
+    receiver_rss_peak_mb: Math.round(rssPeak / 2 ** 20),
     sender_cpu_us_per_span: perSpan(cpuMs, measuredSpans),
     loadavg_1m: [loadBefore, load1()],
   });

@@ -51,7 +51,7 @@ colony
   .option('--no-otlp-grpc', 'do not listen for OTLP/gRPC')
   .option('--max-body-mb <mb>', 'largest accepted request body, after decompression', '20')
   .option('--max-inflight-mb <mb>', 'bodies held at once across requests (beyond: 429 + Retry-After)', '64')
-  .option('--decode-workers <n>', 'threads decoding OTLP exports beside the main one (0: decode on the main thread)', '1')
+  .option('--decode-workers <n>', 'threads decoding OTLP exports beside the main one (default: 2, 1 on a single core; 0: decode on the main thread)')
   .addOption(new Option('--threads <n>', 'DuckDB worker threads').default('1'))
   .addOption(new Option('--memory-limit <size>', 'DuckDB memory cap, e.g. 2GB').default('4GB'))
   .option('--token <secret>', 'require this bearer token on /mcp and OTLP (HTTP and gRPC; required to listen beyond loopback; or CORAL_COLONY_TOKEN)')

@@ -23,7 +23,7 @@ interface ServeOptions extends StoreOptions {
   otlpGrpc: boolean;
   maxBodyMb: string;
   maxInflightMb: string;
-  decodeWorkers: string;
+  decodeWorkers?: string;
   token?: string;
   otlpAuth: string;
   mcp: boolean;
@@ -50,7 +50,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const grpcPort = opts.otlpGrpc ? parseIntOption('--otlp-grpc-port', opts.otlpGrpcPort, 0, 65535) : null;
   const maxBodyBytes = parseIntOption('--max-body-mb', opts.maxBodyMb, 1, 1024) * 1024 * 1024;
   const budget = new InflightBudget(parseIntOption('--max-inflight-mb', opts.maxInflightMb, 1, 65536) * 1024 * 1024);
-  const decodeWorkers = parseIntOption('--decode-workers', opts.decodeWorkers, 0, 16);
+  const decodeWorkers = opts.decodeWorkers === undefined ? undefined : parseIntOption('--decode-workers', opts.decodeWorkers, 0, 16);
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
   if (opts.otlpAuth !== 'token' && opts.otlpAuth !== 'none') throw new CoralError(`--otlp-auth ${opts.otlpAuth} is not a mode.`, 'Accepted: token (OTLP requires the --token too, the default) or none (OTLP open, /mcp still needs the token).');
   if (opts.mcp && !isLoopback(opts.otlpHost) && !token) {

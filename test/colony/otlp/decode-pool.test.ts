@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DECODE_WORKER_YOUNG_GENERATION_MB, DecodePool } from '../../../src/colony/otlp/decode-pool.js';
 import { IngestError, decodeExport } from '../../../src/colony/otlp/ingest.js';
@@ -125,10 +126,19 @@ describe('the receiver with a decode worker', () => {
     }
   });
 
+  it('decodes on two workers by default, one on a single core', async () => {
+    const receiver = await startReceiver({ sink: store, port: 0 });
+    try {
+      expect(receiver.decoders?.workers).toHaveLength(availableParallelism() >= 2 ? 2 : 1);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('answers 503 with Retry-After when its worker stops mid-export, stores nothing of it, then takes the re-send', async () => {
     await store?.close();
     store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
-    const receiver = await startReceiver({ sink: store, port: 0, onError: () => undefined });
+    const receiver = await startReceiver({ sink: store, port: 0, decodeWorkers: 1, onError: () => undefined });
     try {
       expect(receiver.decoders?.workers).toHaveLength(1);
       const post = () => fetch(`${receiver.url}/v1/traces`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: new Uint8Array(body) });
