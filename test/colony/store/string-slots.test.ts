@@ -205,4 +205,9 @@ describe('rows through the row source', () => {
     await Promise.all([first, second]);
     expect(order).toEqual(['first coral_rows_kinds_0()', 'second coral_rows_kinds_0()']);
   });
+
+  it('refuses rows for a table it has no functions for, naming it', async () => {
+    const other: TableDef<Row> = { ...TABLE, name: 'elsewhere' };
+    await expect(source.serve([rowsFor(other, [])], async () => undefined)).rejects.toThrow('no row source for table elsewhere');
+  });
 });
