@@ -1,13 +1,14 @@
 import { Text } from 'ink';
 import { hintsFor } from '../keys/registry.js';
 import { useConsoleState } from '../state/context.js';
+import { percent } from '../state/views.js';
 import { cut, fit, width as cells } from './format.js';
 
 /** Colony, source, model, tokens, the last outcome worth saying, then the focused pane's keys. */
 export function StatusBar({ width }: { width: number }) {
   const s = useConsoleState();
   const st = s.status;
-  const loading = st.loading !== null ? ` · loading ${Math.round(st.loading * 100)}%` : '';
+  const loading = st.loading !== null ? ` · loading ${percent(st.loading)}` : '';
   // The embedded colony is implied by its demo source; tokens once there are some: room for the keys.
   const colony = st.colony === 'embedded' ? '' : `${st.colony} · `;
   const tokens = st.tokensIn + st.tokensOut > 0 ? ` · tokens ${st.tokensIn}/${st.tokensOut}` : '';

@@ -21,11 +21,14 @@ export function runningCall(calls: readonly ToolCallEntry[], tools: ReadonlySet<
   return calls.find((c) => c.status === 'running' && tools.has(c.tool));
 }
 
+/** A load fraction as shown: "42%". */
+export const percent = (fraction: number) => `${Math.round(fraction * 100)}%`;
+
 /** How far a demo load has come, e.g. "Loading the demo (42%)". */
-export const demoLoading = (loading: number) => `Loading the demo (${Math.round(loading * 100)}%)`;
+export const demoLoading = (loading: number) => `Loading the demo (${percent(loading)})`;
 
 /** A sentence to add to a view that waits for the load; empty when nothing loads. */
-export const loadingNote = (loading: number | null) => (loading === null ? '' : ` The demo is loading (${Math.round(loading * 100)}%).`);
+export const loadingNote = (loading: number | null) => (loading === null ? '' : ` The demo is loading (${percent(loading)}).`);
 
 /** The trace index under the list cursor, or null. */
 export function cursorTrace(t: TraceViewState): number | null {

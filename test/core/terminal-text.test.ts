@@ -14,7 +14,7 @@ describe('terminalSafe', () => {
   });
 
   it('keeps tabs, newlines and printable text of any script as they are', () => {
-    for (const t of ['line one\nline two\tcol', 'café 日本語 ✓ ├─ …', '\u00a0\u00ff\u2010\u2067x'.replace('\u2067', ''), '']) expect(terminalSafe(t)).toBe(t);
+    for (const t of ['line one\nline two\tcol', 'café 日本語 ✓ ├─ …', '\u00a0\u00ff\u2010x', '']) expect(terminalSafe(t)).toBe(t);
     // The characters just outside the unsafe ranges.
     expect(terminalSafe('\u00a0\u2029\u202f\u2065\u206a')).toBe('\u00a0\u2029\u202f\u2065\u206a');
   });

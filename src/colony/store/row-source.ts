@@ -23,9 +23,9 @@ function duckdbType(sqlType: string): DuckDBType {
  */
 class Slot {
   serving: readonly ColumnarSegment[] | null = null;
-  readonly fn: DuckDBTableFunction;
-
+  /** The table it serves rows of. */
   readonly table: string;
+  readonly fn: DuckDBTableFunction;
 
   constructor(
     readonly name: string,

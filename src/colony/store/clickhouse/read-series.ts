@@ -24,7 +24,6 @@ interface ChSegmentRow {
   seg: number;
   /** SERIES_FIELDS in order. */
   fields: SeriesFields[keyof SeriesFields][];
-  n: number;
   last: Snapshot;
   first: Snapshot;
   /** Delta points' counts; left empty in segment 0, which lies before every window. */
@@ -60,7 +59,7 @@ export function seriesDeltas(s: ChSchema, outer: Conditions, ranges: readonly Ti
   const seg = `toInt32(${bounds.map((b) => `(time_ns > ${lit(b)})`).join(' + ')})`;
   return {
     sql: `WITH ${histogramAliases(s, ['series_key', ...SERIES_FIELDS, 'bucket_counts', 'bounds', 'start_ns', 'time_ns'])}, ${seg} AS seg
-     SELECT series_key, seg, any((${SERIES_FIELDS.join(', ')})) AS fields, toInt32(count()) AS n,
+     SELECT series_key, seg, any((${SERIES_FIELDS.join(', ')})) AS fields,
        argMax(${snapshot}, time_ns) AS last, argMin(${snapshot}, time_ns) AS first,
        groupArrayIf(bucket_counts, seg > 0 AND temporality = 'delta') AS window_counts
      FROM ${table(s, 'histogram')} WHERE ${where}${history}
