@@ -64,7 +64,7 @@ export const summaryTool = defineTool({
       opsNow: [...spanViews(spansNow), ...histogramViews(histNow)], opsPrev: [...spanViews(spansPrev), ...histogramViews(histPrev)],
       timesNow, timesPrev, minutes, gauges, events,
     });
-    const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev });
+    const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev, events });
     const top = standOut(changes);
     const evs = events.slice(0, 10).map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title }));
     const lines: string[] = [`Colony summary, last ${a.time_range} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)}), compared with the ${a.time_range} before.`];
