@@ -13,6 +13,7 @@ import { type TopologyEdge, topology } from './queries/topology.js';
 import { type MetricInfo, type MetricQuery, listMetrics } from './queries/metrics.js';
 import { type HistogramOperationRow, type SpanBucketRow, operationHistograms, operationSpanBuckets } from './queries/operations.js';
 import { type CallSpanRow, callSpans } from './queries/calls.js';
+import { type MessagingDelayRow, messagingDelays } from './queries/messaging.js';
 import { type GaugePoint, type MinuteRow, gaugePoints, minuteSeries } from './queries/timeline.js';
 
 import type { Colony, StoreCounts } from './colony.js';
@@ -112,6 +113,10 @@ export class ColonyStore implements Colony {
 
   topology(range: TimeRange): Promise<TopologyEdge[]> {
     return topology(this.db, range);
+  }
+
+  messagingDelays(range: TimeRange): Promise<MessagingDelayRow[]> {
+    return messagingDelays(this.db, range);
   }
 
   async counts(): Promise<StoreCounts> {

@@ -27,7 +27,7 @@ export const summaryTool = defineTool({
   name: 'coral_query_summary',
   title: 'Where to look first',
   description:
-    'Recommended: use this first. One call that tells where to look: every service\'s health, request rate, error rate and P95 latency against the preceding window (from the source that saw the most requests: Beyla histograms when the SDK samples), per-operation regressions, own (self) time versus time spent in callees, saturation (memory climbing and resetting, CPU, consumer lag), onset times and the deploys or config changes just before them, and the services that stand out, most likely cause first. ' +
+    'Recommended: use this first. One call that tells where to look: every service\'s health, request rate, error rate and P95 latency against the preceding window (from the source that saw the most requests: Beyla histograms when the SDK samples), per-operation regressions, own (self) time versus time spent in callees, saturation (memory climbing and resetting, CPU, consumer lag, messages waiting longer between send and processing), onset times and the deploys or config changes just before them, callees that reject their callers\' calls or send no telemetry, and the services that stand out, most likely cause first. ' +
     'Example: {} or {"time_range": "15m"}.',
   input: { time_range: timeRange.default('30m').describe('The window to summarise; it is compared with the window of the same length before it') },
   output: {
@@ -42,7 +42,7 @@ export const summaryTool = defineTool({
     const span = parseDuration(a.time_range);
     const prevRange = { fromNs: range.fromNs - span, toNs: range.fromNs };
     const both = { fromNs: prevRange.fromNs, toNs: range.toNs };
-    const [health, spansNow, spansPrev, histNow, histPrev, callsNow, callsPrev, minutes, gauges, events, edgesNow, edgesPrev] = await Promise.all([
+    const [health, spansNow, spansPrev, histNow, histPrev, callsNow, callsPrev, minutes, gauges, events, edgesNow, edgesPrev, delaysNow, delaysPrev] = await Promise.all([
       ctx.store.serviceHealth(range),
       ctx.store.operationSpanBuckets(range),
       ctx.store.operationSpanBuckets(prevRange),
@@ -55,6 +55,8 @@ export const summaryTool = defineTool({
       ctx.store.queryEvents({ range: both, limit: 50 }),
       ctx.store.topology(range),
       ctx.store.topology(prevRange),
+      ctx.store.messagingDelays(range),
+      ctx.store.messagingDelays(prevRange),
     ]);
     const known = new Set(health.map((h) => h.serviceName));
     const timesNow = serviceTimes(callsNow, known);
@@ -62,7 +64,7 @@ export const summaryTool = defineTool({
     const scored = compareServices({
       windowSec: Number(span / 1_000_000_000n), fromNs: range.fromNs, toNs: range.toNs, prevFromNs: prevRange.fromNs, health,
       opsNow: [...spanViews(spansNow), ...histogramViews(histNow)], opsPrev: [...spanViews(spansPrev), ...histogramViews(histPrev)],
-      timesNow, timesPrev, minutes, gauges, events,
+      timesNow, timesPrev, minutes, gauges, events, delaysNow, delaysPrev,
     });
     const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev, events });
     const top = standOut(changes);

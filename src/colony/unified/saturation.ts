@@ -35,6 +35,8 @@ export function saturation(input: {
   restarts: number;
   /** This window's requests over the previous window's (1 when unknown). */
   trafficRatio: number;
+  /** Messages waiting longer between send and processing (messaging-lag.ts), when they do. */
+  backlog?: string | null;
 }): SaturationFinding {
   const signals: string[] = [];
   let score = 0;
@@ -64,9 +66,10 @@ export function saturation(input: {
   }
   const lagNow = input.lag.at(-1)?.value;
   const lagPrev = input.prevLag.at(-1)?.value ?? 0;
-  if (lagNow !== undefined && lagNow >= 100 && lagNow > 5 * Math.max(1, lagPrev)) {
-    signals.push(`consumer lag ${formatCount(lagPrev)} -> ${formatCount(lagNow)} messages`);
-    score += 25;
-  }
+  const lagging = lagNow !== undefined && lagNow >= 100 && lagNow > 5 * Math.max(1, lagPrev);
+  if (lagging) signals.push(`consumer lag ${formatCount(lagPrev)} -> ${formatCount(lagNow)} messages`);
+  if (input.backlog) signals.push(input.backlog);
+  // The gauge and the spans tell of one backlog: scored once.
+  if (lagging || input.backlog) score += 25;
   return { signals, score };
 }

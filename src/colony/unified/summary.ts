@@ -5,6 +5,8 @@ import type { GaugePoint, MinuteRow } from '../store/queries/timeline.js';
 import { type OperationChange, type OperationView, type ServiceView, bestViews, compareOperations, errorChange, serviceViews, viewLabel } from './operations.js';
 import { type ChangeEvent, type MinutePoint, onsetMinute, triggeringEvent } from './onset.js';
 import { saturation } from './saturation.js';
+import { backlogSignal, delayChange } from './messaging-lag.js';
+import type { MessagingDelayRow } from '../store/queries/messaging.js';
 import { histogramQuantile } from './histogram.js';
 import { type ServiceTime, bestTimes } from './self-time.js';
 import { Z_SIGNIFICANT, countZ, latencyChange, mean, meanZ } from './stats.js';
@@ -66,6 +68,9 @@ export interface SummaryInput {
   gauges: readonly GaugePoint[];
   /** Events over both windows. */
   events: readonly ChangeEvent[];
+  /** Send-to-process waits of messages per consumer, in each window (none when absent). */
+  delaysNow?: readonly MessagingDelayRow[];
+  delaysPrev?: readonly MessagingDelayRow[];
 }
 
 const rate = (r: number) => `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}/s`;
@@ -181,6 +186,7 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
       lag: now('messaging.kafka.consumer.lag'), prevLag: before('messaging.kafka.consumer.lag'),
       restarts: input.events.filter((e) => e.serviceName === h.serviceName && (e.kind === 'restart' || e.kind === 'crash') && e.timeNs > input.fromNs).length,
       trafficRatio: prevRequests > 0 ? requests / prevRequests : 1,
+      backlog: backlogSignal(delayChange(h.serviceName, input.delaysNow ?? [], input.delaysPrev ?? [])),
     });
     signals.push(...sat.signals);
     score += sat.score;
