@@ -3,6 +3,7 @@ import { formatMs, formatPercent } from '../../core/format.js';
 import { nsToIso, parseDuration } from '../../core/time.js';
 import { SATURATION_GAUGES, type ServiceChange, compareServices, standOut } from '../unified/summary.js';
 import { attribute } from '../unified/attribution.js';
+import { errorOrigins } from '../unified/error-origin.js';
 import { histogramViews, spanViews } from '../unified/operations.js';
 import { serviceTimes } from '../unified/self-time.js';
 import { tag } from '../unified/render-tree.js';
@@ -66,7 +67,7 @@ export const summaryTool = defineTool({
       opsNow: [...spanViews(spansNow), ...histogramViews(histNow)], opsPrev: [...spanViews(spansPrev), ...histogramViews(histPrev)],
       timesNow, timesPrev, minutes, gauges, events, delaysNow, delaysPrev,
     });
-    const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev, events });
+    const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev, events, origins: errorOrigins(callsNow) });
     const top = standOut(changes);
     const evs = events.slice(0, 10).map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title }));
     const lines: string[] = [`Colony summary, last ${a.time_range} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)}), compared with the ${a.time_range} before.`];

@@ -2,6 +2,7 @@ import { formatMs } from '../../core/format.js';
 import type { TopologyEdge } from '../store/queries/topology.js';
 import { blameQuietCallee, nsOfIso, silentEntry } from './callee-blame.js';
 import type { ChangeEvent } from './onset.js';
+import { type OriginCount, elsewhereOrigin } from './error-origin.js';
 import { type ServiceTime, bestTimes } from './self-time.js';
 import { mean } from './stats.js';
 import type { ServiceChange } from './summary.js';
@@ -19,6 +20,8 @@ export interface AttributionInput {
   edgesPrev: readonly TopologyEdge[];
   /** Change events over both windows: a callee's change at its callers' onset ties their failures to it. */
   events?: readonly ChangeEvent[];
+  /** Where each service's failing sampled traces began (error-origin.ts). */
+  origins?: ReadonlyMap<string, OriginCount>;
 }
 
 /** A callee explains a caller's change when it accounts for at least this share of it. */
@@ -40,7 +43,29 @@ function startedFirst(callee: ServiceChange, caller: ServiceChange): boolean {
   return callee.onset !== null && caller.onset !== null && nsOfIso(callee.onset) <= nsOfIso(caller.onset) + CASCADE_GRACE_NS;
 }
 
+/**
+ * The failures explained by the calls that failed (edges), else by where the caller's failing traces
+ * began: the deepest failing span, in another service or at a peer that never answered.
+ */
 function explainErrors(c: ServiceChange, byName: Map<string, ServiceChange>, input: AttributionInput, tNow: Map<string, ServiceTime>): Explanation | null {
+  return explainByEdges(c, byName, input, tNow) ?? explainByOrigin(c, byName, input.origins);
+}
+
+function explainByOrigin(c: ServiceChange, byName: Map<string, ServiceChange>, origins: ReadonlyMap<string, OriginCount> | undefined): Explanation | null {
+  const o = origins ? elsewhereOrigin(c.service, origins) : null;
+  if (!o) return null;
+  const callee = byName.get(o.origin);
+  if (callee?.chronic && !callee.failing) return null;
+  const share = `${o.traces} of ${o.of} of its sampled failing traces`;
+  return {
+    callee: o.origin,
+    silent: !callee,
+    callerText: `${share} began at ${o.origin} (the deepest failing span there)`,
+    calleeText: callee ? `errors start here: ${share.replace('its', `${c.service}'s`)} began here` : `sends no telemetry; errors start at calls to it: ${share.replace('its', `${c.service}'s`)} began there`,
+  };
+}
+
+function explainByEdges(c: ServiceChange, byName: Map<string, ServiceChange>, input: AttributionInput, tNow: Map<string, ServiceTime>): Explanation | null {
   // New failed requests of the caller, scaled for a change in traffic.
   const scale = c.prevRequests ? c.requests / c.prevRequests : 1;
   const added = c.errors - (c.prevErrors ?? 0) * scale;
