@@ -58,7 +58,7 @@ export async function openAgentSession(
     firstLook?: boolean;
   } = {},
 ): Promise<AgentSession> {
-  const choice = resolveColonyChoice(asked, { notify: o.onNotice });
+  const choice = await resolveColonyChoice(asked, { notify: o.onNotice });
   const closers: (() => Promise<void>)[] = [];
   let colonyId: string;
   let ready: Promise<void> = Promise.resolve();

@@ -47,7 +47,7 @@ export async function openLocalStore(opts: AccessOptions): Promise<Colony> {
 
 /** The colony a command reads, resolved (a running colony holding the file is used over its API). */
 export async function openColonyAccess(asked: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
-  const opts = resolveColonyChoice(asked);
+  const opts = await resolveColonyChoice(asked);
   if (opts.colony) return openRemote(opts.colony, opts.token);
   const store = await openLocalStore(opts);
   const ctx = createToolContext(store, now);

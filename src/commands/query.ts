@@ -44,7 +44,7 @@ function format(tool: string, opts: QueryOptions, fallback: OutputFormat): Outpu
 /** Runs one colony tool for the CLI, exactly as an MCP client would call it, and prints it. */
 export async function runQuery(tool: string, args: Record<string, unknown>, opts: QueryOptions, defaultFormat: OutputFormat): Promise<void> {
   const fmt = format(tool, opts, defaultFormat);
-  const target = resolveColonyChoice(opts);
+  const target = await resolveColonyChoice(opts);
   const w = queryWindow(target, target.colony !== undefined);
   const clean = Object.fromEntries(Object.entries({ time_range: w.timeRange, ...args }).filter(([, v]) => v !== undefined));
   // Refused before a demo loads or a colony opens: the tool would refuse the same input after.
