@@ -47,7 +47,14 @@ export async function openLocalStore(opts: AccessOptions): Promise<Colony> {
 
 /** The colony a command reads, resolved (a running colony holding the file is used over its API). */
 export async function openColonyAccess(asked: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
-  const opts = await resolveColonyChoice(asked);
+  return openResolvedAccess(await resolveColonyChoice(asked), now);
+}
+
+/**
+ * A choice resolveColonyChoice already made, used as is: resolving twice would add a token the
+ * first pass left out on purpose (CORAL_COLONY_TOKEN is not sent to a project's colony.url).
+ */
+export async function openResolvedAccess(opts: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
   if (opts.colony) return openRemote(opts.colony, opts.token);
   const store = await openLocalStore(opts);
   const ctx = createToolContext(store, now);

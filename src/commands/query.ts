@@ -4,7 +4,7 @@ import { type Nanos, parseDuration, parseInstant, nowNs, DURATION_HINT } from '.
 import { resolveColonyChoice } from '../agent/colony-choice.js';
 import { toolByName } from '../colony/tools/index.js';
 import { parseToolInput } from '../core/input.js';
-import { type AccessOptions, openColonyAccess } from './colony-access.js';
+import { type AccessOptions, openResolvedAccess } from './colony-access.js';
 import { type OutputFormat, formatsFor, printToolOutput } from './query-output.js';
 
 export interface QueryOptions extends AccessOptions {
@@ -50,7 +50,7 @@ export async function runQuery(tool: string, args: Record<string, unknown>, opts
   // Refused before a demo loads or a colony opens: the tool would refuse the same input after.
   const def = toolByName(tool);
   if (def) parseToolInput(def.name, def.input, clean);
-  const access = await openColonyAccess(target, w.now);
+  const access = await openResolvedAccess(target, w.now);
   try {
     printToolOutput(tool, await access.call(tool, clean), fmt);
   } finally {
