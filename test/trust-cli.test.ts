@@ -41,7 +41,9 @@ afterEach(async () => {
 });
 
 async function coral(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
-  const base = { ...process.env, CORAL_HOME: home, AWS_SECRET_ACCESS_KEY: SECRET, CORAL_COLONY: '', CORAL_COLONY_TOKEN: '', NO_COLOR: '1' };
+  const base: NodeJS.ProcessEnv = { ...process.env, CORAL_HOME: home, AWS_SECRET_ACCESS_KEY: SECRET, NO_COLOR: '1' };
+  delete base.CORAL_COLONY;
+  delete base.CORAL_COLONY_TOKEN;
   try {
     const r = await run(process.execPath, [BUNDLE, ...args], { cwd: project, env: { ...base, ...env }, timeout: 60_000 });
     return { code: 0, ...r };
@@ -58,9 +60,9 @@ describe('an untrusted project config', () => {
   it('picks no colony and sends no token; config show marks its colony settings ignored', async () => {
     projectConfig(`colony:\n  url: ${listener}\n  token: env://AWS_SECRET_ACCESS_KEY\n`);
     const q = await coral(['query', 'summary']);
-    expect(q.stderr).toMatch(/is not trusted, so these settings are ignored: colony\.url, colony\.token/);
     expect(leaked()).toEqual([]);
     expect(seen).toEqual([]);
+    expect(q.stderr).toMatch(/is not trusted, so these settings are ignored: colony\.url, colony\.token/);
     const show = JSON.parse((await coral(['config', 'show', '--json'])).stdout) as { colony: { url: string | null }; ignored?: Record<string, string[]> };
     expect(show.colony.url).toBeNull();
     expect(Object.values(show.ignored ?? {})).toEqual([['colony.url', 'colony.token']]);
@@ -70,9 +72,9 @@ describe('an untrusted project config', () => {
     projectConfig(`colony:\n  url: ${listener}\n`);
     expect((await coral(['config', 'trust'])).code).toBe(0);
     const q = await coral(['query', 'summary'], { CORAL_COLONY_TOKEN: SECRET });
-    expect(q.stderr).toMatch(/not sent to a colony\.url from the project file/);
     expect(seen.length).toBeGreaterThan(0);
     expect(leaked()).toEqual([]);
+    expect(q.stderr).toMatch(/not sent to a colony\.url from the project file/);
 
     // Its own reference is sent: the listener above would have seen a leak.
     projectConfig(`colony:\n  url: ${listener}\n  token: env://AWS_SECRET_ACCESS_KEY\n`);
@@ -90,9 +92,9 @@ describe('a crafted serve.json beside a --db', () => {
     writeFileSync(`${db}.serve.json`, JSON.stringify({ pid: 1, db, url: listener, mcp: true, otlpGrpc: null, tokenFile: credentials, nonce: 'f'.repeat(32), startedAt: '' }));
     for (const args of [['query', 'summary', '--db', db], ['colony', 'status', '--db', db]]) {
       const r = await coral(args);
+      expect(leaked()).toEqual([]);
       expect(r.stderr).toMatch(/ignoring .*x\.duckdb\.serve\.json: .* names a token file coral did not write/);
     }
-    expect(leaked()).toEqual([]);
   }, 60_000);
 
   it('a stale one (pid alive, nothing answering) is ignored and the database file is read', async () => {
