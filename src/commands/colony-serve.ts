@@ -57,7 +57,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   if (opts.mcp && !isLoopback(opts.otlpHost) && !token) {
     throw new CoralError(
       `Listening on ${opts.otlpHost} would expose the colony's MCP tools to the network without authentication.`,
-      'Pass --token SECRET (or set CORAL_COLONY_TOKEN); clients then send Authorization: Bearer SECRET. Or use --no-mcp.',
+      'Pass --token-file PATH (or set CORAL_COLONY_TOKEN); clients then send Authorization: Bearer <token>. Or use --no-mcp.',
     );
   }
   // A ClickHouse colony is shared by design (Collectors write beside it): no one-server-per-file rule.
