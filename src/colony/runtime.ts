@@ -85,6 +85,8 @@ function readRecord(db: string): ColonyRuntime | null {
 /** Why a file at this path is not one this user wrote for itself, or null when it is. */
 function notOurs(st: { uid: number; mode: number; isFile(): boolean }, what: string, privateOnly: boolean): string | null {
   if (!st.isFile()) return `${what} is not a regular file`;
+  // Windows has no owner uid or group/other mode bits to check; its ACLs keep a user's folder private.
+  if (process.platform === 'win32') return null;
   const uid = process.getuid?.();
   if (uid !== undefined && st.uid !== uid) return `${what} belongs to another user (uid ${st.uid})`;
   if (privateOnly && (st.mode & 0o077) !== 0) return `${what} is readable or writable by others (mode ${(st.mode & 0o777).toString(8)}; coral writes it 600)`;

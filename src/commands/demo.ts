@@ -29,7 +29,7 @@ export function demoList(opts: { json?: boolean }): void {
 /** The colony serving this --db (or the default file), if one runs and proves it (runtime-probe.ts). */
 async function runningColony(db: string | undefined): Promise<{ rt: ColonyRuntime; token?: string } | null> {
   if (db === ':memory:') return null;
-  return findRunningColony(resolve(db ?? defaultColonyDbPath()));
+  return findRunningColony(resolve(db ?? defaultColonyDbPath()), { instead: 'not sending to it' });
 }
 
 /** `demo load` into a running colony: the same shifted exports, sent over OTLP/HTTP as fast as it takes them. */
