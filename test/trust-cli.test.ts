@@ -58,14 +58,15 @@ const leaked = () => seen.filter((a) => a?.includes(SECRET));
 
 describe('an untrusted project config', () => {
   it('picks no colony and sends no token; config show marks its colony settings ignored', async () => {
-    projectConfig(`colony:\n  url: ${listener}\n  token: env://AWS_SECRET_ACCESS_KEY\n`);
+    projectConfig(`colony:\n  url: ${listener}\n  token: env://AWS_SECRET_ACCESS_KEY\ncolonies:\n  x: { ask: { max_tool_rounds: 2, api_keys: { google: env://AWS_SECRET_ACCESS_KEY } } }\n`);
     const q = await coral(['query', 'summary']);
     expect(leaked()).toEqual([]);
     expect(seen).toEqual([]);
     expect(q.stderr).toMatch(/is not trusted, so these settings are ignored: colony\.url, colony\.token/);
-    const show = JSON.parse((await coral(['config', 'show', '--json'])).stdout) as { colony: { url: string | null }; ignored?: Record<string, string[]> };
+    const show = JSON.parse((await coral(['config', 'show', '--json'])).stdout) as { colony: { url: string | null }; colonies: unknown; ignored?: Record<string, string[]> };
     expect(show.colony.url).toBeNull();
-    expect(Object.values(show.ignored ?? {})).toEqual([['colony.url', 'colony.token']]);
+    expect(show.colonies).toEqual({ x: { ask: { max_tool_rounds: 2 } } });
+    expect(Object.values(show.ignored ?? {})).toEqual([['colony.url', 'colony.token', 'colonies.x.ask.api_keys']]);
   }, 60_000);
 
   it('once trusted, its colony.url gets its own colony.token and never CORAL_COLONY_TOKEN', async () => {
