@@ -221,7 +221,7 @@ function inferred(name: string, where: string): string {
 /** The Honeycomb settings, project over global; api_url and api_key as a pair from one file (paired-settings.ts). */
 export function resolveHoneycombSettings(i: { env?: NodeJS.ProcessEnv; cwd?: string; quiet?: boolean } = {}): HoneycombSettings {
   const { global, project } = configLayers(i.env ?? process.env, i.cwd, i);
-  return mergePaired([{ from: global.from, section: global.config.honeycomb }, { from: project.from, section: project.config.honeycomb }]).value;
+  return mergePaired([global.config.honeycomb, project.config.honeycomb]);
 }
 
 /** The default colony from config, project (when trusted) over global, url and token from the same file. */

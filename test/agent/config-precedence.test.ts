@@ -58,11 +58,27 @@ describe('an endpoint and its secret come from one file', () => {
   });
 
   it('merges plain keys key by key and takes the gated ones from the highest file that sets any', () => {
-    const layers: { from: string; section: HoneycombSettings }[] = [
-      { from: 'global', section: { api_key: 'env://G', region: 'eu' } },
-      { from: 'project', section: { api_url: 'https://p', cache_ttl_seconds: 1 } },
-    ];
-    expect(mergePaired(layers)).toEqual({ value: { region: 'eu', cache_ttl_seconds: 1, api_url: 'https://p' }, pairedFrom: 'project' });
-    expect(mergePaired([layers[0], { from: 'project', section: { region: 'us' } }])).toEqual({ value: { region: 'us', api_key: 'env://G' }, pairedFrom: 'global' });
+    const global: HoneycombSettings = { api_key: 'env://G', region: 'eu' };
+    expect(mergePaired<HoneycombSettings>([global, { api_url: 'https://p', cache_ttl_seconds: 1 }])).toEqual({ region: 'eu', cache_ttl_seconds: 1, api_url: 'https://p' });
+    expect(mergePaired<HoneycombSettings>([global, { region: 'us' }, undefined])).toEqual({ region: 'us', api_key: 'env://G' });
+  });
+});
+
+describe('HONEYCOMB_API_KEY and a project\'s api_url', () => {
+  it('the user\'s key from the environment never goes to an api_url a (trusted) project names', async () => {
+    const { honeycombOptions } = await import('../../src/agent/honeycomb-options.js');
+    const env = { CORAL_HOME: dirs.home, HONEYCOMB_API_KEY: 'user-key', PROJECT_KEY: 'p' };
+    projectFile('honeycomb:\n  api_url: "https://honeycomb.example.com"\n');
+    recordTrust(join(dirs.project, '.coral', 'config.yaml'), env);
+    const warnings: string[] = [];
+    expect(honeycombOptions({}, env, { cwd: dirs.project, warn: (l) => warnings.push(l) }).apiUrl).toBeUndefined();
+    expect(warnings).toEqual(['coral: honeycomb.api_url from the project file is not sent HONEYCOMB_API_KEY; set honeycomb.api_key there (env://VAR) to use it']);
+    // The user's own file may point its own key anywhere; the project with its own key, too.
+    globalFile('honeycomb:\n  api_url: "https://user.example.com"\n');
+    projectFile('');
+    expect(honeycombOptions({}, env, { cwd: dirs.project }).apiUrl).toBe('https://user.example.com');
+    projectFile('honeycomb:\n  api_url: "https://honeycomb.example.com"\n  api_key: env://PROJECT_KEY\n');
+    recordTrust(join(dirs.project, '.coral', 'config.yaml'), env);
+    expect(honeycombOptions({}, env, { cwd: dirs.project })).toMatchObject({ apiUrl: 'https://honeycomb.example.com', apiKey: 'p' });
   });
 });
