@@ -9,10 +9,10 @@ import {
   readConfigFile,
   resolveAskSettings,
   resolveDefaultColony,
-  resolveHoneycombSettings,
   resolveSecret,
 } from '../agent/config.js';
 import { plainSecretProblems } from '../agent/config-audit.js';
+import { honeycombSettingsInEffect } from '../agent/honeycomb-options.js';
 import { SECRET_NAME, maskReference, maskUrl } from '../core/secrets.js';
 import { CoralError } from '../core/errors.js';
 import { defaultColonyDbPath } from '../core/paths.js';
@@ -44,7 +44,7 @@ function maskDeep(value: unknown, key = ''): unknown {
 export function configSections(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
   const { global, project } = configLayers(env, undefined, { quiet: true });
   const colonies: NonNullable<ConfigFile['colonies']> = { ...global.config.colonies, ...project.config.colonies };
-  const hc = resolveHoneycombSettings({ env, quiet: true });
+  const hc = honeycombSettingsInEffect(env, undefined, true);
   const colony = resolveDefaultColony({ env, quiet: true });
   return {
     files: [global.path, project.path].map((path) => ({ path, present: existsSync(path) })),
@@ -59,7 +59,7 @@ export function configSections(env: NodeJS.ProcessEnv = process.env): Record<str
     honeycomb: {
       api_key: hc.api_key ? refState(hc.api_key, env) : env.HONEYCOMB_API_KEY ? 'HONEYCOMB_API_KEY (set)' : '(none: the bundled fake environment)',
       region: hc.region ?? 'us',
-      api_url: hc.api_url ?? null,
+      api_url: hc.api_url ?? (hc.dropped ? `(none: the project's ${maskUrl(hc.dropped)} is used only with its own honeycomb.api_key)` : null),
       cache_ttl_seconds: hc.cache_ttl_seconds ?? null,
     },
   };

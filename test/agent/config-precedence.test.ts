@@ -66,13 +66,15 @@ describe('an endpoint and its secret come from one file', () => {
 
 describe('HONEYCOMB_API_KEY and a project\'s api_url', () => {
   it('the user\'s key from the environment never goes to an api_url a (trusted) project names', async () => {
-    const { honeycombOptions } = await import('../../src/agent/honeycomb-options.js');
+    const { honeycombOptions, honeycombSettingsInEffect } = await import('../../src/agent/honeycomb-options.js');
     const env = { CORAL_HOME: dirs.home, HONEYCOMB_API_KEY: 'user-key', PROJECT_KEY: 'p' };
     projectFile('honeycomb:\n  api_url: "https://honeycomb.example.com"\n');
     recordTrust(join(dirs.project, '.coral', 'config.yaml'), env);
     const warnings: string[] = [];
     expect(honeycombOptions({}, env, { cwd: dirs.project, warn: (l) => warnings.push(l) }).apiUrl).toBeUndefined();
     expect(warnings).toEqual(['coral: honeycomb.api_url from the project file is not sent HONEYCOMB_API_KEY; set honeycomb.api_key there (env://VAR) to use it']);
+    // config show reads the same answer: the URL is named as left out, not as in effect.
+    expect(honeycombSettingsInEffect(env, dirs.project)).toEqual({ dropped: 'https://honeycomb.example.com' });
     // The user's own file may point its own key anywhere; the project with its own key, too.
     globalFile('honeycomb:\n  api_url: "https://user.example.com"\n');
     projectFile('');
