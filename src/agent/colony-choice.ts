@@ -53,7 +53,7 @@ async function localToken(url: string, env: NodeJS.ProcessEnv): Promise<string |
  * else the database file (--db or the default), through the running `coral colony serve` that holds
  * it when there is one. A file that does not exist is an error: reads never create databases.
  *
- * A token goes only to the URL it was given with (README, "Tokens"): --token and CORAL_COLONY_TOKEN
+ * A token goes only to the URL it was given with (README, "Tokens and where they go"): --token and CORAL_COLONY_TOKEN
  * with --colony, CORAL_COLONY or the user's own colony.url; a project file's colony.url (trusted)
  * with that file's colony.token only; a running colony found beside the file with its own token
  * file only, once it proved it holds that token (runtime-probe.ts).

@@ -79,7 +79,7 @@ async function openRemote(base: string, token?: string): Promise<ColonyAccess> {
   try {
     await client.connect(transport);
   } catch (err) {
-    throw new CoralError(`Cannot reach the colony at ${url}: ${(err as Error).message}`, 'Start it with `coral colony serve`, check the URL, and pass --token if it requires one.');
+    throw new CoralError(`Cannot reach the colony at ${url}: ${(err as Error).message}`, 'Start it with `coral colony serve`, check the URL, and give its token with --token-file PATH or CORAL_COLONY_TOKEN if it requires one.');
   }
   return {
     describe: url.href,
