@@ -1,5 +1,7 @@
 import { isMainThread } from 'node:worker_threads';
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { coralHome } from './paths.js';
 
 /**
  * Everything coral writes that holds telemetry or conversations (colony databases and their WAL,
@@ -29,7 +31,9 @@ export function makePrivate(path: string): void {
  */
 export function writePrivateFile(path: string, text: string): void {
   const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w', PRIVATE_FILE_MODE);
+  // Created, never opened through whatever is there (a planted symlink is removed, not followed).
+  rmSync(tmp, { force: true });
+  const fd = openSync(tmp, 'wx', PRIVATE_FILE_MODE);
   try {
     writeSync(fd, text);
     fsyncSync(fd);
@@ -49,4 +53,14 @@ export function usePrivateUmask(): void {
   // Set and read in one call (umask() without an argument is deprecated), then keep the caller's other bits.
   const before = process.umask(0o077);
   process.umask(before | 0o077);
+}
+
+/**
+ * Before another program (DuckDB) creates `path` and files beside it: its folder exists (created
+ * 0700; ~/.coral itself tightened), and what the program creates is private.
+ */
+export function prepareForeignPrivateFile(path: string): void {
+  const dir = dirname(path);
+  privateDir(dir, { tighten: resolve(dir) === resolve(coralHome()) });
+  usePrivateUmask();
 }
