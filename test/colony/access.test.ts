@@ -31,7 +31,8 @@ describe('access checks', () => {
   it('reads the bearer scheme in any case, and compares Host case-insensitively', () => {
     expect(bearerToken('Bearer abc')).toBe('abc');
     expect(bearerToken('bearer abc')).toBe('abc');
-    expect(bearerToken('BEARER   abc ')).toBe('abc');
+    expect(bearerToken('BEARER abc ')).toBe('abc');
+    expect(bearerToken('BEARER   abc')).toBeNull();
     expect(bearerToken('Basic abc')).toBeNull();
     const policy = { allowedHosts: loopbackHosts(4318), token: 'tok' };
     expect(checkAccess(policy, 'LOCALHOST:4318', 'bearer tok')).toBeNull();
