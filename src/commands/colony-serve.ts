@@ -7,6 +7,7 @@ import { formatCount } from '../core/format.js';
 import { InflightBudget } from '../colony/otlp/limits.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
 import { type RunningGrpcReceiver, startGrpcReceiver } from '../colony/otlp/grpc.js';
+import { isSendableToken } from '../colony/otlp/auth.js';
 import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
 import { createColonyServer } from '../colony/server.js';
 import { createToolContext } from '../colony/tools/types.js';
@@ -54,6 +55,9 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const decodeWorkers = opts.decodeWorkers === undefined ? undefined : parseIntOption('--decode-workers', opts.decodeWorkers, 0, 16);
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
   if (opts.otlpAuth !== 'token' && opts.otlpAuth !== 'none') throw new CoralError(`--otlp-auth ${opts.otlpAuth} is not a mode.`, 'Accepted: token (OTLP requires the --token too, the default) or none (OTLP open, /mcp still needs the token).');
+  if (token && !isSendableToken(token)) {
+    throw new CoralError('The colony token has characters no client can send in an Authorization header (spaces, controls or non-ASCII).', 'Use letters, digits and punctuation, e.g. the output of `openssl rand -hex 24`.');
+  }
   if (opts.mcp && !isLoopback(opts.otlpHost) && !token) {
     throw new CoralError(
       `Listening on ${opts.otlpHost} would expose the colony's MCP tools to the network without authentication.`,

@@ -1,7 +1,6 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { CoralError } from '../../core/errors.js';
+import { makePrivate, prepareForeignPrivateFile } from '../../core/private-files.js';
 import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
 import { createTableSql } from './columns.js';
 
@@ -71,7 +70,7 @@ export class Database {
   }
 
   static async open(opts: OpenOptions): Promise<Database> {
-    if (opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
+    if (opts.path !== ':memory:') prepareForeignPrivateFile(opts.path);
     let instance: DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(opts.path, {
@@ -87,6 +86,8 @@ export class Database {
         : 'Check that the path is a DuckDB file you can write, or pass --db :memory:.';
       throw new CoralError(`Cannot open the colony database ${opts.path}: ${msg}`, hint);
     }
+    // Files an older coral made 0644 (the umask above covers what DuckDB creates from now on).
+    if (opts.path !== ':memory:') for (const f of [opts.path, `${opts.path}.wal`]) makePrivate(f);
     const compressed = opts.compact === true && opts.path === ':memory:';
     // DuckDB's default in-memory catalog cannot be compressed: an attached one can, made each connection's default.
     const connect = async () => {
