@@ -51,7 +51,7 @@ describe('a callee that sends no telemetry (the OpenTelemetry Demo without its c
         const events: AgentEvent[] = [];
         const messages: Message[] = [];
         for await (const ev of runTurn({ provider: new TriageProvider(), hub, system: '', messages, question: 'why do add-to-cart requests fail?' })) events.push(ev);
-        const summary = events.find((e) => e.type === 'tool_call_finished' && e.tool === 'coral_query_summary') as { structured: { standOut: { service: string; status: string; signals: string[]; explainedBy: string | null }[] } };
+        const summary = events.find((e) => e.type === 'tool_call_finished' && e.tool === 'coral_query_summary') as unknown as { structured: { standOut: { service: string; status: string; signals: string[]; explainedBy: string | null }[] } };
         const [first, second] = summary.structured.standOut;
         expect(first.service).toBe('cart');
         expect(first.status).toBe('silent');
