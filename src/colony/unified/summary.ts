@@ -5,6 +5,7 @@ import type { GaugePoint, MinuteRow } from '../store/queries/timeline.js';
 import { type OperationChange, type OperationView, type ServiceView, bestViews, compareOperations, errorChange, serviceViews, viewLabel } from './operations.js';
 import { type ChangeEvent, type MinutePoint, onsetMinute, triggeringEvent } from './onset.js';
 import { saturation } from './saturation.js';
+import { isDefaultServiceName } from '../otlp/normalize.js';
 import { histogramQuantile } from './histogram.js';
 import { type ServiceTime, bestTimes } from './self-time.js';
 import { Z_SIGNIFICANT, countZ, latencyChange, mean, meanZ } from './stats.js';
@@ -175,8 +176,10 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
       input.gauges.filter((g) => g.service === h.serviceName && g.metric === metric && g.timeNs > fromNs && g.timeNs <= toNs);
     const now = (m: string) => gauge(m, input.fromNs, input.toNs);
     const before = (m: string) => gauge(m, input.prevFromNs, input.fromNs);
+    // Memory under the default name is many unrelated processes (host metrics, scripts): never a culprit's.
+    const memory = (m: (name: string) => GaugePoint[]) => (isDefaultServiceName(h.serviceName) ? [] : m('process.memory.usage'));
     const sat = saturation({
-      memory: now('process.memory.usage'), prevMemory: before('process.memory.usage'),
+      memory: memory(now), prevMemory: memory(before),
       cpu: now('process.cpu.utilization'), prevCpu: before('process.cpu.utilization'),
       lag: now('messaging.kafka.consumer.lag'), prevLag: before('messaging.kafka.consumer.lag'),
       restarts: input.events.filter((e) => e.serviceName === h.serviceName && (e.kind === 'restart' || e.kind === 'crash') && e.timeNs > input.fromNs).length,

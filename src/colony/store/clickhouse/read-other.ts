@@ -173,9 +173,9 @@ export async function listMetrics(ch: ChClient, s: ChSchema, q: MetricQuery): Pr
 
 
 export async function gaugePoints(ch: ChClient, s: ChSchema, range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
-  const rows = await ch.query<{ service: string; metric: string; timeNs: string; value: number }>(
-    `SELECT service_name AS service, metric_name AS metric, toString(time_ns) AS timeNs, toFloat64(value) AS value
-     FROM ${numbers(s, `${inRange('TimeUnix', range)} AND MetricName IN ${list(names)}`)} ORDER BY service, metric, time_ns`,
+  const rows = await ch.query<{ service: string; metric: string; series: string; timeNs: string; value: number }>(
+    `SELECT service_name AS service, metric_name AS metric, series_key AS series, toString(time_ns) AS timeNs, toFloat64(value) AS value
+     FROM ${numbers(s, `${inRange('TimeUnix', range)} AND MetricName IN ${list(names)}`)} ORDER BY service, metric, series, time_ns`,
   );
   return rows.map((r) => ({ ...r, timeNs: BigInt(r.timeNs) }));
 }

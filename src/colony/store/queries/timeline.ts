@@ -29,16 +29,18 @@ export async function minuteSeries(db: Database, range: TimeRange): Promise<Minu
 export interface GaugePoint {
   service: string;
   metric: string;
+  /** The point's series (metric, resource and attributes: one process, instance or partition). */
+  series: string;
   timeNs: bigint;
   value: number;
 }
 
-/** Every point of the named gauges in a window (a few per minute per service), oldest first. */
+/** Every point of the named gauges in a window (a few per minute per series), oldest first in each series. */
 export async function gaugePoints(db: Database, range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
   const w = new Where().range('time_ns', range).add(`metric_name IN (${names.map(() => '?').join(', ')})`, ...names);
   return db.query<GaugePoint>(
-    `SELECT service_name AS service, metric_name AS metric, time_ns AS "timeNs", value::DOUBLE AS value
-     FROM otel_metrics_number WHERE ${w.sql()} ORDER BY service, metric, time_ns`,
+    `SELECT service_name AS service, metric_name AS metric, series_key AS series, time_ns AS "timeNs", value::DOUBLE AS value
+     FROM otel_metrics_number WHERE ${w.sql()} ORDER BY service, metric, series, time_ns`,
     w.params,
   );
 }
