@@ -6,6 +6,7 @@ import { attribute } from '../unified/attribution.js';
 import { histogramViews, spanViews } from '../unified/operations.js';
 import { serviceTimes } from '../unified/self-time.js';
 import { tag } from '../unified/render-tree.js';
+import { intakeSilence } from '../unified/intake.js';
 import { timeRange, windowOf } from './inputs.js';
 import { boundLines } from './text.js';
 import { defineTool } from './types.js';
@@ -36,6 +37,8 @@ export const summaryTool = defineTool({
     services: z.array(change),
     events: z.array(z.object({ time: z.string(), serviceName: z.string(), kind: z.string(), title: z.string() })),
     lookFirst: z.string(),
+    /** Set when nothing is being received at all: then no service is named as the cause. */
+    intake: z.string().nullable(),
   },
   run: async (ctx, a) => {
     const range = windowOf(ctx, a.time_range);
@@ -65,16 +68,15 @@ export const summaryTool = defineTool({
       timesNow, timesPrev, minutes, gauges, events,
     });
     const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev });
-    const top = standOut(changes);
+    const intake = intakeSilence(health, range.toNs);
+    const top = intake ? [] : standOut(changes);
     const evs = events.slice(0, 10).map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title }));
     const lines: string[] = [`Colony summary, last ${a.time_range} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)}), compared with the ${a.time_range} before.`];
-    if (changes.length === 0) {
-      lines.push('No services have sent telemetry in this window.', 'Hint: widen time_range, or check that data reaches the colony (coral colony status).');
-    }
+    if (intake) lines.push(intake.text, 'Hint: check that data reaches the colony (coral colony status), then the collector and the exporters.');
     if (top.length > 0) {
       lines.push('', 'Stand out (most likely cause first):');
       top.forEach((c, i) => lines.push(`  ${i + 1}. ${c.service} ${srcTags(c)}: ${c.status.toUpperCase()}; ${c.signals.join('; ')}`));
-    } else if (changes.length > 0) {
+    } else if (changes.length > 0 && !intake) {
       lines.push('', 'Nothing stands out: no service changed beyond what its sample size allows against the previous window.');
     }
     const chronic = changes.filter((c) => c.chronic && !top.includes(c));
@@ -83,7 +85,7 @@ export const summaryTool = defineTool({
       lines.push('', 'Recent events:');
       for (const e of evs) lines.push(`  ${e.time} ${e.serviceName} ${e.kind}: ${e.title}`);
     }
-    let lookFirst = '';
+    let lookFirst = intake?.text ?? '';
     if (top.length > 0) {
       const first = top[0];
       const when = first.onset ? `; started ~${first.onset.slice(11, 16)}` : '';
@@ -99,7 +101,7 @@ export const summaryTool = defineTool({
     }
     return {
       text: boundLines(lines, ctx.maxResponseChars, 'use coral_get_service_health for one service.').text,
-      structured: { from: nsToIso(range.fromNs), to: nsToIso(range.toNs), previousFrom: nsToIso(prevRange.fromNs), standOut: top, services: changes, events: evs, lookFirst },
+      structured: { from: nsToIso(range.fromNs), to: nsToIso(range.toNs), previousFrom: nsToIso(prevRange.fromNs), standOut: top, services: changes, events: evs, lookFirst, intake: intake?.text ?? null },
     };
   },
 });
