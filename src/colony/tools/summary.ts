@@ -45,7 +45,7 @@ export const summaryTool = defineTool({
     const span = parseDuration(a.time_range);
     const prevRange = { fromNs: range.fromNs - span, toNs: range.fromNs };
     const both = { fromNs: prevRange.fromNs, toNs: range.toNs };
-    const [health, spansNow, spansPrev, histNow, histPrev, callsNow, callsPrev, minutes, gauges, events, edgesNow, edgesPrev] = await Promise.all([
+    const [health, spansNow, spansPrev, histNow, histPrev, callsNow, callsPrev, minutes, gauges, events, edgesNow, edgesPrev, p95Now, p95Prev] = await Promise.all([
       ctx.store.serviceHealth(range),
       ctx.store.operationSpanBuckets(range),
       ctx.store.operationSpanBuckets(prevRange),
@@ -58,6 +58,8 @@ export const summaryTool = defineTool({
       ctx.store.queryEvents({ range: both, limit: 50 }),
       ctx.store.topology(range),
       ctx.store.topology(prevRange),
+      ctx.store.operationSpanP95(range),
+      ctx.store.operationSpanP95(prevRange),
     ]);
     const known = new Set(health.map((h) => h.serviceName));
     const timesNow = serviceTimes(callsNow, known);
@@ -65,7 +67,7 @@ export const summaryTool = defineTool({
     const scored = compareServices({
       windowSec: Number(span / 1_000_000_000n), fromNs: range.fromNs, toNs: range.toNs, prevFromNs: prevRange.fromNs, health,
       opsNow: [...spanViews(spansNow), ...histogramViews(histNow)], opsPrev: [...spanViews(spansPrev), ...histogramViews(histPrev)],
-      timesNow, timesPrev, minutes, gauges, events,
+      timesNow, timesPrev, minutes, gauges, events, spanP95: { now: p95Now, prev: p95Prev },
     });
     const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev });
     const intake = intakeSilence(health, range.toNs);
