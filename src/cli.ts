@@ -4,6 +4,7 @@ import { VERSION } from './core/version.js';
 import { describeError, CoralError } from './core/errors.js';
 import { terminalSafe } from './core/terminal-text.js';
 import { applyRootOptions } from './commands/cli-globals.js';
+import { applyTokenOptions } from './commands/token-options.js';
 
 /**
  * Entry point. Parses argv with nothing heavy loaded; each command's module (DuckDB, HTTP servers)
@@ -25,7 +26,8 @@ const program = new Command()
   .option('--db <file>', 'console: a colony database file instead of the demo')
   .option('--clickhouse <url>', `console: ${CLICKHOUSE_HELP}`)
   .option('--colony <url>', 'console: a running colony instead of the demo')
-  .option('--token <secret>', 'console: bearer token for --colony')
+  .option('--token <secret>', 'console: bearer token for --colony (visible in ps: prefer --token-file or CORAL_COLONY_TOKEN)')
+  .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
   .option('--model <provider:model>', 'console: the model (default: config, else the recorded investigation or automatic triage)')
   .option('-y, --yes', 'console: accept sending telemetry to a cloud model without asking (remembered per provider)')
   .action(async (opts, cmd: Command) => {
@@ -36,7 +38,10 @@ const program = new Command()
     await (await import('./commands/console.js')).consoleCommand(opts);
   });
 
-program.hook('preAction', (root, leaf) => applyRootOptions(root, leaf));
+program.hook('preAction', (root, leaf) => {
+  applyRootOptions(root, leaf);
+  applyTokenOptions(leaf);
+});
 
 const colony = program.command('colony').description('the embedded telemetry store and its OTLP receiver').helpCommand(true);
 
@@ -55,6 +60,7 @@ colony
   .addOption(new Option('--threads <n>', 'DuckDB worker threads').default('1'))
   .addOption(new Option('--memory-limit <size>', 'DuckDB memory cap, e.g. 2GB').default('4GB'))
   .option('--token <secret>', 'require this bearer token on /mcp and OTLP (HTTP and gRPC; required to listen beyond loopback; or CORAL_COLONY_TOKEN)')
+  .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
   .option('--otlp-auth <mode>', 'token: OTLP requires --token too; none: OTLP open, only /mcp needs it', 'token')
   .option('--no-mcp', 'do not serve the MCP tools at /mcp')
   .option('--list-deprecated-tools', 'also list the old coral_query_beyla_* tool names (they answer either way)')
@@ -66,7 +72,8 @@ colony
   .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb, or CORAL_COLONY / config colony.url)')
   .option('--clickhouse <url>', CLICKHOUSE_HELP)
   .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
-  .option('--token <secret>', 'bearer token for --colony (or CORAL_COLONY_TOKEN)')
+  .option('--token <secret>', 'bearer token for --colony (visible in ps: prefer --token-file or CORAL_COLONY_TOKEN)')
+  .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
   .option('--json', 'print JSON instead of text')
   .action(async (opts) => (await import('./commands/colony-status.js')).colonyStatus(opts));
 
@@ -78,7 +85,8 @@ program
   .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
   .option('--clickhouse <url>', CLICKHOUSE_HELP)
   .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
-  .option('--token <secret>', 'bearer token for --colony')
+  .option('--token <secret>', 'bearer token for --colony (visible in ps: prefer --token-file or CORAL_COLONY_TOKEN)')
+  .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
   .option('--json', 'print exactly one JSON object: answer, model, tool_calls, citations, usage')
   .option('--stream', 'print the answer as it is written (the default on a terminal)')
   .option('--events', 'print every agent event as a JSON line')
@@ -125,7 +133,8 @@ mcp
   .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb)')
   .option('--clickhouse <url>', CLICKHOUSE_HELP)
   .option('--colony <url>', 'bridge stdio to this running colony, e.g. http://127.0.0.1:4318')
-  .option('--token <secret>', 'bearer token for --colony (or CORAL_COLONY_TOKEN)')
+  .option('--token <secret>', 'bearer token for --colony (visible in ps: prefer --token-file or CORAL_COLONY_TOKEN)')
+  .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
   .option('--demo <scenario>', 'serve an in-memory colony with this demo scenario loaded')
   .option('--list-deprecated-tools', 'also list the old coral_query_beyla_* tool names')
   .action(async (opts) => (await import('./commands/mcp.js')).mcpServe(opts));
@@ -156,7 +165,8 @@ function queryCommand(parent: Command, spec: string, description: string, since 
     .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb, or CORAL_COLONY / config colony.url)')
     .option('--clickhouse <url>', CLICKHOUSE_HELP)
     .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
-    .option('--token <secret>', 'bearer token for --colony (or CORAL_COLONY_TOKEN)')
+    .option('--token <secret>', 'bearer token for --colony (visible in ps: prefer --token-file or CORAL_COLONY_TOKEN)')
+    .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
     .option('--demo <scenario>', 'query an in-memory colony with this demo scenario loaded');
 }
 

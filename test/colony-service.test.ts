@@ -155,8 +155,10 @@ describe('a colony with a token', () => {
       expect(readFileSync(tokenFile, 'utf8').trim()).toBe('tok-123');
       const status = await coral(['colony', 'status', '--db', tokenDb, '--json']);
       expect(status.code).toBe(0);
-      const wrong = await coral(['colony', 'status', '--db', tokenDb], { CORAL_COLONY_TOKEN: 'nope' });
+      // CORAL_COLONY_TOKEN goes with --colony; the colony found beside --db gets its own token file.
+      const wrong = await coral(['colony', 'status', '--colony', (JSON.parse(rt) as { url: string }).url], { CORAL_COLONY_TOKEN: 'nope' });
       expect(wrong.code).toBe(1);
+      expect((await coral(['colony', 'status', '--db', tokenDb], { CORAL_COLONY_TOKEN: 'nope' })).code).toBe(0);
     } finally {
       await stop(child);
     }

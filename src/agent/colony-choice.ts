@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { CoralError } from '../core/errors.js';
 import { defaultColonyDbPath } from '../core/paths.js';
-import { readLiveRuntime, readRuntimeToken } from '../colony/runtime.js';
+import { findRunningColony } from '../colony/runtime-probe.js';
 import { resolveDefaultColony, resolveSecret } from './config.js';
 import { configuredClickHouseUrl } from './clickhouse.js';
 
@@ -43,28 +43,38 @@ function origin(url: string): string | null {
 }
 
 /** A --colony URL that is this machine's default colony needs no --token: its token file is readable here. */
-function localToken(url: string, env: NodeJS.ProcessEnv): string | undefined {
-  const running = readLiveRuntime(resolve(defaultColonyDbPath(env)));
-  return running && origin(running.url) !== null && origin(running.url) === origin(url) ? readRuntimeToken(running) : undefined;
+async function localToken(url: string, env: NodeJS.ProcessEnv): Promise<string | undefined> {
+  const running = await findRunningColony(resolve(defaultColonyDbPath(env)), { instead: 'no token sent' });
+  return running && origin(running.rt.url) !== null && origin(running.rt.url) === origin(url) ? running.token : undefined;
 }
 
 /**
  * The colony a reading command uses: a named one as named; else CORAL_COLONY or config `colony.url`;
  * else the database file (--db or the default), through the running `coral colony serve` that holds
  * it when there is one. A file that does not exist is an error: reads never create databases.
+ *
+ * A token goes only to the URL it was given with (README, "Tokens and where they go"): --token and CORAL_COLONY_TOKEN
+ * with --colony, CORAL_COLONY or the user's own colony.url; a project file's colony.url (trusted)
+ * with that file's colony.token only; a running colony found beside the file with its own token
+ * file only, once it proved it holds that token (runtime-probe.ts).
  */
-export function resolveColonyChoice<T extends ColonyChoice>(choice: T, o: ResolveColonyOptions = {}): T {
+export async function resolveColonyChoice<T extends ColonyChoice>(choice: T, o: ResolveColonyOptions = {}): Promise<T> {
   if (choice.clickhouse) return choice;
   const env = o.env ?? process.env;
-  if (choice.colony) return choice.token || env.CORAL_COLONY_TOKEN ? choice : { ...choice, token: localToken(choice.colony, env) };
+  if (choice.colony) return { ...choice, token: choice.token || env.CORAL_COLONY_TOKEN || (await localToken(choice.colony, env)) };
   if (choice.demo || choice.db === ':memory:') return choice;
   if (choice.db === undefined) {
     const fromEnv = env.CORAL_COLONY?.trim();
     const configured = fromEnv ? undefined : resolveDefaultColony({ env, cwd: o.cwd });
     const url = fromEnv || configured?.url;
     if (url) {
-      say(`coral: using the default colony ${url} (${fromEnv ? 'CORAL_COLONY' : 'config colony.url'})`, o.notify);
-      const token = choice.token ?? env.CORAL_COLONY_TOKEN ?? (configured?.token ? resolveSecret(configured.token, env) : undefined);
+      say(`coral: using the default colony ${url} (${fromEnv ? 'CORAL_COLONY' : `colony.url in ${configured?.from}`})`, o.notify);
+      const own = choice.token || env.CORAL_COLONY_TOKEN || undefined;
+      const fromFile = configured?.token ? resolveSecret(configured.token, env) : undefined;
+      if (configured?.layer === 'project' && own !== undefined && fromFile === undefined) {
+        say('coral: --token / CORAL_COLONY_TOKEN is not sent to a colony.url from the project file; set colony.token there (env://VAR) if that colony needs one', o.notify);
+      }
+      const token = configured?.layer === 'project' ? fromFile : (own ?? fromFile);
       return { ...choice, colony: url, token };
     }
     const clickhouse = configuredClickHouseUrl(env);
@@ -74,13 +84,14 @@ export function resolveColonyChoice<T extends ColonyChoice>(choice: T, o: Resolv
     }
   }
   const db = resolve(choice.db ?? defaultColonyDbPath(env));
-  const running = readLiveRuntime(db);
+  const running = await findRunningColony(db, { warn: (l) => say(l, o.notify) });
   if (running) {
-    if (!running.mcp) {
-      throw new CoralError(`${db} is held by a running colony (pid ${running.pid}) that serves no MCP endpoint (--no-mcp).`, 'Restart it without --no-mcp, or stop it to open the file directly.');
+    const { rt } = running;
+    if (!rt.mcp) {
+      throw new CoralError(`${db} is held by a running colony (pid ${rt.pid}) that serves no MCP endpoint (--no-mcp).`, 'Restart it without --no-mcp, or stop it to open the file directly.');
     }
-    say(`coral: using the running colony at ${running.url} (pid ${running.pid}, serving ${db})`, o.notify);
-    return { ...choice, db: undefined, colony: running.url, token: choice.token ?? env.CORAL_COLONY_TOKEN ?? readRuntimeToken(running) };
+    say(`coral: using the running colony at ${rt.url} (pid ${rt.pid}, serving ${db})`, o.notify);
+    return { ...choice, db: undefined, colony: rt.url, token: running.token };
   }
   if (!existsSync(db)) {
     throw new CoralError(

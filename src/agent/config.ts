@@ -6,6 +6,7 @@ import { CoralError } from '../core/errors.js';
 import { coralHome } from '../core/paths.js';
 import { MASK, maskArgs, maskReference, maskUrl } from '../core/secrets.js';
 import { isTrusted, splitGated, warnUntrusted } from './trust.js';
+import { mergePaired } from './paired-settings.js';
 import { migrateConfig, recordNotes } from './config-compat.js';
 import { readKeyring } from './keyring.js';
 import { inferModelName } from './model-names.js';
@@ -135,18 +136,31 @@ export function readConfigFile(path: string): ConfigFile {
   return r.data;
 }
 
+/** One config file as it may act, for every setting: the one place project trust is applied. */
+export interface ConfigLayer {
+  /** "global (PATH)" or "project (PATH)", as config show prints origins. */
+  from: string;
+  path: string;
+  config: ConfigFile;
+  /** Dotted keys present in the file but ignored because the project is not trusted. */
+  ignored: string[];
+}
+
 /**
- * The project file as it may act: whole when the user trusted this content (`coral config trust`),
- * else without what runs programs or sends credentials (see trust.ts), with a one-time warning.
+ * The user's file whole, and the project file whole when the user trusted this content (`coral
+ * config trust`), else without what runs programs, sends credentials or picks an endpoint (see
+ * trust.ts), with a one-time warning. Every resolve* below reads through this.
  */
-export function readProjectConfig(cwd: string | undefined, env: NodeJS.ProcessEnv = process.env): ConfigFile {
+export function configLayers(env: NodeJS.ProcessEnv = process.env, cwd?: string, o: { quiet?: boolean } = {}): { global: ConfigLayer; project: ConfigLayer } {
+  const globalPath = globalConfigPath(env);
   const path = projectConfigPath(cwd);
-  const config = readConfigFile(path);
-  if (!existsSync(path)) return config;
-  const { safe, gated } = splitGated(config);
-  if (gated.length === 0 || isTrusted(path, readFileSync(path, 'utf8'), env)) return config;
-  warnUntrusted(path, gated);
-  return safe;
+  const global: ConfigLayer = { from: `global (${globalPath})`, path: globalPath, config: readConfigFile(globalPath), ignored: [] };
+  const project: ConfigLayer = { from: `project (${path})`, path, config: readConfigFile(path), ignored: [] };
+  if (!existsSync(path)) return { global, project };
+  const { safe, gated } = splitGated(project.config);
+  if (gated.length === 0 || isTrusted(path, readFileSync(path, 'utf8'), env)) return { global, project };
+  if (!o.quiet) warnUntrusted(path, gated);
+  return { global, project: { ...project, config: safe, ignored: gated } };
 }
 
 export interface ResolveInputs {
@@ -159,13 +173,13 @@ export interface ResolveInputs {
 
 export function resolveAskSettings(i: ResolveInputs = {}): AskSettings {
   const env = i.env ?? process.env;
-  const global = readConfigFile(globalConfigPath(env));
-  const project = readProjectConfig(i.cwd, env);
+  const { global: g, project: p } = configLayers(env, i.cwd);
+  const [global, project] = [g.config, p.config];
   const layers: [string, Ask | undefined][] = [
     ['built-in', undefined],
-    [`global (${globalConfigPath(env)})`, global.ai?.ask],
+    [g.from, global.ai?.ask],
     [`colony ${i.colonyId ?? ''}`, i.colonyId ? (global.colonies?.[i.colonyId]?.ask ?? project.colonies?.[i.colonyId]?.ask) : undefined],
-    [`project (${projectConfigPath(i.cwd)})`, project.ai?.ask],
+    [p.from, project.ai?.ask],
   ];
   const out: AskSettings = { model: null, fallbackModels: [], apiKeys: {}, ...BUILT_IN, mcpServers: { ...global.mcp_servers, ...project.mcp_servers }, origin: {} };
   const set = <K extends keyof AskSettings>(key: K, value: AskSettings[K] | undefined, from: string) => {
@@ -204,16 +218,19 @@ function inferred(name: string, where: string): string {
   return m.model;
 }
 
-/** The Honeycomb settings, project over global. */
-export function resolveHoneycombSettings(i: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): HoneycombSettings {
-  const env = i.env ?? process.env;
-  return { ...readConfigFile(globalConfigPath(env)).honeycomb, ...readProjectConfig(i.cwd, env).honeycomb };
+/** The Honeycomb settings, project over global; api_url and api_key as a pair from one file (paired-settings.ts). */
+export function resolveHoneycombSettings(i: { env?: NodeJS.ProcessEnv; cwd?: string; quiet?: boolean } = {}): HoneycombSettings {
+  const { global, project } = configLayers(i.env ?? process.env, i.cwd, i);
+  return mergePaired([global.config.honeycomb, project.config.honeycomb]);
 }
 
-/** The default colony from config, project over global. */
-export function resolveDefaultColony(i: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): DefaultColonySettings | undefined {
-  const env = i.env ?? process.env;
-  return readConfigFile(projectConfigPath(i.cwd)).colony ?? readConfigFile(globalConfigPath(env)).colony;
+/** The default colony from config, project (when trusted) over global, url and token from the same file. */
+export function resolveDefaultColony(i: { env?: NodeJS.ProcessEnv; cwd?: string; quiet?: boolean } = {}): (DefaultColonySettings & { layer: 'global' | 'project'; from: string }) | undefined {
+  const { global, project } = configLayers(i.env ?? process.env, i.cwd, i);
+  for (const [layer, l] of [['project', project], ['global', global]] as const) {
+    if (l.config.colony?.url) return { ...l.config.colony, layer, from: l.from };
+  }
+  return undefined;
 }
 
 /**

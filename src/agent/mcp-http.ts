@@ -22,8 +22,8 @@ export function colonyMcpUrl(base: string): URL {
   }
 }
 
-/** The transport to a running colony; the token defaults to CORAL_COLONY_TOKEN. */
-export function colonyTransport(base: string, token = process.env.CORAL_COLONY_TOKEN): { url: URL; transport: StreamableHTTPClientTransport } {
+/** The transport to a running colony, with exactly the token resolveColonyChoice paired with its URL. */
+export function colonyTransport(base: string, token: string | undefined): { url: URL; transport: StreamableHTTPClientTransport } {
   const url = colonyMcpUrl(base);
   return { url, transport: httpTransport(url, token) };
 }

@@ -58,7 +58,7 @@ export async function openAgentSession(
     firstLook?: boolean;
   } = {},
 ): Promise<AgentSession> {
-  const choice = resolveColonyChoice(asked, { notify: o.onNotice });
+  const choice = await resolveColonyChoice(asked, { notify: o.onNotice });
   const closers: (() => Promise<void>)[] = [];
   let colonyId: string;
   let ready: Promise<void> = Promise.resolve();
@@ -148,7 +148,7 @@ export async function openAgentSession(
     for (const c of closers) await c().catch(() => undefined);
     if (!choice.colony) throw err;
     const cause = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
-    throw new CoralError(`Cannot reach the colony at ${colonyMcpUrl(choice.colony).href}: ${cause}.`, 'Start one with coral colony serve (it prints its URL), or fix --colony (and --token if it needs one).');
+    throw new CoralError(`Cannot reach the colony at ${colonyMcpUrl(choice.colony).href}: ${cause}.`, 'Start one with coral colony serve (it prints its URL), or fix --colony (and its token: --token-file PATH or CORAL_COLONY_TOKEN, if it needs one).');
   }
   hub.warnings.push(...refused);
   closers.unshift(() => hub.close());

@@ -16,6 +16,11 @@ import { writeAtomic } from './conversation.js';
 const GATED_KEY = /^(mcp_servers|api_keys?|token|tokens|command|args|env|headers|url|urls|api_url|base_url|endpoint)$/;
 const isRef = (v: unknown) => typeof v === 'string' && /^(env|keyring):\/\//i.test(v);
 
+/** Whether this key (or its value, a secret reference) needs trust: it could run, send or redirect. */
+export function isGatedKey(key: string, value: unknown): boolean {
+  return GATED_KEY.test(key) || (Array.isArray(value) ? value.some(isRef) : isRef(value));
+}
+
 type Plain = Record<string, unknown>;
 const isPlain = (v: unknown): v is Plain => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -30,8 +35,7 @@ export function splitGated<T>(config: T): { safe: T; gated: string[] } {
     const out: Plain = {};
     for (const [k, child] of Object.entries(v)) {
       const p = path ? `${path}.${k}` : k;
-      const refs = Array.isArray(child) ? child.some(isRef) : isRef(child);
-      if (GATED_KEY.test(k) || refs) {
+      if (isGatedKey(k, child)) {
         gated.push(p);
         continue;
       }

@@ -47,7 +47,14 @@ export async function openLocalStore(opts: AccessOptions): Promise<Colony> {
 
 /** The colony a command reads, resolved (a running colony holding the file is used over its API). */
 export async function openColonyAccess(asked: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
-  const opts = resolveColonyChoice(asked);
+  return openResolvedAccess(await resolveColonyChoice(asked), now);
+}
+
+/**
+ * A choice resolveColonyChoice already made, used as is: resolving twice would add a token the
+ * first pass left out on purpose (CORAL_COLONY_TOKEN is not sent to a project's colony.url).
+ */
+export async function openResolvedAccess(opts: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
   if (opts.colony) return openRemote(opts.colony, opts.token);
   const store = await openLocalStore(opts);
   const ctx = createToolContext(store, now);
@@ -72,7 +79,7 @@ async function openRemote(base: string, token?: string): Promise<ColonyAccess> {
   try {
     await client.connect(transport);
   } catch (err) {
-    throw new CoralError(`Cannot reach the colony at ${url}: ${(err as Error).message}`, 'Start it with `coral colony serve`, check the URL, and pass --token if it requires one.');
+    throw new CoralError(`Cannot reach the colony at ${url}: ${(err as Error).message}`, 'Start it with `coral colony serve`, check the URL, and give its token with --token-file PATH or CORAL_COLONY_TOKEN if it requires one.');
   }
   return {
     describe: url.href,

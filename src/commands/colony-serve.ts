@@ -10,7 +10,8 @@ import { type RunningGrpcReceiver, startGrpcReceiver } from '../colony/otlp/grpc
 import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
 import { createColonyServer } from '../colony/server.js';
 import { createToolContext } from '../colony/tools/types.js';
-import { readLiveRuntime, writeRuntime } from '../colony/runtime.js';
+import { newRuntimeNonce, writeRuntime } from '../colony/runtime.js';
+import { RUNTIME_ROUTE, findRunningColony, runtimeRoute } from '../colony/runtime-probe.js';
 import { configuredClickHouseUrl } from '../agent/clickhouse.js';
 import { listScenarios } from '../demo/files.js';
 import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
@@ -56,15 +57,15 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   if (opts.mcp && !isLoopback(opts.otlpHost) && !token) {
     throw new CoralError(
       `Listening on ${opts.otlpHost} would expose the colony's MCP tools to the network without authentication.`,
-      'Pass --token SECRET (or set CORAL_COLONY_TOKEN); clients then send Authorization: Bearer SECRET. Or use --no-mcp.',
+      'Pass --token-file PATH (or set CORAL_COLONY_TOKEN); clients then send Authorization: Bearer <token>. Or use --no-mcp.',
     );
   }
   // A ClickHouse colony is shared by design (Collectors write beside it): no one-server-per-file rule.
   const clickhouse = opts.clickhouse ?? (opts.db === undefined ? configuredClickHouseUrl() : undefined);
   const dbPath = clickhouse !== undefined || opts.db === ':memory:' ? ':memory:' : resolve(opts.db ?? defaultColonyDbPath());
-  const running = dbPath === ':memory:' ? null : readLiveRuntime(dbPath);
+  const running = dbPath === ':memory:' ? null : await findRunningColony(dbPath, { instead: 'this colony replaces it' });
   if (running) {
-    throw new CoralError(`A colony is already serving ${dbPath} at ${running.url} (pid ${running.pid}).`, 'Every coral command uses it automatically; stop it first to start another, or pass a different --db FILE.');
+    throw new CoralError(`A colony is already serving ${dbPath} at ${running.rt.url} (pid ${running.rt.pid}).`, 'Every coral command uses it automatically; stop it first to start another, or pass a different --db FILE.');
   }
   const store = await openColonyFromOptions(clickhouse !== undefined ? { ...opts, clickhouse } : { ...opts, db: dbPath }, { create: true });
   const totals = { accepted: 0, rejected: 0, exports: 0 };
@@ -78,6 +79,10 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   // Loopback Host names need the real port, known once listening (port 0 picks one).
   const allowedHosts: string[] = [];
   const scenarios = listScenarios();
+  // Lets other commands prove a runtime record is this process before sending its token (runtime-probe.ts).
+  const nonce = newRuntimeNonce();
+  let listening = '';
+  routes[RUNTIME_ROUTE] = runtimeRoute({ nonce, url: () => listening, token });
   if (opts.mcp) {
     const ctx = createToolContext(store);
     const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools, scenarios }), { allowedHosts, token });
@@ -101,6 +106,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
     await store.close();
     throw err;
   }
+  listening = receiver.url;
   if (isLoopback(opts.otlpHost)) allowedHosts.push(...loopbackHosts(receiver.port, opts.otlpHost));
   const log = (line: string) => process.stderr.write(`coral colony: ${line}\n`);
   log(`colony ${store.path}`);
@@ -109,7 +115,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   log(`OTLP authentication: ${otlpAuthWords(token, opts.otlpAuth, isLoopback(opts.otlpHost))}`);
   if (mcp) log(`MCP (Streamable HTTP) on ${receiver.url}/mcp${token ? ', bearer token required' : ''}`);
   // A :memory: colony has no file for others to find.
-  const forget = dbPath === ':memory:' ? () => undefined : writeRuntime({ db: dbPath, url: receiver.url, mcp: Boolean(mcp), otlpGrpc: grpc?.address ?? null }, token);
+  const forget = dbPath === ':memory:' ? () => undefined : writeRuntime({ db: dbPath, url: receiver.url, mcp: Boolean(mcp), otlpGrpc: grpc?.address ?? null, nonce }, token);
   log('Ctrl-C to stop');
   let reported = { ...totals };
   const timer = setInterval(() => {

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import {
   type ConfigFile,
+  configLayers,
   describeReference,
   describeSettings,
   globalConfigPath,
@@ -8,10 +9,10 @@ import {
   readConfigFile,
   resolveAskSettings,
   resolveDefaultColony,
-  resolveHoneycombSettings,
   resolveSecret,
 } from '../agent/config.js';
 import { plainSecretProblems } from '../agent/config-audit.js';
+import { honeycombSettingsInEffect } from '../agent/honeycomb-options.js';
 import { SECRET_NAME, maskReference, maskUrl } from '../core/secrets.js';
 import { CoralError } from '../core/errors.js';
 import { defaultColonyDbPath } from '../core/paths.js';
@@ -35,25 +36,30 @@ function maskDeep(value: unknown, key = ''): unknown {
   return value;
 }
 
-/** Every section of the effective configuration, secrets as references only. */
+/**
+ * Every section of the effective configuration, secrets as references only. Read through the same
+ * layers the commands use (configLayers), so what an untrusted project file names shows under
+ * `ignored`, never as in effect.
+ */
 export function configSections(env: NodeJS.ProcessEnv = process.env): Record<string, unknown> {
-  const files = [globalConfigPath(env), projectConfigPath()];
-  const colonies: NonNullable<ConfigFile['colonies']> = { ...readConfigFile(files[0]).colonies, ...readConfigFile(files[1]).colonies };
-  const hc = resolveHoneycombSettings({ env });
-  const colony = resolveDefaultColony({ env });
+  const { global, project } = configLayers(env, undefined, { quiet: true });
+  const colonies: NonNullable<ConfigFile['colonies']> = { ...global.config.colonies, ...project.config.colonies };
+  const hc = honeycombSettingsInEffect(env, undefined, true);
+  const colony = resolveDefaultColony({ env, quiet: true });
   return {
-    files: files.map((path) => ({ path, present: existsSync(path) })),
+    files: [global.path, project.path].map((path) => ({ path, present: existsSync(path) })),
+    ...(project.ignored.length > 0 ? { ignored: { [`${project.path} (not trusted: run \`coral config trust\` after reading it)`]: project.ignored } } : {}),
     ai: { ask: describeSettings(resolveAskSettings({ env })) },
     colony: env.CORAL_COLONY
       ? { url: env.CORAL_COLONY, from: 'environment (CORAL_COLONY)' }
       : colony
-        ? { url: colony.url, token: refState(colony.token, env), from: 'config' }
+        ? { url: colony.url, token: refState(colony.token, env), from: colony.from }
         : { url: null, from: `none set: commands use ${defaultColonyDbPath(env)}, through the colony serving it when one runs` },
     colonies: maskDeep(colonies),
     honeycomb: {
       api_key: hc.api_key ? refState(hc.api_key, env) : env.HONEYCOMB_API_KEY ? 'HONEYCOMB_API_KEY (set)' : '(none: the bundled fake environment)',
       region: hc.region ?? 'us',
-      api_url: hc.api_url ?? null,
+      api_url: hc.api_url ?? (hc.dropped ? `(none: the project's ${maskUrl(hc.dropped)} is used only with its own honeycomb.api_key)` : null),
       cache_ttl_seconds: hc.cache_ttl_seconds ?? null,
     },
   };

@@ -5,7 +5,8 @@ import { progress } from '../core/progress.js';
 import { listScenarios, scenariosDir } from '../demo/files.js';
 import { resolve } from 'node:path';
 import { defaultColonyDbPath } from '../core/paths.js';
-import { type ColonyRuntime, readLiveRuntime, readRuntimeToken } from '../colony/runtime.js';
+import type { ColonyRuntime } from '../colony/runtime.js';
+import { findRunningColony } from '../colony/runtime-probe.js';
 import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
 import { resolveOtlpTarget } from './otlp-target.js';
 
@@ -25,11 +26,10 @@ export function demoList(opts: { json?: boolean }): void {
   print(`\nLoad one with: coral demo load <name>   (or stream it live: coral demo replay <name> --speed 60)`);
 }
 
-/** The colony serving this --db (or the default file), if one runs. */
-function runningColony(db: string | undefined): { rt: ColonyRuntime; token?: string } | null {
+/** The colony serving this --db (or the default file), if one runs and proves it (runtime-probe.ts). */
+async function runningColony(db: string | undefined): Promise<{ rt: ColonyRuntime; token?: string } | null> {
   if (db === ':memory:') return null;
-  const rt = readLiveRuntime(resolve(db ?? defaultColonyDbPath()));
-  return rt ? { rt, token: readRuntimeToken(rt) } : null;
+  return findRunningColony(resolve(db ?? defaultColonyDbPath()), { instead: 'not sending to it' });
 }
 
 /** `demo load` into a running colony: the same shifted exports, sent over OTLP/HTTP as fast as it takes them. */
@@ -64,7 +64,7 @@ export async function demoLoad(name: string, opts: StoreOptions & { at?: string;
   const { loadScenario } = await import('../demo/load.js');
   const endAtNs = opts.at ? parseInstant(opts.at) : undefined;
   // A ClickHouse colony is written directly; a file that a running colony holds, through it.
-  const running = opts.clickhouse ? null : runningColony(opts.db);
+  const running = opts.clickhouse ? null : await runningColony(opts.db);
   if (running) {
     await loadIntoRunning(name, running, endAtNs ?? nowNs(), opts.json);
     return;
@@ -98,7 +98,7 @@ export async function demoReplay(name: string, opts: { speed: string; otlp?: str
   if (!Number.isFinite(speed) || speed <= 0 || speed > 100_000) {
     throw new CoralError(`Invalid --speed "${opts.speed}".`, 'Use a positive number up to 100000: 1 is real time, 60 plays the hour in a minute.');
   }
-  const target = resolveOtlpTarget(opts, process.env, runningColony(undefined));
+  const target = resolveOtlpTarget(opts, process.env, await runningColony(undefined));
   const sender = otlpSender(target.protocol, target.endpoint, target.headers);
   const abort = new AbortController();
   process.once('SIGINT', () => abort.abort());

@@ -13,7 +13,7 @@ import { type AccessOptions, openLocalStore } from './colony-access.js';
  * to it instead.
  */
 export async function mcpServe(asked: AccessOptions & { listDeprecatedTools?: boolean }): Promise<void> {
-  const opts = resolveColonyChoice(asked);
+  const opts = await resolveColonyChoice(asked);
   if (opts.colony) {
     const { bridgeStdioToColony } = await import('./mcp-bridge.js');
     await bridgeStdioToColony(opts.colony, opts.token);

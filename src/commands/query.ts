@@ -4,7 +4,7 @@ import { type Nanos, parseDuration, parseInstant, nowNs, DURATION_HINT } from '.
 import { resolveColonyChoice } from '../agent/colony-choice.js';
 import { toolByName } from '../colony/tools/index.js';
 import { parseToolInput } from '../core/input.js';
-import { type AccessOptions, openColonyAccess } from './colony-access.js';
+import { type AccessOptions, openResolvedAccess } from './colony-access.js';
 import { type OutputFormat, formatsFor, printToolOutput } from './query-output.js';
 
 export interface QueryOptions extends AccessOptions {
@@ -44,13 +44,13 @@ function format(tool: string, opts: QueryOptions, fallback: OutputFormat): Outpu
 /** Runs one colony tool for the CLI, exactly as an MCP client would call it, and prints it. */
 export async function runQuery(tool: string, args: Record<string, unknown>, opts: QueryOptions, defaultFormat: OutputFormat): Promise<void> {
   const fmt = format(tool, opts, defaultFormat);
-  const target = resolveColonyChoice(opts);
+  const target = await resolveColonyChoice(opts);
   const w = queryWindow(target, target.colony !== undefined);
   const clean = Object.fromEntries(Object.entries({ time_range: w.timeRange, ...args }).filter(([, v]) => v !== undefined));
   // Refused before a demo loads or a colony opens: the tool would refuse the same input after.
   const def = toolByName(tool);
   if (def) parseToolInput(def.name, def.input, clean);
-  const access = await openColonyAccess(target, w.now);
+  const access = await openResolvedAccess(target, w.now);
   try {
     printToolOutput(tool, await access.call(tool, clean), fmt);
   } finally {

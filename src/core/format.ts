@@ -15,6 +15,14 @@ export function formatMs(ms: number): string {
   return `${formatCount(ms)}ms`;
 }
 
+/** A wait that may run to minutes or hours, in the unit a person reads it in (formatMs below ten seconds). */
+export function formatWait(ms: number): string {
+  if (ms < 10_000) return formatMs(ms);
+  if (ms < 120_000) return `${(ms / 1000).toFixed(1)}s`;
+  if (ms < 7_200_000) return `${(ms / 60_000).toFixed(1)} min`;
+  return `${(ms / 3_600_000).toFixed(1)} h`;
+}
+
 export function formatPercent(ratio: number): string {
   return `${(ratio * 100).toFixed(1)}%`;
 }

@@ -118,12 +118,17 @@ describe('config files that cannot be used', () => {
 });
 
 describe('the default colony and the ClickHouse settings', () => {
-  it('takes the default colony whole from the project when it names one, else from the global file', () => {
+  it('takes the default colony whole from the trusted project when it names one, else from the global file', () => {
     expect(resolveDefaultColony({ env: env(), cwd: dirs.project })).toBeUndefined();
     globalFile('colony: { url: "http://127.0.0.1:4318", token: env://G_TOKEN }\n');
-    expect(resolveDefaultColony({ env: env(), cwd: dirs.project })).toEqual({ url: 'http://127.0.0.1:4318', token: 'env://G_TOKEN' });
+    const global = { url: 'http://127.0.0.1:4318', token: 'env://G_TOKEN', layer: 'global', from: `global (${globalConfigPath(env())})` };
+    expect(resolveDefaultColony({ env: env(), cwd: dirs.project })).toEqual(global);
+    // Untrusted, the project's colony is ignored: it would choose where the user's reads (and token) go.
     projectFile('colony: { url: "http://10.0.0.1:4318" }\n');
-    expect(resolveDefaultColony({ env: env(), cwd: dirs.project })).toEqual({ url: 'http://10.0.0.1:4318' });
+    expect(resolveDefaultColony({ env: env(), cwd: dirs.project, quiet: true })).toEqual(global);
+    trustProject();
+    // Trusted, it is taken whole: the global token does not come along to the project's URL.
+    expect(resolveDefaultColony({ env: env(), cwd: dirs.project })).toEqual({ url: 'http://10.0.0.1:4318', layer: 'project', from: `project (${projectConfigPath(dirs.project)})` });
   });
 
   it('reads ClickHouse only from the user\'s own file, never the project\'s', () => {

@@ -41,6 +41,7 @@ export interface SpanSpec {
   attributes?: Record<string, Scalar>;
   status?: 0 | 1 | 2;
   statusMessage?: string;
+  links?: { traceId: string; spanId: string }[];
 }
 
 export function jsonSpan(s: SpanSpec): Record<string, unknown> {
@@ -54,6 +55,7 @@ export function jsonSpan(s: SpanSpec): Record<string, unknown> {
     endTimeUnixNano: (s.startNs + BigInt(Math.round(s.durationMs * 1e6))).toString(),
     attributes: attrs(s.attributes ?? {}),
     status: s.status ? { code: s.status, message: s.statusMessage ?? '' } : {},
+    ...(s.links ? { links: s.links } : {}),
   };
 }
 
@@ -135,7 +137,7 @@ export function logsBody(resource: Record<string, Scalar>, scopeName: string, lo
 const enc = (body: unknown) => Buffer.from(JSON.stringify(body));
 
 /** Decodes and stores a JSON payload through the same path the receiver uses, minus HTTP. */
-export async function ingest(store: ColonyStore, signal: 'traces' | 'metrics' | 'logs', body: unknown): Promise<number> {
+export async function ingest(store: Pick<ColonyStore, 'write'>, signal: 'traces' | 'metrics' | 'logs', body: unknown): Promise<number> {
   const n =
     signal === 'traces' ? normalizeTraces(decodeTracesJson(enc(body)))
     : signal === 'metrics' ? normalizeMetrics(decodeMetricsJson(enc(body)))

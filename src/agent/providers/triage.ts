@@ -38,8 +38,15 @@ function firstLine(text: string, prefix: string): string | undefined {
   return text.split('\n').find((l) => l.startsWith(prefix));
 }
 
-/** The traces worth reading: for a slowdown the slow ones (a little under the current P95), else the most recent. */
-function traceArgs(top: StandOut): Record<string, unknown> {
+const sendsNothing = (s: StandOut) => s.signals.some((x) => x.startsWith('sends no telemetry'));
+
+/**
+ * The traces worth reading: for a slowdown the slow ones (a little under the current P95), else the most
+ * recent; for a callee that sends no telemetry, its callers' failing calls (the only place it shows).
+ */
+function traceArgs(top: StandOut, standOut: readonly StandOut[]): Record<string, unknown> {
+  const caller = sendsNothing(top) ? standOut.find((s) => s.explainedBy === top.service) : undefined;
+  if (caller) return { service: caller.service, time_range: '30m', max_traces: 3, order: 'errors' };
   const args: Record<string, unknown> = { service: top.service, time_range: '30m', max_traces: 3 };
   if (top.slower && !top.failing && top.p95Ms) args.min_duration_ms = Math.max(1, Math.round(top.p95Ms * 0.8));
   return args;
@@ -47,6 +54,9 @@ function traceArgs(top: StandOut): Record<string, unknown> {
 
 function nextStep(top: StandOut): string {
   const svc = top.service;
+  if (sendsNothing(top)) {
+    return `check that ${svc} is running and reachable from its callers (its pods or processes, endpoints, DNS, recent restarts); it sends no telemetry, so its own logs or orchestrator say why. What would confirm it: its callers' calls succeeding once ${svc} answers again.`;
+  }
   if (top.trigger?.startsWith('deploy')) {
     return `compare ${svc} before and after that deploy (what changed in the release), and consider rolling it back. What would confirm it: the signals returning to normal after a rollback, or the slow/failing operation's traces pointing into the new code.`;
   }
@@ -80,7 +90,7 @@ export class TriageProvider implements ModelProvider {
     const metrics = done.find((r) => r.name === 'coral_query_metrics');
     if (top && !metrics && mayCall) {
       yield { type: 'tool_call', call: { id: id(2), name: 'coral_query_metrics', args: { service: top.service, time_range: '30m' } } };
-      yield { type: 'tool_call', call: { id: id(3), name: 'coral_query_traces', args: traceArgs(top) } };
+      yield { type: 'tool_call', call: { id: id(3), name: 'coral_query_traces', args: traceArgs(top, standOut) } };
       return;
     }
     const lines = ['Automatic triage (no model configured): a rule-based reading of the tools\' findings, not a diagnosis.', ''];

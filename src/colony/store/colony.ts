@@ -12,6 +12,7 @@ import type { HistogramOperationRow, SpanBucketRow } from './queries/operations.
 import type { SpanP95Row } from './queries/span-percentiles.js';
 import type { CallSpanRow } from './queries/calls.js';
 import type { GaugePoint, MinuteRow } from './queries/timeline.js';
+import type { MessagingDelayRow } from './queries/messaging.js';
 
 export interface StoreCounts {
   spans: number;
@@ -52,6 +53,8 @@ export interface ColonyReader {
   gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]>;
   listMetrics(q: MetricQuery): Promise<MetricInfo[]>;
   topology(range: TimeRange): Promise<TopologyEdge[]>;
+  /** Per consumer service, how long messages waited between their producer span and its consumer span. */
+  messagingDelays(range: TimeRange): Promise<MessagingDelayRow[]>;
   counts(): Promise<StoreCounts>;
   close(): Promise<void>;
 }

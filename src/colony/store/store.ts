@@ -14,6 +14,7 @@ import { type MetricInfo, type MetricQuery, listMetrics } from './queries/metric
 import { type HistogramOperationRow, type SpanBucketRow, operationHistograms, operationSpanBuckets } from './queries/operations.js';
 import { type SpanP95Row, operationSpanP95 } from './queries/span-percentiles.js';
 import { type CallSpanRow, callSpans } from './queries/calls.js';
+import { type MessagingDelayRow, messagingDelays } from './queries/messaging.js';
 import { type GaugePoint, type MinuteRow, gaugePoints, minuteSeries } from './queries/timeline.js';
 
 import type { Colony, StoreCounts } from './colony.js';
@@ -117,6 +118,10 @@ export class ColonyStore implements Colony {
 
   topology(range: TimeRange): Promise<TopologyEdge[]> {
     return topology(this.db, range);
+  }
+
+  messagingDelays(range: TimeRange): Promise<MessagingDelayRow[]> {
+    return messagingDelays(this.db, range);
   }
 
   async counts(): Promise<StoreCounts> {

@@ -3,6 +3,7 @@ import { formatMs, formatPercent } from '../../core/format.js';
 import { nsToIso, parseDuration } from '../../core/time.js';
 import { SATURATION_GAUGES, type ServiceChange, compareServices, standOut } from '../unified/summary.js';
 import { attribute } from '../unified/attribution.js';
+import { errorOrigins } from '../unified/error-origin.js';
 import { histogramViews, spanViews } from '../unified/operations.js';
 import { serviceTimes } from '../unified/self-time.js';
 import { tag } from '../unified/render-tree.js';
@@ -28,7 +29,7 @@ export const summaryTool = defineTool({
   name: 'coral_query_summary',
   title: 'Where to look first',
   description:
-    'Recommended: use this first. One call that tells where to look: every service\'s health, request rate, error rate and P95 latency against the preceding window (from the source that saw the most requests: Beyla histograms when the SDK samples), per-operation regressions, own (self) time versus time spent in callees, saturation (memory climbing and resetting, CPU, consumer lag), onset times and the deploys or config changes just before them, and the services that stand out, most likely cause first. ' +
+    'Recommended: use this first. One call that tells where to look: every service\'s health, request rate, error rate and P95 latency against the preceding window (from the source that saw the most requests: Beyla histograms when the SDK samples), per-operation regressions, own (self) time versus time spent in callees, saturation (memory climbing and resetting, CPU, consumer lag, messages waiting longer between send and processing), onset times and the deploys or config changes just before them, callees that reject their callers\' calls or send no telemetry, and the services that stand out, most likely cause first. ' +
     'Example: {} or {"time_range": "15m"}.',
   input: { time_range: timeRange.default('30m').describe('The window to summarise; it is compared with the window of the same length before it') },
   output: {
@@ -45,7 +46,7 @@ export const summaryTool = defineTool({
     const span = parseDuration(a.time_range);
     const prevRange = { fromNs: range.fromNs - span, toNs: range.fromNs };
     const both = { fromNs: prevRange.fromNs, toNs: range.toNs };
-    const [health, spansNow, spansPrev, histNow, histPrev, callsNow, callsPrev, minutes, gauges, events, edgesNow, edgesPrev, p95Now, p95Prev] = await Promise.all([
+    const [health, spansNow, spansPrev, histNow, histPrev, callsNow, callsPrev, minutes, gauges, events, edgesNow, edgesPrev, delaysNow, delaysPrev, p95Now, p95Prev] = await Promise.all([
       ctx.store.serviceHealth(range),
       ctx.store.operationSpanBuckets(range),
       ctx.store.operationSpanBuckets(prevRange),
@@ -58,6 +59,8 @@ export const summaryTool = defineTool({
       ctx.store.queryEvents({ range: both, limit: 50 }),
       ctx.store.topology(range),
       ctx.store.topology(prevRange),
+      ctx.store.messagingDelays(range),
+      ctx.store.messagingDelays(prevRange),
       ctx.store.operationSpanP95(range),
       ctx.store.operationSpanP95(prevRange),
     ]);
@@ -67,9 +70,9 @@ export const summaryTool = defineTool({
     const scored = compareServices({
       windowSec: Number(span / 1_000_000_000n), fromNs: range.fromNs, toNs: range.toNs, prevFromNs: prevRange.fromNs, health,
       opsNow: [...spanViews(spansNow), ...histogramViews(histNow)], opsPrev: [...spanViews(spansPrev), ...histogramViews(histPrev)],
-      timesNow, timesPrev, minutes, gauges, events, spanP95: { now: p95Now, prev: p95Prev },
+      timesNow, timesPrev, minutes, gauges, events, delaysNow, delaysPrev, spanP95: { now: p95Now, prev: p95Prev },
     });
-    const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev });
+    const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev, events, origins: errorOrigins(callsNow) });
     const intake = intakeSilence(health, range.toNs);
     const top = intake ? [] : standOut(changes);
     const evs = events.slice(0, 10).map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title }));

@@ -80,6 +80,8 @@ export function saturation(input: {
   restarts: number;
   /** This window's requests over the previous window's (1 when unknown). */
   trafficRatio: number;
+  /** Messages waiting longer between send and processing (messaging-lag.ts), when they do. */
+  backlog?: string | null;
 }): SaturationFinding {
   const signals: string[] = [];
   let score = 0;
@@ -108,9 +110,10 @@ export function saturation(input: {
   }
   const lagNow = latestTotal(input.lag);
   const lagPrev = latestTotal(input.prevLag) ?? 0;
-  if (lagNow !== undefined && lagNow >= 100 && lagNow > 5 * Math.max(1, lagPrev)) {
-    signals.push(`consumer lag ${formatCount(lagPrev)} -> ${formatCount(lagNow)} messages`);
-    score += 25;
-  }
+  const lagging = lagNow !== undefined && lagNow >= 100 && lagNow > 5 * Math.max(1, lagPrev);
+  if (lagging) signals.push(`consumer lag ${formatCount(lagPrev)} -> ${formatCount(lagNow)} messages`);
+  if (input.backlog) signals.push(input.backlog);
+  // The gauge and the spans tell of one backlog: scored once.
+  if (lagging || input.backlog) score += 25;
   return { signals, score };
 }

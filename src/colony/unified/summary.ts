@@ -8,6 +8,8 @@ import { saturation } from './saturation.js';
 import { isDefaultServiceName } from '../otlp/normalize.js';
 import { type SpanP95Index, shownP95, spanP95Index } from './exact-p95.js';
 import type { SpanP95Row } from '../store/queries/span-percentiles.js';
+import { backlogSignal, delayChange } from './messaging-lag.js';
+import type { MessagingDelayRow } from '../store/queries/messaging.js';
 import { histogramQuantile } from './histogram.js';
 import { type ServiceTime, bestTimes } from './self-time.js';
 import { Z_SIGNIFICANT, countZ, latencyChange, mean, meanZ } from './stats.js';
@@ -71,6 +73,9 @@ export interface SummaryInput {
   events: readonly ChangeEvent[];
   /** Exact span P95s of each window (shown for views from spans); without them the buckets' estimate is shown. */
   spanP95?: { now: readonly SpanP95Row[]; prev: readonly SpanP95Row[] };
+  /** Send-to-process waits of messages per consumer, in each window (none when absent). */
+  delaysNow?: readonly MessagingDelayRow[];
+  delaysPrev?: readonly MessagingDelayRow[];
 }
 
 const rate = (r: number) => `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}/s`;
@@ -193,6 +198,7 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
       lag: now('messaging.kafka.consumer.lag'), prevLag: before('messaging.kafka.consumer.lag'),
       restarts: input.events.filter((e) => e.serviceName === h.serviceName && (e.kind === 'restart' || e.kind === 'crash') && e.timeNs > input.fromNs).length,
       trafficRatio: prevRequests > 0 ? requests / prevRequests : 1,
+      backlog: backlogSignal(delayChange(h.serviceName, input.delaysNow ?? [], input.delaysPrev ?? [])),
     });
     signals.push(...sat.signals);
     score += sat.score;

@@ -57,6 +57,7 @@ describe.skipIf(!HAVE_CHDB)(`DuckDB and ClickHouse colonies answer alike${HAVE_C
         const inOrder = <T>(rows: T[]) => rows.map((r) => [JSON.stringify(r), r] as const).sort(([x], [y]) => x.localeCompare(y)).map(([, r]) => r);
         const reads: [string, (store: Colony, r: TimeRange) => Promise<unknown>][] = [
           ['topology', (store, r) => store.topology(r)],
+          ['messagingDelays', (store, r) => store.messagingDelays(r)],
           ['callSpans', (store, r) => store.callSpans(r, 50)],
           ['operationSpanBuckets', (store, r) => store.operationSpanBuckets(r)],
           ['operationHistograms', async (store, r) => inOrder(await store.operationHistograms(r))],

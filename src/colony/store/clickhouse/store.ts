@@ -13,6 +13,8 @@ import type { MetricInfo, MetricQuery } from '../queries/metrics.js';
 import type { HistogramOperationRow, SpanBucketRow } from '../queries/operations.js';
 import type { CallSpanRow } from '../queries/calls.js';
 import type { GaugePoint, MinuteRow } from '../queries/timeline.js';
+import type { MessagingDelayRow } from '../queries/messaging.js';
+import { messagingDelays } from './read-messaging.js';
 import { type ChClient, openChClient } from './client.js';
 import { DEDUP_WINDOW, DEFAULT_TABLES, type TableNames, createTableStatements } from './ddl.js';
 import { type ClickHouseTarget, describeTarget } from './url.js';
@@ -177,6 +179,10 @@ export class ClickHouseStore implements Colony {
 
   topology(range: TimeRange): Promise<TopologyEdge[]> {
     return this.edges.ask(range);
+  }
+
+  messagingDelays(range: TimeRange): Promise<MessagingDelayRow[]> {
+    return messagingDelays(this.ch, this.schema, range);
   }
 
   counts(): Promise<StoreCounts> {
