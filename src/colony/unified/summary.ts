@@ -190,11 +190,11 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
       input.gauges.filter((g) => g.service === h.serviceName && g.metric === metric && g.timeNs > fromNs && g.timeNs <= toNs);
     const now = (m: string) => gauge(m, input.fromNs, input.toNs);
     const before = (m: string) => gauge(m, input.prevFromNs, input.fromNs);
-    // Memory under the default name is many unrelated processes (host metrics, scripts): never a culprit's.
-    const memory = (m: (name: string) => GaugePoint[]) => (isDefaultServiceName(h.serviceName) ? [] : m('process.memory.usage'));
+    // Process gauges under the default name are many unrelated processes (host metrics, scripts): never a culprit's.
+    const proc = (m: (name: string) => GaugePoint[], metric: string) => (isDefaultServiceName(h.serviceName) ? [] : m(metric));
     const sat = saturation({
-      memory: memory(now), prevMemory: memory(before),
-      cpu: now('process.cpu.utilization'), prevCpu: before('process.cpu.utilization'),
+      memory: proc(now, 'process.memory.usage'), prevMemory: proc(before, 'process.memory.usage'),
+      cpu: proc(now, 'process.cpu.utilization'), prevCpu: proc(before, 'process.cpu.utilization'),
       lag: now('messaging.kafka.consumer.lag'), prevLag: before('messaging.kafka.consumer.lag'),
       restarts: input.events.filter((e) => e.serviceName === h.serviceName && (e.kind === 'restart' || e.kind === 'crash') && e.timeNs > input.fromNs).length,
       trafficRatio: prevRequests > 0 ? requests / prevRequests : 1,

@@ -122,12 +122,15 @@ describe('compareServices: saturation in its window', () => {
     expect(SATURATION_GAUGES).toEqual(['process.memory.usage', 'process.cpu.utilization', 'messaging.kafka.consumer.lag']);
   });
 
-  it('does not read memory of services without a name (the SDK default: many unrelated processes)', () => {
-    const climbs = (service: string) => [gauge('process.memory.usage', PREV_FROM + MIN, 100e6, service), gauge('process.memory.usage', FROM + MIN, 300e6, service)];
+  it('does not read process memory and CPU of services without a name (the SDK default: many unrelated processes)', () => {
+    const climbs = (service: string) => [
+      gauge('process.memory.usage', PREV_FROM + MIN, 100e6, service), gauge('process.memory.usage', FROM + MIN, 300e6, service),
+      gauge('process.cpu.utilization', PREV_FROM + MIN, 0.1, service), gauge('process.cpu.utilization', FROM + MIN, 0.5, service),
+    ];
     const read = (service: string) => compareServices(input({ health: [health(service)], gauges: climbs(service) }))[0].signals;
     expect(read('unknown_service')).toEqual([]);
     expect(read('unknown_service:java')).toEqual([]);
-    expect(read('unknown_services')).toEqual(['memory 100 MB -> 300 MB']);
+    expect(read('unknown_services')).toEqual(['memory 100 MB -> 300 MB', 'CPU 10.0% -> 50.0%']);
   });
 
   it('puts a point at the window\'s start in the previous window and one at its end in this one', () => {
