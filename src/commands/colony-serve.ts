@@ -5,6 +5,7 @@ import { parseIntOption } from '../core/args.js';
 import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
 import { InflightBudget } from '../colony/otlp/limits.js';
+import { SERVE_CHECKPOINT_THRESHOLD_MB } from '../colony/store/db.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
 import { type RunningGrpcReceiver, startGrpcReceiver } from '../colony/otlp/grpc.js';
 import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
@@ -23,6 +24,7 @@ interface ServeOptions extends StoreOptions {
   otlpGrpc: boolean;
   maxBodyMb: string;
   maxInflightMb: string;
+  maxWalMb?: string;
   decodeWorkers?: string;
   token?: string;
   otlpAuth: string;
@@ -50,6 +52,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const grpcPort = opts.otlpGrpc ? parseIntOption('--otlp-grpc-port', opts.otlpGrpcPort, 0, 65535) : null;
   const maxBodyBytes = parseIntOption('--max-body-mb', opts.maxBodyMb, 1, 1024) * 1024 * 1024;
   const budget = new InflightBudget(parseIntOption('--max-inflight-mb', opts.maxInflightMb, 1, 65536) * 1024 * 1024);
+  const walMb = opts.maxWalMb === undefined ? SERVE_CHECKPOINT_THRESHOLD_MB : parseIntOption('--max-wal-mb', opts.maxWalMb, 1, 65536);
   const decodeWorkers = opts.decodeWorkers === undefined ? undefined : parseIntOption('--decode-workers', opts.decodeWorkers, 0, 16);
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
   if (opts.otlpAuth !== 'token' && opts.otlpAuth !== 'none') throw new CoralError(`--otlp-auth ${opts.otlpAuth} is not a mode.`, 'Accepted: token (OTLP requires the --token too, the default) or none (OTLP open, /mcp still needs the token).');
@@ -66,7 +69,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   if (running) {
     throw new CoralError(`A colony is already serving ${dbPath} at ${running.url} (pid ${running.pid}).`, 'Every coral command uses it automatically; stop it first to start another, or pass a different --db FILE.');
   }
-  const store = await openColonyFromOptions(clickhouse !== undefined ? { ...opts, clickhouse } : { ...opts, db: dbPath }, { create: true });
+  const store = await openColonyFromOptions(clickhouse !== undefined ? { ...opts, clickhouse } : { ...opts, db: dbPath }, { create: true, checkpointThreshold: `${walMb}MB` });
   const totals = { accepted: 0, rejected: 0, exports: 0 };
   const count = (e: ExportReport) => {
     totals.accepted += e.accepted;
