@@ -4,6 +4,7 @@ import { defaultColonyDbPath } from '../core/paths.js';
 import { parseIntOption } from '../core/args.js';
 import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
+import { Gate } from '../core/gate.js';
 import { InflightBudget } from '../colony/otlp/limits.js';
 import { SERVE_CHECKPOINT_THRESHOLD_MB } from '../colony/store/db.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
@@ -33,6 +34,12 @@ interface ServeOptions extends StoreOptions {
 }
 
 const REPORT_EVERY_MS = 10_000;
+/**
+ * MCP tool runs at once, and waiting beyond them: reads share two DuckDB connections (db.ts) and the
+ * JS thread with ingest, so more at once only slows every one of them (issue 31).
+ */
+const TOOL_RUNS = 2;
+const TOOL_RUNS_WAITING = 64;
 
 /** Said at startup, so nobody believes OTLP is guarded when it is not. */
 function otlpAuthWords(token: string | undefined, mode: string, loopback: boolean): string {
@@ -83,7 +90,8 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const scenarios = listScenarios();
   if (opts.mcp) {
     const ctx = createToolContext(store);
-    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools, scenarios }), { allowedHosts, token });
+    const gate = new Gate(TOOL_RUNS, TOOL_RUNS_WAITING);
+    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools, scenarios, gate }), { allowedHosts, token });
     mcp = handler;
     routes['/mcp'] = (req, res) => handler.handle(req, res);
   }

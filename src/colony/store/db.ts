@@ -4,6 +4,7 @@ import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb
 import { CoralError } from '../../core/errors.js';
 import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
 import { createTableSql } from './columns.js';
+import { DEFAULT_MAX_RESULT_ROWS, DEFAULT_READ_TIMEOUT_MS, type ReadLimits, ReadPool } from './read-pool.js';
 
 export interface OpenOptions {
   /** A file path, or ':memory:'. */
@@ -24,6 +25,8 @@ export interface OpenOptions {
    * `colony serve` asks for less, as the whole log is replayed when the file reopens after a crash.
    */
   checkpointThreshold?: string;
+  /** Time and size limits of each read (read-pool.ts defaults). */
+  readLimits?: Partial<ReadLimits>;
 }
 
 /** The compressible in-memory catalog every connection of a compact colony uses. */
@@ -59,8 +62,12 @@ export type Row = Record<string, unknown>;
 
 /** Bulk-write connections: two, so that one appends while the other commits (see writer.ts). */
 const WRITE_LANES = 2;
-/** Read connections: a tool's independent queries run side by side instead of queueing on one. */
-const READERS = 3;
+/**
+ * Read connections, each running one query at a time (read-pool.ts): a tool's independent queries
+ * run two side by side, and reads can never take more than two of the libuv pool threads DuckDB's
+ * queries run on, nor both cores from the writer.
+ */
+const READERS = 2;
 
 /**
  * A DuckDB database with the colony schema: connections for bulk writes, one for the service
@@ -73,9 +80,8 @@ export class Database {
     readonly writers: DuckDBConnection[],
     readonly registry: DuckDBConnection,
     private readonly readers: DuckDBConnection[],
+    private readonly reads: ReadPool,
   ) {}
-
-  private nextReader = 0;
 
   /** The connection for schema changes and maintenance. */
   get admin(): DuckDBConnection {
@@ -115,7 +121,8 @@ export class Database {
     for (let i = 0; i < WRITE_LANES; i++) writers.push(await connect());
     const readers: DuckDBConnection[] = [];
     for (let i = 0; i < READERS; i++) readers.push(await connect());
-    const db = new Database(opts.path, instance, writers, await connect(), readers);
+    const limits = { timeoutMs: DEFAULT_READ_TIMEOUT_MS, maxRows: DEFAULT_MAX_RESULT_ROWS, ...opts.readLimits };
+    const db = new Database(opts.path, instance, writers, await connect(), readers, new ReadPool(readers, limits));
     await db.migrate();
     // A log left by a crash was replayed just now and stays until the next checkpoint: folded into
     // the file at once, so that a second crash does not replay it again (nothing to do after a clean stop).
@@ -140,12 +147,12 @@ export class Database {
     }
   }
 
-  /** Runs a read query with bound parameters; BIGINT values stay JS bigint (cast in SQL where a number is meant). */
-  async query<T = Row>(sql: string, params: Params = {}): Promise<T[]> {
-    const conn = this.readers[this.nextReader];
-    this.nextReader = (this.nextReader + 1) % this.readers.length;
-    const result = await conn.runAndReadAll(sql, params);
-    return result.getRowObjectsJS() as T[];
+  /**
+   * Runs a read query with bound parameters on the next free read connection (queued while both are
+   * busy), within the read limits; BIGINT values stay JS bigint (cast in SQL where a number is meant).
+   */
+  query<T = Row>(sql: string, params: Params = {}): Promise<T[]> {
+    return this.reads.query<T>(sql, params);
   }
 
   close(): void {
