@@ -20,17 +20,16 @@ function batch(n: number) {
 }
 
 describe('reads beside ingest', () => {
-  it('commits a write while a queue of slow reads is still running: reads never take the threads inserts run on', async () => {
+  it('commits the first write after open while slow reads are queued: its span-key read is not one of them', async () => {
     store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
-    await store.write(batch(0));
     let readsDone = 0;
-    const reads = Array.from({ length: 10 }, () => store!.db.query(SLOW_READ).then(() => readsDone++));
+    const reads = Array.from({ length: 12 }, () => store!.db.query(SLOW_READ).then(() => readsDone++));
+    // The first write reads the stored span keys (writer.ts): on its own connection, not a read one.
     await store.write(batch(1));
-    // Two reads at a time: the write waited for none of the eight queued behind them.
     const doneAtWrite = readsDone;
     await Promise.all(reads);
     expect(doneAtWrite).toBeLessThanOrEqual(2);
-    expect((await store.counts()).spans).toBe(40);
+    expect((await store.counts()).spans).toBe(20);
   }, 60_000);
 
   it('stops a read that runs past its time limit with a clear error, and the connection serves the next read', async () => {
