@@ -24,6 +24,8 @@ const SPANS = Number(process.env.BENCH_LOAD_SPANS ?? 1_000_000);
 const RATE = Number(process.env.BENCH_LOAD_RATE ?? 10);
 const SECONDS = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
 const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 8);
+/** More `colony serve` arguments, space-separated (e.g. "--max-wal-mb 256"). */
+const SERVE_ARGS = (process.env.BENCH_LOAD_SERVE_ARGS ?? '').split(' ').filter(Boolean);
 const TARGET_P95_MS = 250;
 
 /** The server's resident memory in MB, from /proc (Linux; 0 elsewhere). */
@@ -59,7 +61,7 @@ try {
   const store = await ColonyStore.open({ path: db, threads: 1, memoryLimit: '4GB' });
   await populate(store, SPANS, 200_000, end);
   await store.close();
-  const serve = await startServe(db, dir);
+  const serve = await startServe(db, dir, SERVE_ARGS);
   let rssPeak = 0;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(serve.child.pid ?? 0))), 100);
   // Warm: the span keys read by the first write, the code compiled.
@@ -89,6 +91,7 @@ try {
     spans_per_export: 512,
     seconds_per_phase: SECONDS,
     mcp_clients: CLIENTS,
+    serve_args: SERVE_ARGS.join(' '),
     idle_export: { ...idleLatency, failures: idle.failures, exports: idle.ms.length },
     loaded_export: { ...loadLatency, failures: loaded.failures, exports: loaded.ms.length },
     mcp_calls: { ...latencySummary(calls.ms), calls: calls.calls, errors: calls.errors },

@@ -59,12 +59,7 @@ colony
   .option('--otlp-auth <mode>', 'token: OTLP requires --token too; none: OTLP open, only /mcp needs it', 'token')
   .option('--no-mcp', 'do not serve the MCP tools at /mcp')
   .option('--list-deprecated-tools', 'also list the old coral_query_beyla_* tool names (they answer either way)')
-  .action(async (opts) => {
-    // DuckDB's queries and inserts each hold a libuv pool thread while they run (4 by default), as do
-    // gzip inflation and file I/O: 2 reads, 2 write lanes, the registry and the receiver need more.
-    process.env.UV_THREADPOOL_SIZE ??= '8';
-    await (await import('./commands/colony-serve.js')).colonyServe(opts);
-  });
+  .action(async (opts) => (await import('./commands/colony-serve.js')).colonyServe(opts));
 
 colony
   .command('status')

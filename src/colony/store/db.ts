@@ -64,8 +64,8 @@ export type Row = Record<string, unknown>;
 const WRITE_LANES = 2;
 /**
  * Read connections, each running one query at a time (read-pool.ts): a tool's independent queries
- * run two side by side, and reads can never take more than two of the libuv pool threads DuckDB's
- * queries run on, nor both cores from the writer.
+ * run two side by side, and reads never take more than two of the four libuv pool threads that
+ * DuckDB's statements run on, leaving two for the write lanes.
  */
 const READERS = 2;
 

@@ -24,12 +24,11 @@ export const DEFAULT_MAX_RESULT_ROWS = 1_000_000;
 const ROWS_PER_SLICE = 8192;
 
 /**
- * Read connections handed out one query at a time, the rest queued here. Every query of
- * @duckdb/node-api runs on a libuv pool thread (4 by default) for as long as it runs, and a second
- * query on a busy connection holds another thread waiting on the connection's lock: reads spread
- * round-robin over the connections could take every pool thread and leave the writer's inserts
- * queued behind them (issue 31: OTLP export P95 from 50 ms to 7-15 s under 8 MCP clients). So at
- * most one query per connection and as many at once as there are connections; the queue is FIFO.
+ * Read connections handed out one query at a time, the rest queued here in order. Every statement
+ * of @duckdb/node-api runs on a libuv pool thread (4 by default) for as long as it runs: reads spread
+ * round-robin over the connections, as many at once as the tools asked, competed with ingest for
+ * those threads and the two cores (issue 31: OTLP export P50 from ~25 ms to ~7 s under 8 MCP
+ * clients, measured ~0.2-0.5 s with this pool and the tool gate on a machine at load 14).
  */
 export class ReadPool {
   private readonly idle: DuckDBConnection[];
