@@ -93,9 +93,14 @@ function mediaType(req: IncomingMessage): Encoding | null {
   return null;
 }
 
-/** 429 + Retry-After: the colony holds as many bodies as it may; the exporter retries the same data. */
+/**
+ * 429 + Retry-After: the colony holds as many bodies as it may; the exporter retries the same data.
+ * The connection stays open and the unread body is discarded as it arrives (Node dumps it once the
+ * answer is sent): closing it under a sender still writing its body makes the kernel reset it, and
+ * the sender sees a broken connection instead of the 429.
+ */
 function overBudget(budget: InflightBudget): HttpError {
-  return new HttpError(429, RPC_RESOURCE_EXHAUSTED, `the colony is already holding ${budget.inUse} bytes of exports in flight (limit ${budget.capacity}); retry after ${BUDGET_RETRY_AFTER_S} s`, { 'retry-after': String(BUDGET_RETRY_AFTER_S), connection: 'close' });
+  return new HttpError(429, RPC_RESOURCE_EXHAUSTED, `the colony is already holding ${budget.inUse} bytes of exports in flight (limit ${budget.capacity}); retry after ${BUDGET_RETRY_AFTER_S} s`, { 'retry-after': String(BUDGET_RETRY_AFTER_S) });
 }
 
 function readBody(req: IncomingMessage, limit: number, hold: BudgetHold, budget: InflightBudget): Promise<Buffer> {
@@ -105,7 +110,10 @@ function readBody(req: IncomingMessage, limit: number, hold: BudgetHold, budget:
       reject(new HttpError(413, RPC_RESOURCE_EXHAUSTED, `request body of ${declared} bytes exceeds the ${limit}-byte limit`, { connection: 'close' }));
       return;
     }
-    if (Number.isFinite(declared) && declared > budget.available()) {
+    // The declared size is reserved before a byte is read: checked only, N concurrent requests
+    // would all pass while nothing was held yet, then buffer N bodies' worth before any refusal.
+    const reserved = Number.isFinite(declared) && declared > 0;
+    if (reserved && !hold.tryAdd(declared)) {
       reject(overBudget(budget));
       return;
     }
@@ -122,7 +130,8 @@ function readBody(req: IncomingMessage, limit: number, hold: BudgetHold, budget:
         stop(new HttpError(413, RPC_RESOURCE_EXHAUSTED, `request body exceeds the ${limit}-byte limit`, { connection: 'close' }));
         return;
       }
-      if (!hold.tryAdd(chunk.length)) {
+      // Node's parser never delivers more than a Content-Length: only a chunked body counts as it comes.
+      if (!reserved && !hold.tryAdd(chunk.length)) {
         stop(overBudget(budget));
         return;
       }
