@@ -2,7 +2,7 @@ import type { Fleet } from './fleet.js';
 import type { Instrumenter, Published } from './instrument.js';
 import type { Random } from '../core/random.js';
 import { SCENARIO_SECONDS, type ScenarioDef, conditionsAt } from './scenarios.js';
-import { type ServiceDef, service } from './world.js';
+import type { ServiceDef } from './world.js';
 
 /** Consumer lag per group at each minute: messages published minus messages consumed so far. */
 export type Lag = Map<string, number[]>;
@@ -11,13 +11,13 @@ export type Lag = Map<string, number[]>;
  * accounting and fraud-detection consume every order from Kafka in their own traces, one record
  * at a time: a slow consumer builds a backlog, which the lag gauge shows.
  */
-export function consumeOrders(def: ScenarioDef, rng: Random, ins: Instrumenter, endMs: number, fleet: Fleet | null): Lag {
+export function consumeOrders(def: ScenarioDef, rng: Random, ins: Instrumenter, endMs: number, fleet: Fleet | null, groups: readonly ServiceDef[]): Lag {
   const minutes = SCENARIO_SECONDS / 60;
   const lag: Lag = new Map();
   const messages = [...ins.published].sort((a, b) => a.atMs - b.atMs);
   const meanGapMs = endMs / Math.max(1, messages.length);
-  for (const group of ['accounting', 'fraud-detection']) {
-    const svc = service(group);
+  for (const svc of groups) {
+    const group = svc.name;
     const consumedAt: number[] = [];
     let freeAt = 0;
     for (const m of messages) {

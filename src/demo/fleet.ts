@@ -31,10 +31,10 @@ export class Fleet {
   /** Load-balancing picks draw from their own stream. */
   private readonly picks: Random;
 
-  constructor(seed: number, def: FleetDef = {}) {
+  constructor(seed: number, def: FleetDef = {}, services: readonly ServiceDef[] = SERVICES) {
     const rng = new Random(seed ^ 0x1b873593);
     this.picks = new Random(seed ^ 0x27d4eb2f);
-    for (const svc of SERVICES) {
+    for (const svc of services) {
       const n = Math.max(1, Math.min(8, def.instances?.[svc.name] ?? rng.int(1, 5)));
       const replicaSet = rng.hex(4).slice(0, 8);
       this.byService.set(svc.name, Array.from({ length: n }, (_, index) => ({

@@ -9,7 +9,8 @@ import { Random } from '../core/random.js';
 import { edgeRequest } from './requests.js';
 import { instanceKey, runtimeGauges } from './runtime-gauges.js';
 import { SCENARIO_BASE_NS, SCENARIO_SECONDS, type ScenarioDef, conditionsAt } from './scenarios.js';
-import { type ServiceDef, hasSdk, service } from './world.js';
+import { SERVICES, type ServiceDef, hasSdk, service } from './world.js';
+import { randomTopology, topologyRequest } from './topology.js';
 
 /** One line of a scenario file: an OTLP/JSON export request and when (ms into the scenario) it is sent. */
 export interface ExportLine {
@@ -121,7 +122,11 @@ export function generateScenario(def: ScenarioDef): GeneratedScenario {
   const logs = Array.from({ length: slices }, () => new Grouped<Record<string, unknown>>());
   const sliceOf = (ms: number) => Math.min(slices - 1, Math.max(0, Math.floor(ms / SLICE_MS)));
   const histograms = new HistogramAccumulator(baseNs, -rng.int(3_600_000, 7_200_000));
-  const fleet = def.fleet ? new Fleet(def.seed, def.fleet) : null;
+  const topology = def.topology ? randomTopology(def.topology.seed) : null;
+  const services = topology?.services ?? SERVICES;
+  const byName = new Map(services.map((s) => [s.name, s]));
+  const lookup = topology ? (name: string) => byName.get(name) ?? service(name) : service;
+  const fleet = def.fleet ? new Fleet(def.seed, def.fleet, services) : null;
   const resources = new Resources(new Random(def.seed ^ 0x5bd1e995), fleet);
   const requestsPerMinute = new Map<string, number[]>();
   const counts = { spans: 0, metricPoints: 0, logs: 0, events: 0, exports: 0 };
@@ -154,18 +159,20 @@ export function generateScenario(def: ScenarioDef): GeneratedScenario {
       logs[sliceOf(l.atMs)].add(l.service, 'sdk', `${l.service.name}-logger`, logRecord(l), l.instance);
       counts.logs++;
     },
-  }, def.instrumentation ?? {}, sampler);
+  }, def.instrumentation ?? {}, sampler, lookup);
 
   // Edge traffic: a Poisson process whose rate follows the traffic shape.
   for (let t = rng.exponential(rateAt(def, 0)); t < SCENARIO_SECONDS - 2; t += rng.exponential(rateAt(def, t))) {
-    const root: CallNode = edgeRequest(rng, conditionsAt(def, t), t * 1000, fleet);
+    const cond = conditionsAt(def, t);
+    const root: CallNode = topology ? topologyRequest(rng, topology, cond, t * 1000, fleet) : edgeRequest(rng, cond, t * 1000, fleet);
     instrumenter.request(root);
   }
 
-  const lag = consumeOrders(def, rng, instrumenter, endMs, fleet);
+  const groups = topology ? topology.consumers.map(lookup) : [service('accounting'), service('fraud-detection')];
+  const lag = consumeOrders(def, rng, instrumenter, endMs, fleet, groups);
 
   for (const e of def.events) {
-    const svc = service(e.service);
+    const svc = lookup(e.service);
     logs[sliceOf(e.atSec * 1000)].add(svc, 'sdk', 'coral.events', logRecord({ service: svc, atMs: e.atSec * 1000, severity: 'INFO', body: e.title, traceId: '', spanId: '', attributes: e.attributes }, e.kind));
     counts.events++;
   }
@@ -180,7 +187,7 @@ export function generateScenario(def: ScenarioDef): GeneratedScenario {
       // A service that went dark (dark:<service>) exports nothing, its histograms included.
       const dark = conditionsAt(def, sliceEnd / 1000);
       for (const p of histograms.exportAt(sliceEnd)) if (dark[`dark:${p.service.name}`] === undefined) metrics.add(p.service, p.source, p.scope, p.metric, p.instance);
-      for (const g of runtimeGauges(def, rng, baseNs, sliceEnd, requestsPerMinute, lag, fleet)) metrics.add(g.service, 'sdk', g.scope, g.metric, g.instance);
+      for (const g of runtimeGauges(def, services, rng, baseNs, sliceEnd, requestsPerMinute, lag, fleet)) metrics.add(g.service, 'sdk', g.scope, g.metric, g.instance);
       for (const g of metrics.groups.values()) for (const list of g.scopes.values()) counts.metricPoints += list.length;
       lines.push({ offsetMs: sliceEnd, signal: 'metrics', body: metrics.body(resources, 'resourceMetrics', 'scopeMetrics', 'metrics') });
     }

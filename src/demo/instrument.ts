@@ -78,6 +78,7 @@ export function sdkScope(svc: ServiceDef, op: Operation): string {
 
 /** Beyla >= 3.23 renamed the RPC attributes; currency runs the newer Beyla. */
 const NEW_BEYLA = new Set(['currency']);
+const newBeyla = (svc: ServiceDef) => svc.newBeyla === true || NEW_BEYLA.has(svc.name);
 
 function httpStatus(node: CallNode): number {
   return node.error?.httpStatus ?? node.httpStatus ?? 200;
@@ -129,6 +130,8 @@ export class Instrumenter {
     private readonly overrides: Readonly<Record<string, InstrumentationOverride>> = {},
     /** Sampling decisions draw from their own stream, so scenarios without sampling stay as they were. */
     private readonly sampler: Random | null = null,
+    /** The world's services by name: the shop's, or a random topology's. */
+    private readonly lookup: (name: string) => ServiceDef = service,
   ) {}
 
   private sdkRecords(svc: ServiceDef): boolean {
@@ -169,7 +172,7 @@ export class Instrumenter {
 
   /** The callee side of a call: SDK and/or eBPF server spans, then its own outgoing calls. */
   private server(node: CallNode, wire: { traceId: string; parentSpanId: string } | null): ServerIds {
-    const svc = service(node.callee);
+    const svc = this.lookup(node.callee);
     const traceId = wire?.traceId ?? this.rng.hex(16);
     const instance = node.instance;
     const ids: ServerIds = { instance, traceId, ebpfTraceId: traceId };
@@ -338,7 +341,7 @@ export class Instrumenter {
     if (op.protocol === 'grpc') {
       const code = grpcCode(node);
       const path = `/${op.rpcService}/${op.rpcMethod}`;
-      const attrs = NEW_BEYLA.has(svc.name)
+      const attrs = newBeyla(svc)
         ? { 'rpc.system.name': 'grpc', 'rpc.method': path, 'rpc.response.status_code': GRPC_CODE_NAMES[code] }
         : { 'rpc.system': 'grpc', 'rpc.method': path, 'rpc.grpc.status_code': code };
       return { name: path, attrs: { ...attrs, 'server.port': 8080 }, status: status(GRPC_SERVER_ERROR_CODES.includes(code)) };
@@ -376,7 +379,7 @@ export class Instrumenter {
     if (op.protocol === 'grpc') {
       const path = `/${op.rpcService}/${op.rpcMethod}`;
       const code = grpcCode(node);
-      this.sink.observe(NEW_BEYLA.has(svc.name)
+      this.sink.observe(newBeyla(svc)
         ? { service: svc, instance, source: 'ebpf', metric: 'rpc.server.call.duration', attributes: { 'rpc.system.name': 'grpc', 'rpc.method': path, 'rpc.response.status_code': GRPC_CODE_NAMES[code] }, value: seconds, atMs: node.endMs }
         : { service: svc, instance, source: 'ebpf', metric: 'rpc.server.duration', attributes: { 'rpc.system': 'grpc', 'rpc.method': path, 'rpc.grpc.status_code': code }, value: seconds, atMs: node.endMs });
     } else {

@@ -3,7 +3,7 @@ import { type Fleet, SLOW_INDEX } from './fleet.js';
 import { gauge } from './metrics.js';
 import type { Random } from '../core/random.js';
 import { type ScenarioDef, conditionsAt } from './scenarios.js';
-import { SERVICES, type ServiceDef, hasSdk } from './world.js';
+import { type ServiceDef, hasSdk } from './world.js';
 
 /** Requests per minute, keyed by `instanceKey`. */
 export type PerMinute = Map<string, number[]>;
@@ -19,11 +19,11 @@ export interface RuntimeGauge {
 }
 
 /** SDK runtime metrics: memory and CPU per process, and Kafka consumer lag. */
-export function runtimeGauges(def: ScenarioDef, rng: Random, baseNs: bigint, atMs: number, perMinute: PerMinute, lag: Lag, fleet: Fleet | null): RuntimeGauge[] {
+export function runtimeGauges(def: ScenarioDef, services: readonly ServiceDef[], rng: Random, baseNs: bigint, atMs: number, perMinute: PerMinute, lag: Lag, fleet: Fleet | null): RuntimeGauge[] {
   const minute = atMs / 60_000 - 1;
   const cond = conditionsAt(def, atMs / 1000);
   const out: RuntimeGauge[] = [];
-  for (const svc of SERVICES) {
+  for (const svc of services) {
     if (!hasSdk(svc) || cond[`dark:${svc.name}`] !== undefined) continue;
     const instances = fleet ? fleet.instances(svc.name).map((i) => i.index) : [undefined];
     for (const instance of instances) {

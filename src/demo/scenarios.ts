@@ -68,6 +68,8 @@ export interface ScenarioDef {
   instrumentation?: Record<string, InstrumentationOverride>;
   /** Several instances per service on shared nodes (fleet.ts); without it, one process per service. */
   fleet?: FleetDef;
+  /** A random service graph drawn from this seed (topology.ts) instead of the Astronomy Shop. */
+  topology?: { seed: number };
 }
 
 export const SCENARIO_SECONDS = 3600;
