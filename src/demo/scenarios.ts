@@ -51,7 +51,7 @@ export interface GroundTruth {
 
 /** What kind of incident a scenario holds, for the evaluation's per-kind report. */
 export type IncidentKind =
-  | 'none' | 'leaf-latency' | 'service-errors' | 'operation-bug' | 'memory-leak' | 'two-faults'
+  | 'none' | 'leaf-latency' | 'service-errors' | 'operation-bug' | 'memory-leak' | 'two-faults' | 'queue-flood'
   | 'bad-instance' | 'config-push' | 'consumer-lag' | 'noisy-neighbour' | 'error-cascade' | 'sampled-slow' | 'silent-callee';
 
 export interface ScenarioDef {
@@ -153,7 +153,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'kafka-queue-problems',
-    kind: 'consumer-lag',
+    kind: 'queue-flood',
     story: 'checkout floods the orders topic with duplicate messages and fraud-detection takes a second per record: consumer lag explodes.',
     seed: 5005,
     ratePerSec: RATE,
