@@ -310,7 +310,8 @@ demo
   .description('run the summary and the automatic triage on every scenario with several generator seeds, scored against the ground truth')
   .option('--seeds <n>', 'seeds per scenario: the committed one, then others generated on the spot', '3')
   .option('--random <n>', 'also N random incidents drawn by the generator (fault type, service, onset, sampling, noise)', '0')
-  .option('--json', 'print the rows as JSON')
+  .option('-o, --output <format>', 'table or json (the rows and the per-kind scores)')
+  .option('--json', 'the same as -o json')
   .action(async (names, opts) => (await import('./commands/demo.js')).demoEval(names, opts));
 
 program.parseAsync(process.argv).catch((err: unknown) => {
