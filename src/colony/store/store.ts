@@ -14,6 +14,7 @@ import { type MetricInfo, type MetricQuery, listMetrics } from './queries/metric
 import { type HistogramOperationRow, type SpanBucketRow, operationHistograms, operationSpanBuckets } from './queries/operations.js';
 import { type CallSpanRow, callSpans } from './queries/calls.js';
 import { type GaugePoint, type MinuteRow, gaugePoints, minuteSeries } from './queries/timeline.js';
+import { type BreakdownQuery, type BreakdownRow, breakdownRows } from './queries/breakdown.js';
 
 import type { Colony, StoreCounts } from './colony.js';
 
@@ -100,6 +101,10 @@ export class ColonyStore implements Colony {
 
   minuteSeries(range: TimeRange): Promise<MinuteRow[]> {
     return minuteSeries(this.db, range);
+  }
+
+  breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]> {
+    return breakdownRows(this.db, q);
   }
 
   gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
