@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formatCount, formatMs, formatPercent, plural } from '../../core/format.js';
+import { formatCount, formatMs, formatPercent } from '../../core/format.js';
 import { nsToIso } from '../../core/time.js';
 import { COMPARES, type Breakdown, type KeyStat, type ValueStat, rankBreakdown } from '../unified/breakdown.js';
 import { instanceOutliers, outlierLine } from '../unified/instance-outliers.js';
@@ -34,13 +34,16 @@ interface Sides {
 function sidesText(b: Breakdown, range: string): Sides {
   switch (b.compare) {
     case 'errors':
-      return { anomaly: 'failing spans', baseline: 'the rest', short: 'failing', shortBaseline: 'the rest' };
+      return { anomaly: 'the failing spans', baseline: 'the rest', short: 'failing', shortBaseline: 'the rest' };
     case 'slow':
-      return { anomaly: `spans slower than ${formatMs(b.thresholdMs ?? 0)}`, baseline: 'the rest', short: 'slow', shortBaseline: 'the rest' };
+      return { anomaly: `the spans slower than ${formatMs(b.thresholdMs ?? 0)}`, baseline: 'the rest', short: 'slow', shortBaseline: 'the rest' };
     case 'window':
       return { anomaly: `the last ${range}`, baseline: `the ${range} before`, short: 'this window', shortBaseline: 'the one before' };
   }
 }
+
+/** "pods", "gRPC statuses". */
+const labels = (label: string) => `${label}${label.endsWith('s') ? 'es' : 's'}`;
 
 const sources = (v: { sources: readonly string[] }) => v.sources.map((s) => tag(s as 'ebpf' | 'otlp')).join('');
 
@@ -49,7 +52,7 @@ function valueText(v: ValueStat, k: KeyStat, sides: Sides): string {
   const errors = v.othersErrorRate !== null ? `${formatPercent(v.errorRate)} errors vs ${formatPercent(v.othersErrorRate)}` : null;
   const against = [latency, errors].filter((x) => x !== null).join(', ');
   return `${v.value} ${sources(v)}: ${formatPercent(v.anomalyShare)} of ${sides.short} vs ${formatPercent(v.baselineShare)} of ${sides.shortBaseline}`
-    + `; ${formatCount(v.spans)} spans${against ? `, ${against} for the other ${k.label}s` : ''}`;
+    + `; ${formatCount(v.spans)} spans${against ? `, ${against} for the other ${labels(k.label)}` : ''}`;
 }
 
 /** The same spans under another key (a pod's host, its node): said once, on the first key's line. */
@@ -66,7 +69,7 @@ function keyLines(keys: readonly KeyStat[], sides: Sides): string[] {
       continue;
     }
     shown.push({ key: k, line: lines.length, same: [] });
-    lines.push(`  ${shown.length}. ${k.label} (${k.key}), ${plural(k.values, 'value')}: ${valueText(best, k, sides)}`);
+    lines.push(`  ${shown.length}. ${k.label} (${k.key}), ${formatCount(k.values)} ${k.values === 1 ? 'value' : 'values'}: ${valueText(best, k, sides)}`);
     lines.push(...more.map((v) => `     also ${valueText(v, k, sides)}`));
   }
   for (const x of shown) if (x.same.length > 0) lines[x.line] += ` (the same spans: ${x.same.join(', ')})`;
@@ -132,15 +135,15 @@ export const breakdownTool = defineTool({
       const why = b.auto ? (b.compare === 'errors' ? ' (auto: failures are material)' : ' (auto: few failures)') : '';
       lines.push(`Comparing ${what.anomaly} (${formatCount(b.anomalySpans)}) with ${what.baseline} (${formatCount(b.baselineSpans)})${why}.`);
       if (b.anomalySpans === 0 || b.baselineSpans === 0) {
-        lines.push(b.anomalySpans === 0 ? `Nothing to compare: no ${what.anomaly}.` : `Nothing to compare against: every span is among the ${what.anomaly}.`);
+        lines.push(b.anomalySpans === 0 ? `Nothing to compare: no spans among ${what.anomaly}.` : `Nothing to compare against: every span is among the ${what.anomaly}.`);
       } else if (b.keys.length === 0) {
-        lines.push(`Nothing stands out: no attribute value is over-represented among the ${what.anomaly} beyond what the sample sizes allow.`);
+        lines.push(`Nothing stands out: no attribute value is over-represented in ${what.anomaly} beyond what the sample sizes allow.`);
       } else {
-        lines.push('', `Over-represented among the ${what.anomaly}, strongest first:`);
+        lines.push('', `Over-represented in ${what.anomaly}, strongest first:`);
         lines.push(...keyLines(b.keys, what));
       }
       if (instanceLine) lines.push('', `Instances that stand out from their siblings: ${instanceLine}.`);
-      else if (instances) lines.push('', `No ${instances.label} stands out from its siblings (${instances.instances} ${instances.label}s).`);
+      else if (instances) lines.push('', `No ${instances.label} stands out from its siblings (${instances.instances} ${labels(instances.label)}).`);
       next = nextStep(a.service, b);
       lines.push('', next);
     }

@@ -54,7 +54,7 @@ function span(n: number, pod: string, startNs: bigint, durationMs: number, route
   };
 }
 
-/** The spans of both windows (and one of another service, which no answer may count). */
+/** The spans of both windows (and one of another service in each, which no answer may count). */
 export function breakdownSpans(): SpanRow[] {
   const out: SpanRow[] = [];
   let n = 0;
@@ -72,6 +72,32 @@ export function breakdownSpans(): SpanRow[] {
       }
     });
   }
-  out.push({ ...span(++n, 'other-1', WINDOW.fromNs + 5n, 900, '/x', true), serviceName: 'other' });
+  for (const range of [BEFORE, WINDOW]) out.push({ ...span(++n, 'other-1', range.fromNs + 5n, 900, '/x', true), serviceName: 'other' });
+  return out;
+}
+
+/**
+ * More of `api`'s spans for the parity test: every key under its older name too (db.name,
+ * net.peer.name, http.user_agent, deployment.environment), database calls and consumed messages.
+ */
+export function variedSpans(): SpanRow[] {
+  const out: SpanRow[] = [];
+  for (let i = 0; i < 40; i++) {
+    const n = 10_000 + i; // clear of breakdownSpans' ids
+    const startNs = WINDOW.fromNs + BigInt(i + 1) * 7_000_000_000n;
+    const base = span(n, PODS[i % 5], startNs, 5 + (i % 9) * 11, '/x', i % 7 === 0);
+    const legacy = i % 2 === 0;
+    const dbAttrs: Attributes = legacy
+      ? { 'db.system': 'postgresql', 'db.name': 'shop', 'db.operation': 'SELECT', 'db.sql.table': 'orders', 'net.peer.name': 'pg-1', 'http.user_agent': 'pgx' }
+      : { 'db.system.name': 'postgresql', 'db.namespace': 'shop', 'db.operation.name': 'SELECT', 'db.collection.name': 'orders', 'server.address': 'pg-2' };
+    const msgAttrs: Attributes = legacy ? { 'messaging.system': 'kafka', 'messaging.destination': 'orders' } : { 'messaging.system': 'kafka', 'messaging.destination.name': 'payments', 'peer.service': 'kafka' };
+    const attrs = i % 3 === 0 ? msgAttrs : dbAttrs;
+    const resource = JSON.parse(base.resourceAttributes) as Record<string, string>;
+    out.push({
+      ...base, ...spanHotAttributes(attrs, 'SELECT orders'),
+      kind: i % 3 === 0 ? 'CONSUMER' : 'CLIENT', name: i % 3 === 0 ? 'orders process' : 'SELECT orders', attributes: JSON.stringify(attrs),
+      resourceAttributes: JSON.stringify({ ...resource, ...(legacy ? { 'deployment.environment': 'prod' } : { 'deployment.environment.name': 'prod', 'cloud.availability_zone': `eu-west-1${'abc'[i % 3]}` }) }),
+    });
+  }
   return out;
 }

@@ -42,7 +42,7 @@ describe('coral_query_breakdown', () => {
     expect(keys(r).map((k) => k.key)).toContain('k8s.node.name');
     expect(keys(r).map((k) => k.key)).not.toContain('cloud.region');
     expect(r.text).toMatch(/^Breakdown of api, last 10m: 300 spans, 10\.0% failing, P95 \d+ms\.$/m);
-    expect(r.text).toMatch(/Comparing spans slower than \d+ms \(60\) with the rest \(240\)\./);
+    expect(r.text).toMatch(/Comparing the spans slower than \d+ms \(60\) with the rest \(240\)\./);
     expect(r.text).toMatch(/^ {2}1\. pod \(k8s\.pod\.name\), 5 values: api-7f9c \[eBPF\]\[OTLP\]: 100\.0% of slow vs 0\.0% of the rest; 60 spans, P95 \d+ms vs \d+ms, 10\.0% errors vs 10\.0% for the other pods \(the same spans: host api-7f9c, node node-b\)$/m);
     // The instance ids differ per source: each source's id of the slow pod, its share of the slow spans.
     expect(r.text).toMatch(/^ {2}2\. instance \(service\.instance\.id\), 10 values: api-7f9c-otlp \[OTLP\]: 66\.7% of slow/m);
@@ -70,6 +70,10 @@ describe('coral_query_breakdown', () => {
     const cart = (await mcp.call('coral_query_breakdown', { service: 'api', operation: '/cart/{id}', compare: 'slow', ...W })).structured.windowSpans as number;
     expect((op.structured.windowSpans as number) + cart).toBe(300);
     expect(cart).toBeGreaterThan(0);
+    // Only api's: the other service's spans on /x are not counted.
+    const other = await mcp.call('coral_query_breakdown', { service: 'api', operation: '/x', ...W });
+    expect(other.structured.windowSpans).toBe(0);
+    expect(other.text).toMatch(/^No spans for api \(\/x\) in the last 10m\.\nHint: widen time_range, or drop operation/);
   });
 
   it('an unknown service says so and names the known ones; bad input is refused with what is accepted', async () => {

@@ -26,13 +26,13 @@ export async function breakdownRows(ch: ChClient, s: ChSchema, q: BreakdownQuery
   });
   const period = `toInt32(start_ns > ${lit(q.range.fromNs)} AND start_ns <= ${lit(q.range.toNs)})`;
   const rows = await ch.query<BreakdownRow>(
-    `WITH ${spanAliases(s, COLUMNS).defs}
-     SELECT key, value, source, period, error, bucket, spans FROM (
+    `SELECT key, value, source, period, error, bucket, spans FROM (
        SELECT key, value, source, period, error, bucket, spans,
          dense_rank() OVER (PARTITION BY key ORDER BY value_spans DESC, value) AS rank
        FROM (
          SELECT key, value, source, period, error, bucket, spans, sum(spans) OVER (PARTITION BY key, value) AS value_spans
          FROM (
+           WITH ${spanAliases(s, COLUMNS).defs}
            SELECT p.1 AS key, assumeNotNull(p.2) AS value, source, ${period} AS period, status_code = 'ERROR' AS error,
              toInt32(${BUCKET}) AS bucket, toInt32(count()) AS spans
            FROM ${table(s, 'traces')}

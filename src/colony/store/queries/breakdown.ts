@@ -90,7 +90,7 @@ export function keysOf(q: BreakdownQuery): readonly BreakdownKey[] {
 
 /** Which spans: the requests the service served, or (with an operation) the spans of that operation, whatever their kind. */
 export const BREAKDOWN_SPANS = `kind IN ('SERVER', 'CONSUMER')`;
-export const OPERATION_MATCH = `(${OPERATION}) = ? OR name = ? OR http_route = ?`;
+export const OPERATION_MATCH = `((${OPERATION}) = ? OR name = ? OR http_route = ?)`;
 export const BUCKET = `ceil(log2(greatest(duration_ns, 1000) / 1e6) * ${LOG_BUCKETS_PER_DOUBLING})`;
 
 /** DuckDB: the first non-empty of a list of JSON values (1-based positions), as text. */
@@ -112,7 +112,7 @@ export async function breakdownRows(db: Database, q: BreakdownQuery): Promise<Br
   const w = new Where().add('service_name = ?', q.service);
   const ranges = [q.range, ...(q.baseline ? [q.baseline] : [])];
   const within = ranges.map((r) => `(start_ns > ${w.bind(r.fromNs)}::BIGINT AND start_ns <= ${w.bind(r.toNs)}::BIGINT)`);
-  w.add(within.join(' OR '));
+  w.add(`(${within.join(' OR ')})`);
   if (q.operation !== undefined) w.add(OPERATION_MATCH, q.operation, q.operation, q.operation);
   else w.add(BREAKDOWN_SPANS);
   const period = `(start_ns > ${w.bind(q.range.fromNs)}::BIGINT AND start_ns <= ${w.bind(q.range.toNs)}::BIGINT)::INTEGER`;
