@@ -133,6 +133,11 @@ describe('instanceOutliers', () => {
     expect(outlierLine(o!)).toBe('1 of 5 pods: pod-b (16.7% errors vs 0.0%)');
   });
 
+  it('a pod with only a few failures does not stand out, however high its rate', () => {
+    const few = [...pods.flatMap((p) => group({ 'k8s.pod.name': p }, MID, 60)), ...group({ 'k8s.pod.name': 'pod-b' }, MID, 4, { error: true })];
+    expect(instanceOutliers(few)?.outliers).toEqual([]);
+  });
+
   it('alike pods: none stands out; one pod or no instance key: no answer', () => {
     const alike = pods.flatMap((p) => group({ 'k8s.pod.name': p }, MID, 60));
     expect(instanceOutliers(alike)?.outliers).toEqual([]);
