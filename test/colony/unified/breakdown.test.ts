@@ -81,6 +81,15 @@ describe('rankBreakdown', () => {
     expect(pay.othersErrorRate).toBeCloseTo(5 / 150, 12);
   });
 
+  it('a significant gap too small to matter does not rank: 56% of 2,000 failures against 50% of 18,000 (z ~5)', () => {
+    const rows = [
+      ...group({ 'http.route': '/a' }, FAST, 1120, { error: true }), ...group({ 'http.route': '/a' }, FAST, 9000),
+      ...group({ 'http.route': '/b' }, FAST, 880, { error: true }), ...group({ 'http.route': '/b' }, FAST, 9000),
+    ];
+    expect(rankBreakdown(rows).keys).toEqual([]);
+    expect(rankBreakdown(rows.map((r) => (r.value === '/a' && r.error ? { ...r, spans: 1300 } : r))).keys.map((k) => k.top[0].value)).toEqual(['/a']);
+  });
+
   it('too few failures: auto compares slow spans instead', () => {
     const few = errorRows.map((r) => (r.error ? { ...r, spans: Math.min(r.spans, 4) } : r));
     expect(rankBreakdown(few).compare).toBe('slow');
