@@ -18,7 +18,9 @@ function firstOf(map: string, names: readonly string[]): string {
  * value (looked up in the span map cut down to the names read: one pass over it, not one per name);
  * each group's resource map is then fetched once (from the resource table where there is one, else
  * any span's) and its keys looked up; then one row per group and key by ARRAY JOIN, summed. Repeating
- * each span once per key before grouping cost ~3x the CPU.
+ * each span once per key before grouping cost ~3x the CPU. On a demo-sized table planning is most of
+ * the time, so the query keeps few scopes: a span's latency bucket, window, failure and source travel
+ * as one integer (a cell) and each value's cells come back as one sumMap, its 50-value cap a LIMIT BY.
  */
 export async function breakdownRows(ch: ChClient, s: ChSchema, q: BreakdownQuery): Promise<BreakdownRow[]> {
   const ranges = [q.range, ...(q.baseline ? [q.baseline] : [])];
@@ -32,37 +34,38 @@ export async function breakdownRows(ch: ChClient, s: ChSchema, q: BreakdownQuery
     return [`${k.column ? `nullIf(toString(${k.column}), '')` : firstOf('span_map', k.names)} AS v${i}`];
   });
   const pairs = keys.map((k, i) => `(${lit(k.key)}, ${k.scope === 'resource' ? firstOf('resource', k.names) : `v${i}`})`);
-  const period = `toInt32(start_ns > ${lit(q.range.fromNs)} AND start_ns <= ${lit(q.range.toNs)})`;
+  const period = `(start_ns > ${lit(q.range.fromNs)} AND start_ns <= ${lit(q.range.toNs)})`;
   const spanGroups = keys.flatMap((k, i) => (k.scope === 'span' ? [`v${i}`] : []));
-  const groups = ['source', 'period', 'error', 'bucket', 'rh', ...spanGroups].join(', ');
+  const groups = ['cell', 'rh', ...spanGroups].join(', ');
   const stored = s.resourceTable !== null;
   const rh = stored ? derived(s, 'traces', 'resource_hash') : 'cityHash64(ResourceAttributes)';
-  const grouped = `SELECT ${groups}, ${stored ? '' : 'any(resource_map) AS resource, '}count() AS n FROM (
-      WITH ${spanAliases(s, COLUMNS).defs}
-      SELECT source, ${period} AS period, status_code = 'ERROR' AS error, toInt32(${BUCKET}) AS bucket, ${rh} AS rh,
-        ${[...(stored ? [] : ['ResourceAttributes AS resource_map']), `mapFilter((k, v) -> k IN ${list(spanNames)}, SpanAttributes) AS span_map`, ...spanValues].join(', ')}
+  const cell = `(toInt32(${BUCKET}) + ${BUCKET_OFFSET}) * 8 + ${period} * 4 + (status_code = 'ERROR') * 2 + (source = 'ebpf')`;
+  const grouped = `WITH ${spanAliases(s, COLUMNS).defs}, mapFilter((k, v) -> k IN ${list(spanNames)}, SpanAttributes) AS span_map
+      SELECT ${[`${cell} AS cell`, `${rh} AS rh`, ...spanValues, ...(stored ? [] : ['any(ResourceAttributes) AS resource']), 'count() AS n'].join(', ')}
       FROM ${table(s, 'traces')} WHERE ${w.sql()}
-    ) GROUP BY ${groups}`;
-  const withResources = stored
-    ? `SELECT g.*, r.resource FROM (${grouped}) AS g
-       LEFT JOIN (SELECT Hash, any(Resource) AS resource FROM ${qualified(s.database, s.resourceTable ?? '')} GROUP BY Hash) AS r ON g.rh = r.Hash`
-    : grouped;
-  const rows = await ch.query<BreakdownRow>(
-    `SELECT key, value, source, period, error, bucket, spans FROM (
-       SELECT key, value, source, period, error, bucket, spans,
-         dense_rank() OVER (PARTITION BY key ORDER BY value_spans DESC, value) AS rank
-       FROM (
-         SELECT key, value, source, period, error, bucket, spans, sum(spans) OVER (PARTITION BY key, value) AS value_spans
-         FROM (
-           SELECT p.1 AS key, assumeNotNull(p.2) AS value, source, period, error, bucket, toInt32(sum(n)) AS spans
-           FROM (SELECT ${['source', 'period', 'error', 'bucket', 'n', 'resource', ...spanGroups].join(', ')} FROM (${withResources}))
-           ARRAY JOIN [(${lit(ALL_SPANS)}, toNullable('*')), ${pairs.join(', ')}] AS p
-           WHERE p.2 IS NOT NULL
-           GROUP BY key, value, source, period, error, bucket
-         )
-       )
-     ) WHERE rank <= ${MAX_VALUES_PER_KEY}
-     ORDER BY key, value, source, period, error, bucket`,
+      GROUP BY ${groups}`;
+  const from = stored
+    ? `(${grouped}) AS g LEFT JOIN (SELECT Hash, any(Resource) AS resource FROM ${qualified(s.database, s.resourceTable ?? '')} GROUP BY Hash) AS r ON g.rh = r.Hash`
+    : `(${grouped})`;
+  const rows = await ch.query<{ key: string; value: string; cells: [number[], (number | string)[]] }>(
+    `SELECT p.1 AS key, assumeNotNull(p.2) AS value, sumMap([cell], [n]) AS cells, sum(n) AS total
+     FROM ${from}
+     ARRAY JOIN [(${lit(ALL_SPANS)}, toNullable('*')), ${pairs.join(', ')}] AS p
+     WHERE p.2 IS NOT NULL
+     GROUP BY key, value ORDER BY key, total DESC, value LIMIT ${MAX_VALUES_PER_KEY} BY key`,
   );
-  return rows.map((r) => ({ ...r, error: Boolean(r.error) }));
+  return rows.flatMap(({ key, value, cells: [codes, counts] }) => codes.map((code, i) => decodeCell(key, value, code, Number(counts[i])))).sort(byRow);
+}
+
+/** Cells are one integer (sumMap keys): log bucket (offset to stay positive), period, failure, source, low bits last. */
+const BUCKET_OFFSET = 1024;
+
+function decodeCell(key: string, value: string, code: number, spans: number): BreakdownRow {
+  return { key, value, source: code & 1 ? 'ebpf' : 'otlp', period: (code >> 2) & 1, error: ((code >> 1) & 1) === 1, bucket: Math.floor(code / 8) - BUCKET_OFFSET, spans };
+}
+
+/** The DuckDB read's order: key, value, source, period, failure, bucket. */
+function byRow(a: BreakdownRow, b: BreakdownRow): number {
+  const text = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  return text(a.key, b.key) || text(a.value, b.value) || text(a.source, b.source) || a.period - b.period || Number(a.error) - Number(b.error) || a.bucket - b.bucket;
 }
