@@ -60,7 +60,7 @@ export function minus(a: Cell, b: Cell): Cell {
 
 /** The rows' cells: per key, per value, the window's (period 1) and the baseline window's (period 0). */
 export interface Cells {
-  /** key -> value -> period -> spans split by failure and bucket, rows kept for reclassification. */
+  /** key -> value -> the window's and the baseline window's spans by failure and bucket; the rows kept, each comparison sides them its own way. */
   byKey: Map<string, Map<string, { rows: BreakdownRow[]; now: Cell; before: Cell }>>;
 }
 

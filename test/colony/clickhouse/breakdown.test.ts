@@ -46,6 +46,7 @@ describe.skipIf(!HAVE_CHDB)(`the breakdown on DuckDB and ClickHouse${HAVE_CHDB ?
       { service: 'api', range: WINDOW, operation: 'orders process' },
       { service: 'api', range: WINDOW, operation: '/cart/{id}', keys: ['k8s.pod.name', 'http.route'] },
       { service: 'api', range: WINDOW, keys: ['k8s.pod.name', 'service.instance.id'] },
+      { service: 'api', range: WINDOW, keys: [] },
       { service: 'nobody', range: WINDOW },
     ];
     const seen = new Set<string>();

@@ -50,7 +50,7 @@ export async function breakdownRows(ch: ChClient, s: ChSchema, q: BreakdownQuery
   const rows = await ch.query<{ key: string; value: string; cells: [number[], (number | string)[]] }>(
     `SELECT p.1 AS key, assumeNotNull(p.2) AS value, sumMap([cell], [n]) AS cells, sum(n) AS total
      FROM ${from}
-     ARRAY JOIN [(${lit(ALL_SPANS)}, toNullable('*')), ${pairs.join(', ')}] AS p
+     ARRAY JOIN [${[`(${lit(ALL_SPANS)}, toNullable('*'))`, ...pairs].join(', ')}] AS p
      WHERE p.2 IS NOT NULL
      GROUP BY key, value ORDER BY key, total DESC, value LIMIT ${MAX_VALUES_PER_KEY} BY key`,
   );

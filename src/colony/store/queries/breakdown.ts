@@ -128,7 +128,7 @@ export async function breakdownRows(db: Database, q: BreakdownQuery): Promise<Br
     else v = firstOf('a', k.names.map(() => ++a));
     return `{'k': '${k.key}', 'v': ${v}}`;
   });
-  const rows = await db.query<{ key: string; value: string; source: Source; period: number; error: boolean; bucket: number; spans: number }>(
+  return db.query<BreakdownRow>(
     `WITH s AS (
        SELECT source, ${period} AS period, status_code = 'ERROR' AS error, ${BUCKET}::INTEGER AS bucket, resource_attributes,
          ${spanNames.length > 0 ? `json_extract_string(attributes, ${jsonPaths(spanNames)})` : 'NULL::VARCHAR[]'} AS a
@@ -138,7 +138,7 @@ export async function breakdownRows(db: Database, q: BreakdownQuery): Promise<Br
        SELECT *, ${resourceNames.length > 0 ? `json_extract_string(resource_attributes, ${jsonPaths(resourceNames)})` : 'NULL::VARCHAR[]'} AS r
        FROM (SELECT *, count(*) AS n FROM s GROUP BY ALL)
      ), kv AS (
-       SELECT source, period, error, bucket, n, unnest([{'k': '${ALL_SPANS}', 'v': '*'}, ${pairs.join(', ')}]) AS p FROM g
+       SELECT source, period, error, bucket, n, unnest([${[`{'k': '${ALL_SPANS}', 'v': '*'}`, ...pairs].join(', ')}]) AS p FROM g
      ), agg AS (
        SELECT p.k AS key, p.v AS value, source, period, error, bucket, sum(n)::INTEGER AS spans
        FROM kv WHERE p.v IS NOT NULL GROUP BY ALL
@@ -150,5 +150,4 @@ export async function breakdownRows(db: Database, q: BreakdownQuery): Promise<Br
      ORDER BY key, value, source, period, error, bucket`,
     w.params,
   );
-  return rows;
 }
