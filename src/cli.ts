@@ -202,6 +202,16 @@ queryCommand(query, 'trace <id>', 'one trace, merged (coral_query_traces with tr
 queryCommand(query, 'summary', 'where to look first (coral_query_summary)', '30m')
   .action(async (o) => (await q()).runQuery('coral_query_summary', {}, o, 'text'));
 
+queryCommand(query, 'breakdown [service]', 'what the failing or slow requests of a service have in common (coral_query_breakdown)', '30m')
+  .option('--service <name>', 'the service (or give it as the argument)')
+  .option('--operation <op>', 'only this operation, route or span name')
+  .option('--compare <c>', 'auto, errors, slow or window', 'auto')
+  .option('--threshold <d>', 'with --compare slow: what counts as slow (250ms, 1s) instead of the P95')
+  .action(async (service, o) => {
+    const { runQuery, ms } = await q();
+    await runQuery('coral_query_breakdown', { service: o.service ?? service, operation: o.operation, compare: o.compare, threshold_ms: ms(o.threshold) }, o, 'text');
+  });
+
 queryCommand(query, 'health [service]', 'service health (coral_get_service_health)')
   .action(async (service, o) => (await q()).runQuery('coral_get_service_health', { service }, o, 'table'));
 

@@ -22,6 +22,8 @@ export interface ConsoleActions {
   redraw(): void;
   /** A service's metrics and its worst traces (Enter in the Summary tab). */
   openService(service: string): void;
+  /** What a service's failing or slow requests have in common (b in the Summary and Metrics tabs); engines without it ignore the key. */
+  breakdownService?(service: string): void;
   /** Stops or restarts the live refresh of a running colony. */
   setLivePaused(paused: boolean): void;
   /** Puts text on the terminal's clipboard (OSC 52). */
@@ -114,6 +116,15 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'summary.open', keys: ['return'], description: "open the service's metrics and worst traces", scope: 'summary', hint: true, run: (c) => {
     const svc = summaryServices(c.state.summary.data)[c.state.summary.cursor];
     if (svc) c.actions.openService(svc.service);
+  } },
+  { id: 'summary.breakdown', keys: ['b'], description: 'breakdown: what its failing or slow requests have in common', scope: 'summary', hint: true, run: (c) => {
+    const svc = summaryServices(c.state.summary.data)[c.state.summary.cursor];
+    if (svc) c.actions.breakdownService?.(svc.service);
+  } },
+
+  { id: 'metrics.breakdown', keys: ['b'], description: "breakdown of the table's service: what its failing or slow requests have in common", scope: 'metrics', hint: true, run: (c) => {
+    const service = (c.state.metrics?.args as { service?: unknown } | undefined)?.service;
+    if (typeof service === 'string') c.actions.breakdownService?.(service);
   } },
 
   { id: 'columns.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'columns', run: (c, key) => c.dispatch({ type: 'columns_move', delta: STEP[key] }) },

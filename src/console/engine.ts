@@ -176,6 +176,12 @@ export class ConsoleEngine {
     this.emit({ type: 'status', patch: { message: `${service}: worst traces here, its metrics on tab 3` } });
   }
 
+  /** b on a service (Summary or Metrics tab): what its failing or slow requests have in common, shown. */
+  breakdownService(service: string): void {
+    void this.callTool('coral_query_breakdown', { service });
+    this.emit({ type: 'status', patch: { message: `${service}: breakdown of its failing or slow requests` } });
+  }
+
   private startLive(): void {
     const session = this.session as AgentSession;
     this.poller = new LivePoller({

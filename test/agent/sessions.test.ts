@@ -51,9 +51,11 @@ describe('recorded demo investigations', () => {
 describe('automatic triage without a model', () => {
   it('calls the tools of a first pass and names the service that stands out, labelled as triage', async () => {
     const { events, answer } = await investigate('payment-failure', 'triage');
-    expect((events.filter((e) => e.type === 'tool_call_started') as { tool: string }[]).map((e) => e.tool)).toEqual(['coral_query_summary', 'coral_query_metrics', 'coral_query_traces']);
+    expect((events.filter((e) => e.type === 'tool_call_started') as { tool: string }[]).map((e) => e.tool)).toEqual(['coral_query_summary', 'coral_query_metrics', 'coral_query_traces', 'coral_query_breakdown']);
     expect(answer).toMatch(/^Automatic triage \(no model configured/);
     expect(answer).toMatch(/Root cause \(most likely\): payment:/);
+    // The failures are spread evenly (one pod per source in the demo): the breakdown says so, cited.
+    expect(answer).toMatch(/^Where it concentrates: nowhere in particular: .* among its failing requests \[4\]\.$/m);
   }, 60_000);
 
   it('says nothing stands out on a healthy hour', async () => {

@@ -16,6 +16,7 @@ import { type SpanP95Row, operationSpanP95 } from './queries/span-percentiles.js
 import { type CallSpanRow, callSpans } from './queries/calls.js';
 import { type MessagingDelayRow, messagingDelays } from './queries/messaging.js';
 import { type GaugePoint, type MinuteRow, gaugePoints, minuteSeries } from './queries/timeline.js';
+import { type BreakdownQuery, type BreakdownRow, breakdownRows } from './queries/breakdown.js';
 
 import type { Colony, StoreCounts } from './colony.js';
 
@@ -106,6 +107,10 @@ export class ColonyStore implements Colony {
 
   minuteSeries(range: TimeRange): Promise<MinuteRow[]> {
     return minuteSeries(this.db, range);
+  }
+
+  breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]> {
+    return breakdownRows(this.db, q);
   }
 
   gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {

@@ -30,6 +30,8 @@ import { RedBatcher } from './batch.js';
 import { TickBatcher } from './tick-batch.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
+import { breakdownRows } from './read-breakdown.js';
+import type { BreakdownQuery, BreakdownRow } from '../queries/breakdown.js';
 
 export interface ClickHouseOptions {
   target: ClickHouseTarget;
@@ -165,6 +167,10 @@ export class ClickHouseStore implements Colony {
 
   minuteSeries(range: TimeRange): Promise<MinuteRow[]> {
     return spans.minuteSeries(this.ch, this.schema, range);
+  }
+
+  breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]> {
+    return breakdownRows(this.ch, this.schema, q);
   }
 
   gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
