@@ -3,6 +3,7 @@ import type { ChClient } from './client.js';
 import { Conditions, inAnyRange, list, lit } from './sql.js';
 import { type ChSchema, type SpanColumn, derived, spanAliases, table } from './views.js';
 import { qualified } from './ddl.js';
+import { errorSpanSql } from '../../otlp/span-error.js';
 
 const COLUMNS: readonly SpanColumn[] = ['name', 'kind', 'source', 'start_ns', 'duration_ns', 'status_code', 'http_method', 'http_route', 'http_status_code',
   'rpc_service', 'rpc_method', 'rpc_status_code', 'db_system', 'db_operation', 'db_table', 'peer_service', 'server_address'];
@@ -39,7 +40,7 @@ export async function breakdownRows(ch: ChClient, s: ChSchema, q: BreakdownQuery
   const groups = ['cell', 'rh', ...spanGroups].join(', ');
   const stored = s.resourceTable !== null;
   const rh = stored ? derived(s, 'traces', 'resource_hash') : 'cityHash64(ResourceAttributes)';
-  const cell = `(toInt32(${BUCKET}) + ${BUCKET_OFFSET}) * 8 + ${period} * 4 + (status_code = 'ERROR') * 2 + (source = 'ebpf')`;
+  const cell = `(toInt32(${BUCKET}) + ${BUCKET_OFFSET}) * 8 + ${period} * 4 + (${errorSpanSql()}) * 2 + (source = 'ebpf')`;
   const grouped = `WITH ${spanAliases(s, COLUMNS).defs}, mapFilter((k, v) -> k IN ${list(spanNames)}, SpanAttributes) AS span_map
       SELECT ${[`${cell} AS cell`, `${rh} AS rh`, ...spanValues, ...(stored ? [] : ['any(ResourceAttributes) AS resource']), 'count() AS n'].join(', ')}
       FROM ${table(s, 'traces')} WHERE ${w.sql()}

@@ -4,6 +4,7 @@ import type { TimeRange } from '../../../core/time.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import { OPERATION } from './operations.js';
 import { Where } from './filters.js';
+import { errorSpanSql } from '../../otlp/span-error.js';
 
 /**
  * The breakdown's read (Honeycomb BubbleUp-style): a service's spans counted per attribute value,
@@ -130,7 +131,7 @@ export async function breakdownRows(db: Database, q: BreakdownQuery): Promise<Br
   });
   return db.query<BreakdownRow>(
     `WITH s AS (
-       SELECT source, ${period} AS period, status_code = 'ERROR' AS error, ${BUCKET}::INTEGER AS bucket, resource_attributes,
+       SELECT source, ${period} AS period, ${errorSpanSql()} AS error, ${BUCKET}::INTEGER AS bucket, resource_attributes,
          ${spanNames.length > 0 ? `json_extract_string(attributes, ${jsonPaths(spanNames)})` : 'NULL::VARCHAR[]'} AS a
          ${columns.map((c) => `, ${c}`).join('')}
        FROM otel_traces WHERE ${w.sql()}
