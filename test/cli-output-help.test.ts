@@ -3,7 +3,7 @@
  * prints, `coral help <cmd> <sub>` for nested commands, unknown commands refused with the nearest
  * one, and `coral completion`. With the built bundle.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -101,6 +101,26 @@ describe('coral completion', () => {
     expect(await complete('coral', 'colony', '')).toEqual(['serve', 'status']);
     expect(await complete('coral', '--db', 'f', 'colony', 'serve', '--otlp-g')).toEqual(['--otlp-grpc-port']);
     expect(await complete('coral', 'query', 'ebpf', 'h')).toEqual(['http']);
+  });
+
+  const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
+
+  // zsh's completion system needs a terminal: compadd and compdef are stood in for, the script's logic runs in zsh.
+  it.skipIf(!has('zsh'))('zsh: the script completes commands, sub-commands and options', async () => {
+    const script = (await coral('completion', 'zsh')).stdout;
+    const complete = async (...words: string[]) => (await run('zsh', ['-c', `compdef() { :; }; compadd() { shift; print -r -- "$*"; }; _files() { print FILES; }; eval "$SCRIPT"; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _coral`], { env: { ...process.env, SCRIPT: script } })).stdout.trim();
+    expect(await complete('coral', 'col')).toBe('colony ask config mcp query honeycomb demo help completion');
+    expect(await complete('coral', '--db', 'f', 'colony', '')).toBe('serve status');
+    expect(await complete('coral', 'colony', 'serve', '--otlp-g')).toContain('--otlp-grpc-port');
+    expect(await complete('coral', 'demo', 'load', '')).toBe('FILES');
+  });
+
+  it.skipIf(!has('fish'))('fish: the script completes commands, sub-commands and options', async () => {
+    const script = (await coral('completion', 'fish')).stdout;
+    const complete = async (line: string) => (await run('fish', ['-c', `echo $SCRIPT | source; complete -C '${line}'`], { env: { ...process.env, SCRIPT: script } })).stdout.trim().split('\n');
+    expect(await complete('coral col')).toEqual(['colony']);
+    expect(await complete('coral --db f colony ')).toEqual(['serve', 'status']);
+    expect(await complete('coral colony serve --otlp-g')).toEqual(['--otlp-grpc-port']);
   });
 
   it('zsh and fish scripts hold every command and option; an unknown shell is refused', async () => {

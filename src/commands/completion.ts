@@ -38,13 +38,13 @@ const ZSH_BODY = `_coral() {
   local -a subs
   for word in \${words[2,CURRENT-1]}; do
     [[ $word == -* ]] && continue
-    subs=(\${=$(_coral_subcommands "$cmdpath")})
+    subs=($(_coral_subcommands "$cmdpath"))
     if (( \${subs[(Ie)$word]} )); then cmdpath=\${cmdpath:+$cmdpath }$word; fi
   done
   if [[ $cur == -* ]]; then
-    compadd -- \${=$(_coral_options "$cmdpath")}
+    compadd -- $(_coral_options "$cmdpath")
   else
-    subs=(\${=$(_coral_subcommands "$cmdpath")})
+    subs=($(_coral_subcommands "$cmdpath"))
     if (( $#subs )); then compadd -- $subs; else _files; fi
   fi
 }
@@ -60,7 +60,7 @@ const FISH_BODY = `function __coral_path
   end
   echo $cmdpath
 end
-complete -c coral -n 'not string match -q -- "-*" (commandline -ct)' -a '(string split " " -- (__coral_subcommands (__coral_path)))'
+complete -c coral -f -n 'not string match -q -- "-*" (commandline -ct); and __coral_subcommands (__coral_path) | string length -q' -a '(string split " " -- (__coral_subcommands (__coral_path)))'
 complete -c coral -f -n 'string match -q -- "-*" (commandline -ct)' -a '(string split " " -- (__coral_options (__coral_path)))'`;
 
 const HEADERS: Record<Shell, string> = {
