@@ -4,6 +4,7 @@ import { VERSION } from './core/version.js';
 import { describeError, CoralError } from './core/errors.js';
 import { terminalSafe } from './core/terminal-text.js';
 import { applyRootOptions } from './commands/cli-globals.js';
+import { addNestedHelp, unknownCommandMessage } from './commands/command-tree.js';
 import { CoralCommand, FLAT_FORMATS, TRACE_FORMATS, settleOutput } from './commands/output-option.js';
 import { applyTokenOptions } from './commands/token-options.js';
 
@@ -22,8 +23,7 @@ const program = new CoralCommand()
   .enablePositionalOptions()
   // `coral querry` reaches the console's action: it reports the unknown command itself (below).
   .allowExcessArguments()
-  // `coral help colony serve` reaches the nested command (commander's help command reads one name): below.
-  .helpCommand(false)
+  .helpCommand(true)
   .option('--scenario <name>', 'console: the demo scenario to open (default payment-failure)')
   .option('--db <file>', 'console: a colony database file instead of the demo')
   .option('--clickhouse <url>', `console: ${CLICKHOUSE_HELP}`)
@@ -35,7 +35,6 @@ const program = new CoralCommand()
   .action(async (opts, cmd: Command) => {
     if (cmd.args.length > 0) {
       // Commander's wording, with the nearest command suggested (or those there are).
-      const { unknownCommandMessage } = await import('./commands/command-tree.js');
       cmd.error(unknownCommandMessage(cmd.args[0], cmd), { exitCode: 1, code: 'commander.unknownCommand' });
     }
     await (await import('./commands/console.js')).consoleCommand(opts);
@@ -317,14 +316,12 @@ demo
   .action(async (names, opts) => (await import('./commands/demo.js')).demoEval(names, opts));
 
 program
-  .command('help [command...]')
-  .description('display help for command')
-  .action(async (path: string[]) => (await import('./commands/command-tree.js')).showHelpFor(program, path));
-
-program
   .command('completion <shell>')
   .description('print a completion script for bash, zsh or fish (see the README to install it)')
   .action(async (shell: string) => (await import('./commands/completion.js')).printCompletion(shell, program));
+
+// Last, so that every group's help (replacing the helpCommand(true) above) reaches nested commands.
+addNestedHelp(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   // An error may quote what it refused (a flag, a file's content): shown, never acted on by the terminal.

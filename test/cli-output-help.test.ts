@@ -75,6 +75,8 @@ describe('coral help', () => {
     expect(h.stdout).toMatch(/^Usage: coral colony serve \[options\]/);
     const deep = await coral('help', 'query', 'ebpf', 'http');
     expect(deep.stdout).toMatch(/^Usage: coral query ebpf http \[options\] <service>/);
+    const group = await coral('query', 'help', 'ebpf', 'http');
+    expect(group.stdout).toMatch(/^Usage: coral query ebpf http \[options\] <service>/);
   });
 
   it('refuses an unknown command with the nearest one, or the list, and exits 1', async () => {
@@ -83,6 +85,9 @@ describe('coral help', () => {
       expect(r.code, args.join(' ')).toBe(1);
       expect(r.stderr).toMatch(/error: unknown command 'nosuch'\n\(commands: ask, colony, completion, config, demo, help, honeycomb, mcp, query\)/);
     }
+    const inGroup = await coral('colony', 'help', 'nosuch');
+    expect(inGroup.code).toBe(1);
+    expect(inGroup.stderr).toMatch(/unknown command 'nosuch'\n\(commands: help, serve, status\)/);
     const near = await coral('help', 'colony', 'serv');
     expect(near.code).toBe(1);
     expect(near.stderr).toMatch(/unknown command 'serv'\n\(Did you mean serve\?\)/);
@@ -98,7 +103,7 @@ describe('coral completion', () => {
       return stdout.trim().split('\n');
     };
     expect(await complete('coral', 'col')).toEqual(['colony']);
-    expect(await complete('coral', 'colony', '')).toEqual(['serve', 'status']);
+    expect((await complete('coral', 'colony', '')).sort()).toEqual(['help', 'serve', 'status']);
     expect(await complete('coral', '--db', 'f', 'colony', 'serve', '--otlp-g')).toEqual(['--otlp-grpc-port']);
     expect(await complete('coral', 'query', 'ebpf', 'h')).toEqual(['http']);
   });
@@ -109,8 +114,8 @@ describe('coral completion', () => {
   it.skipIf(!has('zsh'))('zsh: the script completes commands, sub-commands and options', async () => {
     const script = (await coral('completion', 'zsh')).stdout;
     const complete = async (...words: string[]) => (await run('zsh', ['-c', `compdef() { :; }; compadd() { shift; print -r -- "$*"; }; _files() { print FILES; }; eval "$SCRIPT"; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; _coral`], { env: { ...process.env, SCRIPT: script } })).stdout.trim();
-    expect(await complete('coral', 'col')).toBe('colony ask config mcp query honeycomb demo help completion');
-    expect(await complete('coral', '--db', 'f', 'colony', '')).toBe('serve status');
+    expect(await complete('coral', 'col')).toBe('colony ask config mcp query honeycomb demo completion help');
+    expect(await complete('coral', '--db', 'f', 'colony', '')).toBe('serve status help');
     expect(await complete('coral', 'colony', 'serve', '--otlp-g')).toContain('--otlp-grpc-port');
     expect(await complete('coral', 'demo', 'load', '')).toBe('FILES');
   });
@@ -119,7 +124,7 @@ describe('coral completion', () => {
     const script = (await coral('completion', 'fish')).stdout;
     const complete = async (line: string) => (await run('fish', ['-c', `echo $SCRIPT | source; complete -C '${line}'`], { env: { ...process.env, SCRIPT: script } })).stdout.trim().split('\n');
     expect(await complete('coral col')).toEqual(['colony']);
-    expect(await complete('coral --db f colony ')).toEqual(['serve', 'status']);
+    expect((await complete('coral --db f colony ')).sort()).toEqual(['help', 'serve', 'status']);
     expect(await complete('coral colony serve --otlp-g')).toEqual(['--otlp-grpc-port']);
   });
 

@@ -44,3 +44,14 @@ export function showHelpFor(root: Command, path: readonly string[]): void {
   if ('unknown' in r) r.within.error(unknownCommandMessage(r.unknown, r.within), { exitCode: 1, code: 'commander.unknownCommand' });
   else r.found.outputHelp();
 }
+
+/**
+ * Gives every command with sub-commands a `help [command...]` that reaches any depth, in place of
+ * commander's, which reads one name (`coral help colony serve` printed colony's help).
+ */
+export function addNestedHelp(cmd: Command): void {
+  if (cmd.commands.length === 0) return;
+  for (const sub of [...cmd.commands]) addNestedHelp(sub);
+  cmd.helpCommand(false);
+  cmd.command('help [command...]').description('display help for command').action((path: string[]) => showHelpFor(cmd, path));
+}
