@@ -105,7 +105,7 @@ describe('coral completion', () => {
     expect(await complete('coral', 'col')).toEqual(['colony']);
     expect((await complete('coral', 'colony', '')).sort()).toEqual(['help', 'serve', 'status']);
     expect(await complete('coral', '--db', 'f', 'colony', 'serve', '--otlp-g')).toEqual(['--otlp-grpc-port']);
-    expect(await complete('coral', 'query', 'ebpf', 'h')).toEqual(['http']);
+    expect(await complete('coral', 'query', 'ebpf', 'ht')).toEqual(['http']);
   });
 
   const has = (shell: string) => spawnSync(shell, ['-c', 'exit 0']).status === 0;
