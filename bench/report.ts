@@ -26,3 +26,11 @@ export async function timeRuns(fn: () => Promise<unknown>, runs = 15): Promise<{
   cpu.sort((a, b) => a - b);
   return { p50: ms[Math.floor(runs / 2)], max: ms[runs - 1], cpuP50: cpu[Math.floor(runs / 2)] };
 }
+
+/** P50, P95 and the slowest of a list of milliseconds (nearest rank), rounded to 0.1 ms; nulls for none. */
+export function latencySummary(ms: readonly number[]): { p50_ms: number | null; p95_ms: number | null; max_ms: number | null } {
+  if (ms.length === 0) return { p50_ms: null, p95_ms: null, max_ms: null };
+  const sorted = [...ms].sort((a, b) => a - b);
+  const at = (q: number) => Number(sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))].toFixed(1));
+  return { p50_ms: at(0.5), p95_ms: at(0.95), max_ms: Number(sorted[sorted.length - 1].toFixed(1)) };
+}

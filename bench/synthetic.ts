@@ -46,8 +46,11 @@ const attributesOf = (() => {
   };
 })();
 
-/** Fills a store with `spans` server spans over one day and `points` cumulative histogram points. */
-export async function populate(store: ColonyWriter, SPANS: number, POINTS: number): Promise<void> {
+/**
+ * Fills a store with `spans` server spans over one day and `points` cumulative histogram points,
+ * the day ending at `end` (END by default; a served colony's benches use now, which its tools read back from).
+ */
+export async function populate(store: ColonyWriter, SPANS: number, POINTS: number, end = END): Promise<void> {
   const rand = rng(42);
   const spanWindowNs = 24n * 3600n * SEC; // one day of spans
   for (let done = 0; done < SPANS; ) {
@@ -56,7 +59,7 @@ export async function populate(store: ColonyWriter, SPANS: number, POINTS: numbe
       const svc = done % SERVICES;
       const route = Math.floor(rand() * ROUTES);
       const code = CODES[Math.floor(rand() * rand() * CODES.length)];
-      const start = END - spanWindowNs + (BigInt(done) * spanWindowNs) / BigInt(SPANS);
+      const start = end - spanWindowNs + (BigInt(done) * spanWindowNs) / BigInt(SPANS);
       const durNs = BigInt(Math.floor(1e6 * (2 + 50 * rand() ** 3)));
       const row: SpanRow = Object.assign<Omit<SpanRow, keyof typeof hot>, typeof hot>({
         traceId: done.toString(16).padStart(32, '0'),
@@ -104,8 +107,8 @@ export async function populate(store: ColonyWriter, SPANS: number, POINTS: numbe
         serviceName: `svc-${svc}`,
         source: 'ebpf',
         scopeName: 'github.com/grafana/beyla',
-        startNs: END - BigInt(perSeries) * 60n * SEC,
-        timeNs: END - BigInt(perSeries - p) * 60n * SEC,
+        startNs: end - BigInt(perSeries) * 60n * SEC,
+        timeNs: end - BigInt(perSeries - p) * 60n * SEC,
         attributes: attributesOf(route, code),
         resourceAttributes: '{}',
         temporality: 'cumulative',

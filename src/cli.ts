@@ -62,6 +62,7 @@ colony
   .option('--decode-workers <n>', 'threads decoding OTLP exports beside the main one (default: 2, 1 on a single core; 0: decode on the main thread)')
   .addOption(new Option('--threads <n>', 'DuckDB worker threads').default('1'))
   .addOption(new Option('--memory-limit <size>', 'DuckDB memory cap, e.g. 2GB').default('4GB'))
+  .option('--max-wal-mb <mb>', 'write-ahead log size that makes DuckDB checkpoint: a crash leaves at most this much to replay at the next start (default 32)')
   .option('--token <secret>', 'require this bearer token on /mcp and OTLP (HTTP and gRPC; required to listen beyond loopback; or CORAL_COLONY_TOKEN)')
   .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
   .option('--otlp-auth <mode>', 'token: OTLP requires --token too; none: OTLP open, only /mcp needs it', 'token')
@@ -312,7 +313,7 @@ demo
   .description('run the summary and the automatic triage on every scenario with several generator seeds, scored against the ground truth')
   .option('--seeds <n>', 'seeds per scenario: the committed one, then others generated on the spot', '3')
   .option('--random <n>', 'also N random incidents drawn by the generator (fault type, service, onset, sampling, noise)', '0')
-  .outputs(['table', 'json'])
+  .outputs(['table', 'json'], ' (the rows and the per-kind scores)')
   .action(async (names, opts) => (await import('./commands/demo.js')).demoEval(names, opts));
 
 program

@@ -46,6 +46,8 @@ export interface SummaryJson {
   services: ServiceChange[];
   events: { time: string; serviceName: string; kind: string; title: string }[];
   lookFirst: string;
+  /** Set when nothing is being received at all (then no service stands out). */
+  intake?: string | null;
 }
 
 export interface SummaryViewState {

@@ -73,7 +73,8 @@ export function summaryLines(v: SummaryViewState, width: number, waiting?: strin
   const table = serviceTable(list, width);
   if (d.lookFirst) para(lookFirstText(d.lookFirst), { color: TAG_COLORS.slow, bold: true });
   out.push({ text: '' });
-  if (d.standOut.length === 0) para('Nothing stands out: no service changed beyond what its sample size allows against the window before.', { color: 'gray' });
+  if (d.intake) para('No service is named: the silence is not one service\'s.', { color: 'gray' });
+  else if (d.standOut.length === 0) para('Nothing stands out: no service changed beyond what its sample size allows against the window before.', { color: 'gray' });
   else {
     out.push({ text: cut('Stand out, most likely cause first · Enter: its metrics and worst traces', width), bold: true }, { text: table.header, color: 'gray' });
     d.standOut.forEach((c, i) => {

@@ -1,9 +1,9 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { CoralError } from '../core/errors.js';
 import { coralHome } from '../core/paths.js';
-import { writeAtomic } from './conversation.js';
+import { privateDir, writePrivateFile } from '../core/private-files.js';
 
 /**
  * Before telemetry first leaves the machine for a cloud model, the user says yes once per
@@ -24,8 +24,8 @@ export function hasConsent(provider: string, env: NodeJS.ProcessEnv = process.en
 }
 
 export function recordConsent(provider: string, env: NodeJS.ProcessEnv = process.env): void {
-  mkdirSync(coralHome(env), { recursive: true });
-  writeAtomic(file(env), `${JSON.stringify({ ...read(env), [provider]: new Date().toISOString() }, null, 1)}\n`);
+  privateDir(coralHome(env));
+  writePrivateFile(file(env), `${JSON.stringify({ ...read(env), [provider]: new Date().toISOString() }, null, 1)}\n`);
 }
 
 export async function ensureConsent(provider: string, o: { yes?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<void> {

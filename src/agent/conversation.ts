@@ -1,14 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync, statSync, writeSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, renameSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { CoralError } from '../core/errors.js';
+import { withFileLock } from '../core/file-lock.js';
 import { coralHome } from '../core/paths.js';
+import { privateDir, writePrivateFile } from '../core/private-files.js';
+import { withUniqueIds } from './call-ids.js';
 import type { Message } from './events.js';
 
 /**
  * Conversations under ~/.coral/conversations/, one JSON file each, written atomically (a crash
- * never leaves a half-written file), tool calls always paired with their results.
+ * never leaves a half-written file), tool calls always paired with their results. Several
+ * `coral ask --resume` may finish at once: a turn is appended to the file as it is then, under a
+ * lock, never written over it from a copy read before (see appendTurn).
  */
 export interface Conversation {
   id: string;
@@ -28,22 +33,6 @@ export function newConversation(model: string, colony: string): Conversation {
   return { id: `${now.slice(0, 10)}-${randomUUID().slice(0, 8)}`, createdAt: now, updatedAt: now, model, colony, messages: [] };
 }
 
-/**
- * Writes beside the target, flushes, then renames over it: readers see the old file or the new one.
- * Private (0600) from the first byte: these files hold investigations, consents and trust.
- */
-export function writeAtomic(path: string, text: string): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, path);
-}
-
 /** File names, not paths: no separator, no "..", nothing a shell or a file system reads specially. */
 const CONVERSATION_ID = /^[A-Za-z0-9][\w.-]{0,127}$/;
 
@@ -54,20 +43,55 @@ function checkedPath(id: string, env: NodeJS.ProcessEnv): string {
   return join(conversationsDir(env), `${id}.json`);
 }
 
-/** The folder, private: conversations hold what the colony showed the agent. */
-function privateDir(env: NodeJS.ProcessEnv): string {
-  const dir = conversationsDir(env);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  // An older coral created it 0755: tightened on the next save.
-  chmodSync(dir, 0o700);
-  return dir;
+/**
+ * A turn's messages with tool-call ids unique beside `history` (a turn run beside another on the same
+ * conversation saw neither's calls), its results renamed to match (pure).
+ */
+export function turnAfter(history: Message[], turn: Message[]): Message[] {
+  const seen = [...history];
+  let renamed = new Map<string, string>();
+  return turn.map((m) => {
+    let out: Message = m;
+    if (m.role === 'model' && m.toolCalls.length > 0) {
+      const calls = withUniqueIds(m.toolCalls, seen);
+      renamed = new Map(m.toolCalls.map((c, i) => [c.id, calls[i].id]));
+      out = { ...m, toolCalls: calls };
+    } else if (m.role === 'tool') {
+      out = { ...m, results: m.results.map((r) => ({ ...r, id: renamed.get(r.id) ?? r.id })) };
+    }
+    seen.push(out);
+    return out;
+  });
 }
 
-export function saveConversation(c: Conversation, env: NodeJS.ProcessEnv = process.env): string {
+/** The saved conversation; one found damaged was set aside by the load, and the turn starts a new file. */
+function loadOrFresh(c: Conversation, env: NodeJS.ProcessEnv): Conversation {
+  try {
+    return loadConversation(c.id, env);
+  } catch (err) {
+    if (!(err instanceof DamagedConversationError)) throw err;
+    process.stderr.write(`coral: ${err.message}\n`);
+    return { ...c, messages: [] };
+  }
+}
+
+/**
+ * Appends one turn to the conversation's file as the file is now, holding its lock: turns of
+ * concurrent `coral ask --resume` on one conversation are all kept, in the order they finished.
+ * `keep` prunes what is written (auto_prune). Returns the conversation as saved.
+ */
+export function appendTurn(c: Conversation, turn: Message[], o: { env?: NodeJS.ProcessEnv; keep?: (m: Message[]) => Message[] } = {}): Conversation {
+  const env = o.env ?? process.env;
   const path = checkedPath(c.id, env);
-  privateDir(env);
-  writeAtomic(path, `${JSON.stringify({ ...c, updatedAt: new Date().toISOString() }, null, 1)}\n`);
-  return path;
+  // Conversations hold what the colony showed the agent; an older coral made the folder 0755.
+  privateDir(conversationsDir(env));
+  return withFileLock(path, () => {
+    const now = existsSync(path) ? loadOrFresh(c, env) : { ...c, messages: [] };
+    const messages = [...now.messages, ...turnAfter(now.messages, turn)];
+    const saved: Conversation = { ...now, model: c.model, updatedAt: new Date().toISOString(), messages: o.keep ? o.keep(messages) : messages };
+    writePrivateFile(path, `${JSON.stringify(saved, null, 1)}\n`);
+    return saved;
+  });
 }
 
 const conversationFile = z.object({

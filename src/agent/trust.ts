@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { coralHome } from '../core/paths.js';
-import { writeAtomic } from './conversation.js';
+import { privateDir, writePrivateFile } from '../core/private-files.js';
 
 /**
  * Workspace trust for project config (.coral/config.yaml), the way direnv and VS Code do it: a
@@ -75,9 +75,9 @@ export function isTrusted(configPath: string, content: string, env: NodeJS.Proce
 export function recordTrust(configPath: string, env: NodeJS.ProcessEnv = process.env): void {
   const content = readFileSync(configPath, 'utf8');
   const home = coralHome(env);
-  mkdirSync(home, { recursive: true, mode: 0o700 });
+  privateDir(home);
   const store = { ...readStore(env), [resolve(configPath)]: { sha256: contentHash(content), trusted_at: new Date().toISOString() } };
-  writeAtomic(storePath(env), `${JSON.stringify(store, null, 1)}\n`);
+  writePrivateFile(storePath(env), `${JSON.stringify(store, null, 1)}\n`);
 }
 
 const warned = new Set<string>();

@@ -4,23 +4,44 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { isLoopbackHost } from '../core/net.js';
+import { SessionTable, clientOf } from './mcp-sessions.js';
 import { type AccessPolicy, checkAccess } from './otlp/auth.js';
 
 export interface McpHttpOptions extends AccessPolicy {
   maxBodyBytes?: number;
   /** A session unused this long is closed (coral's own clients never end theirs). Default 10 minutes. */
   idleMs?: number;
-  /** Sessions kept at most; a new one beyond evicts the least recently used. Default 64. */
+  /** Sessions kept at most. Default 64. */
   maxSessions?: number;
+  /** Sessions one remote address may hold (all loopback clients share maxSessions). Default 16. */
+  maxSessionsPerClient?: number;
+  /** A session used this recently is in use: never evicted to make room. Default 60 s. */
+  busyMs?: number;
 }
 
 export const DEFAULT_SESSION_IDLE_MS = 10 * 60_000;
 export const DEFAULT_MAX_SESSIONS = 64;
+export const DEFAULT_MAX_SESSIONS_PER_CLIENT = 16;
+export const DEFAULT_SESSION_BUSY_MS = 60_000;
 
 interface Session {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
-  lastUsed: number;
+}
+
+/**
+ * A browser page names itself in Origin; one on another site reaching the colony through DNS
+ * rebinding or a loopback port is refused (the MCP transport specification's guidance). Programs
+ * send no Origin.
+ */
+export function isAllowedOrigin(origin: string | undefined): boolean {
+  if (origin === undefined) return true;
+  try {
+    const u = new URL(origin);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && isLoopbackHost(u.hostname);
+  } catch {
+    return false;
+  }
 }
 
 export interface McpHttpHandler {
@@ -60,30 +81,30 @@ function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
 
 /**
  * The colony's MCP endpoint over Streamable HTTP: one session (transport + server) per client,
- * Host-header checks against DNS rebinding, and an optional bearer token.
+ * Host-header and Origin checks against DNS rebinding, an optional bearer token, and per-client
+ * session quotas that never evict a session in use or another client's (mcp-sessions.ts).
  */
 export function createMcpHttpHandler(makeServer: () => McpServer, opts: McpHttpOptions): McpHttpHandler {
-  const sessions = new Map<string, Session>();
+  const sessions = new SessionTable<Session>({
+    maxSessions: opts.maxSessions ?? DEFAULT_MAX_SESSIONS,
+    maxPerClient: opts.maxSessionsPerClient ?? DEFAULT_MAX_SESSIONS_PER_CLIENT,
+    busyMs: opts.busyMs ?? DEFAULT_SESSION_BUSY_MS,
+  });
   const limit = opts.maxBodyBytes ?? 4 * 1024 * 1024;
   const idleMs = opts.idleMs ?? DEFAULT_SESSION_IDLE_MS;
-  const maxSessions = opts.maxSessions ?? DEFAULT_MAX_SESSIONS;
-  const end = (id: string) => {
-    const s = sessions.get(id);
-    if (!s) return;
-    sessions.delete(id);
-    void s.server.close().catch(() => undefined);
-  };
-  // Map order is insertion order and a used session is re-inserted: the first entries are the least recently used.
-  const touch = (id: string, s: Session) => {
-    s.lastUsed = Date.now();
-    sessions.delete(id);
-    sessions.set(id, s);
-  };
+  const closeSession = (s: Session) => void s.server.close().catch(() => undefined);
   const sweep = setInterval(() => {
-    const cutoff = Date.now() - idleMs;
-    for (const [id, s] of sessions) if (s.lastUsed < cutoff) end(id);
+    for (const s of sessions.expire(Date.now() - idleMs)) closeSession(s);
   }, Math.max(10, Math.min(idleMs / 2, 60_000)));
   sweep.unref();
+  /**
+   * A request on a session: in use until its answer is finished or its connection closes, which for
+   * an event stream (GET) is as long as the client listens.
+   */
+  const within = (id: string, res: ServerResponse, run: () => Promise<void>) => {
+    res.once('close', sessions.begin(id, Date.now));
+    return run();
+  };
   return {
     get sessionCount() {
       return sessions.size;
@@ -94,15 +115,19 @@ export function createMcpHttpHandler(makeServer: () => McpServer, opts: McpHttpO
         jsonRpcError(res, denied.status, denied.message, denied.headers);
         return;
       }
+      if (!isAllowedOrigin(req.headers.origin)) {
+        jsonRpcError(res, 403, `Origin "${req.headers.origin}" is not allowed: only pages on this machine (localhost, 127.0.0.1, [::1]) may use the colony's MCP endpoint (DNS-rebinding protection).`);
+        return;
+      }
       const sessionId = req.headers['mcp-session-id'];
-      const existing = typeof sessionId === 'string' ? sessions.get(sessionId) : undefined;
-      if (existing && typeof sessionId === 'string') touch(sessionId, existing);
+      const id = typeof sessionId === 'string' ? sessionId : undefined;
+      const existing = id !== undefined ? sessions.get(id) : undefined;
       if (req.method !== 'POST') {
-        if (!existing) {
+        if (!existing || id === undefined) {
           jsonRpcError(res, sessionId !== undefined ? 404 : 400, sessionId !== undefined ? 'Unknown or expired MCP session; initialize a new one.' : 'No such MCP session; initialize first with a POST.');
           return;
         }
-        await existing.transport.handleRequest(req, res);
+        await within(id, res, () => existing.transport.handleRequest(req, res));
         return;
       }
       let body: unknown;
@@ -112,33 +137,44 @@ export function createMcpHttpHandler(makeServer: () => McpServer, opts: McpHttpO
         jsonRpcError(res, 400, (err as Error).message);
         return;
       }
-      if (existing) {
-        await existing.transport.handleRequest(req, res, body);
+      if (existing && id !== undefined) {
+        await within(id, res, () => existing.transport.handleRequest(req, res, body));
         return;
       }
       if (sessionId !== undefined || !isInitializeRequest(body)) {
         jsonRpcError(res, sessionId !== undefined ? 404 : 400, sessionId !== undefined ? 'Unknown or expired MCP session; initialize a new one.' : 'The first request of a session must be initialize.');
         return;
       }
-      while (sessions.size >= maxSessions) end(sessions.keys().next().value as string);
-      const server = makeServer();
-      const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        enableJsonResponse: true,
-        onsessioninitialized: (id) => {
-          sessions.set(id, { transport, server, lastUsed: Date.now() });
-        },
-      });
-      transport.onclose = () => {
-        if (transport.sessionId) sessions.delete(transport.sessionId);
-      };
-      await server.connect(transport);
-      await transport.handleRequest(req, res, body);
+      const client = clientOf(req.socket.remoteAddress);
+      const admitted = sessions.admit(client, Date.now());
+      if (!admitted.ok) {
+        jsonRpcError(res, 429, admitted.message, { 'retry-after': String(Math.ceil((opts.busyMs ?? DEFAULT_SESSION_BUSY_MS) / 1000)) });
+        return;
+      }
+      for (const s of admitted.evicted) closeSession(s);
+      let added = false;
+      try {
+        const server = makeServer();
+        const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+          sessionIdGenerator: () => randomUUID(),
+          enableJsonResponse: true,
+          onsessioninitialized: (newId) => {
+            added = true;
+            sessions.add(newId, client, { transport, server }, Date.now());
+          },
+        });
+        transport.onclose = () => {
+          if (transport.sessionId) sessions.delete(transport.sessionId);
+        };
+        await server.connect(transport);
+        await transport.handleRequest(req, res, body);
+      } finally {
+        if (!added) sessions.release(client);
+      }
     },
     async close() {
       clearInterval(sweep);
-      await Promise.all([...sessions.values()].map((s) => s.server.close()));
-      sessions.clear();
+      await Promise.all(sessions.clear().map((s) => s.server.close()));
     },
   };
 }

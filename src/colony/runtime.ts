@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { z } from 'zod';
+import { isProcessAlive } from '../core/file-lock.js';
 import { isLoopbackHost } from '../core/net.js';
+import { writePrivateFile } from '../core/private-files.js';
 
 /**
  * Where a running `coral colony serve` listens, recorded next to its database so that every other
@@ -40,31 +42,17 @@ export function newRuntimeNonce(): string {
   return randomBytes(16).toString('hex');
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: the process exists but belongs to someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** Records the running colony; returns the function that removes the record when it stops. */
 export function writeRuntime(info: Omit<ColonyRuntime, 'tokenFile' | 'pid' | 'startedAt'>, token: string | undefined): () => void {
   const tokenFile = token ? tokenPath(info.db) : null;
   if (tokenFile && token) {
-    // A leftover (or planted) symlink must not redirect the write: replace whatever is there.
-    rmSync(tokenFile, { force: true });
-    writeFileSync(tokenFile, `${token}\n`, { mode: 0o600, flag: 'wx' });
-    chmodSync(tokenFile, 0o600);
+    // Written aside and renamed over: a leftover (or planted) symlink is replaced, never followed.
+    writePrivateFile(tokenFile, `${token}\n`);
   }
   const record: ColonyRuntime = { ...info, pid: process.pid, tokenFile, startedAt: new Date().toISOString() };
   const path = runtimePath(info.db);
-  const tmp = `${path}.${process.pid}.tmp`;
-  writeFileSync(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644 });
-  chmodSync(tmp, 0o644);
-  renameSync(tmp, path);
+  // Private like the colony it describes: it says where a colony holding telemetry listens and which database.
+  writePrivateFile(path, `${JSON.stringify(record, null, 2)}\n`);
   return () => {
     const current = readRecord(info.db);
     if (current && current.pid !== process.pid) return;
@@ -114,7 +102,7 @@ export function readOwnRuntime(db: string): OwnRuntime {
   if (problem) return { ignored: problem };
   const rt = readRecord(db);
   if (!rt) return { ignored: `${path} is not a record coral wrote` };
-  if (!isAlive(rt.pid)) return null;
+  if (!isProcessAlive(rt.pid)) return null;
   if (rt.db !== db) return { ignored: `${path} names another database (${rt.db})` };
   let url: URL;
   try {

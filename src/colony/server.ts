@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { strictInput } from '../core/input.js';
 import { VERSION } from '../core/version.js';
+import { type Gate, GateFullError } from '../core/gate.js';
 import { STRUCTURED_BUDGET_FACTOR, boundStructured, boundText } from './tools/answer-bounds.js';
 import { ALL_TOOLS, DEPRECATED_TOOLS } from './tools/index.js';
 import { type ToolContext, ToolInputError } from './tools/types.js';
@@ -12,6 +13,11 @@ export interface ColonyServerOptions {
   listDeprecatedTools?: boolean;
   /** Demo scenarios offered as resources (their stories). */
   scenarios?: ScenarioStory[];
+  /**
+   * Tool runs at once across every session sharing it (`colony serve`: two), the rest queued: many
+   * clients' tools at once make the colony slow for all of them and for ingest (issue 31).
+   */
+  gate?: Gate;
 }
 
 const INSTRUCTIONS =
@@ -28,11 +34,12 @@ export function createColonyServer(ctx: ToolContext, opts: ColonyServerOptions =
       { title: def.title, description: def.description, inputSchema: strictInput(def.input), outputSchema: def.output, annotations: { readOnlyHint: true, openWorldHint: false } },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         try {
-          const out = await def.run(ctx, args as never);
+          const out = opts.gate ? await opts.gate.run(() => def.run(ctx, args as never)) : await def.run(ctx, args as never);
           const text = boundText(out.text, ctx.maxResponseChars);
           return { content: [{ type: 'text', text }], structuredContent: boundStructured(out.structured, ctx.maxResponseChars * STRUCTURED_BUDGET_FACTOR) };
         } catch (err) {
           if (err instanceof ToolInputError) return { content: [{ type: 'text', text: err.message }], isError: true };
+          if (err instanceof GateFullError) return { content: [{ type: 'text', text: `${def.name}: the colony is busy (${err.message}); try again in a few seconds.` }], isError: true };
           return { content: [{ type: 'text', text: `${def.name} failed: ${(err as Error).message}` }], isError: true };
         }
       },

@@ -4,7 +4,7 @@ import { formatCount } from '../core/format.js';
 import { parseIntOption } from '../core/args.js';
 import { takeConfigNotes } from '../agent/config-compat.js';
 import { ensureConsent } from '../agent/consent.js';
-import { type Conversation, historyForTurn, latestConversation, loadConversation, newConversation, saveConversation } from '../agent/conversation.js';
+import { type Conversation, appendTurn, historyForTurn, latestConversation, loadConversation, newConversation, prune } from '../agent/conversation.js';
 import type { AgentEvent } from '../agent/events.js';
 import { runTurn } from '../agent/loop.js';
 import { createModel, providerOf } from '../agent/providers/index.js';
@@ -108,7 +108,8 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   } finally {
     process.removeListener('SIGINT', onSigint);
     conversation.model = answeredBy;
-    saveConversation(conversation);
+    // Appended to the file as it is now: another ask on this conversation may have finished meanwhile.
+    appendTurn(conversation, conversation.messages.slice(before), { keep: settings.autoPrune ? (m) => prune(m, settings) : undefined });
     await session.close();
   }
   if (o.record) writeRecording(o.record, question, answeredBy, conversation, before);

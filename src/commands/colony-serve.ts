@@ -4,9 +4,12 @@ import { defaultColonyDbPath } from '../core/paths.js';
 import { parseIntOption } from '../core/args.js';
 import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
+import { Gate } from '../core/gate.js';
 import { InflightBudget } from '../colony/otlp/limits.js';
+import { SERVE_CHECKPOINT_THRESHOLD_MB } from '../colony/store/db.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
 import { type RunningGrpcReceiver, startGrpcReceiver } from '../colony/otlp/grpc.js';
+import { isSendableToken } from '../colony/otlp/auth.js';
 import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
 import { createColonyServer } from '../colony/server.js';
 import { createToolContext } from '../colony/tools/types.js';
@@ -24,6 +27,7 @@ interface ServeOptions extends StoreOptions {
   otlpGrpc: boolean;
   maxBodyMb: string;
   maxInflightMb: string;
+  maxWalMb?: string;
   decodeWorkers?: string;
   token?: string;
   otlpAuth: string;
@@ -32,6 +36,12 @@ interface ServeOptions extends StoreOptions {
 }
 
 const REPORT_EVERY_MS = 10_000;
+/**
+ * MCP tool runs at once, and waiting beyond them: reads share two DuckDB connections (db.ts) and the
+ * JS thread with ingest, so more at once only slows every one of them (issue 31).
+ */
+const TOOL_RUNS = 2;
+const TOOL_RUNS_WAITING = 64;
 
 /** Said at startup, so nobody believes OTLP is guarded when it is not. */
 function otlpAuthWords(token: string | undefined, mode: string, loopback: boolean): string {
@@ -51,9 +61,13 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const grpcPort = opts.otlpGrpc ? parseIntOption('--otlp-grpc-port', opts.otlpGrpcPort, 0, 65535) : null;
   const maxBodyBytes = parseIntOption('--max-body-mb', opts.maxBodyMb, 1, 1024) * 1024 * 1024;
   const budget = new InflightBudget(parseIntOption('--max-inflight-mb', opts.maxInflightMb, 1, 65536) * 1024 * 1024);
+  const walMb = opts.maxWalMb === undefined ? SERVE_CHECKPOINT_THRESHOLD_MB : parseIntOption('--max-wal-mb', opts.maxWalMb, 1, 65536);
   const decodeWorkers = opts.decodeWorkers === undefined ? undefined : parseIntOption('--decode-workers', opts.decodeWorkers, 0, 16);
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
   if (opts.otlpAuth !== 'token' && opts.otlpAuth !== 'none') throw new CoralError(`--otlp-auth ${opts.otlpAuth} is not a mode.`, 'Accepted: token (OTLP requires the --token too, the default) or none (OTLP open, /mcp still needs the token).');
+  if (token && !isSendableToken(token)) {
+    throw new CoralError('The colony token has characters no client can send in an Authorization header (spaces, controls or non-ASCII).', 'Use letters, digits and punctuation, e.g. the output of `openssl rand -hex 24`.');
+  }
   if (opts.mcp && !isLoopback(opts.otlpHost) && !token) {
     throw new CoralError(
       `Listening on ${opts.otlpHost} would expose the colony's MCP tools to the network without authentication.`,
@@ -67,7 +81,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   if (running) {
     throw new CoralError(`A colony is already serving ${dbPath} at ${running.rt.url} (pid ${running.rt.pid}).`, 'Every coral command uses it automatically; stop it first to start another, or pass a different --db FILE.');
   }
-  const store = await openColonyFromOptions(clickhouse !== undefined ? { ...opts, clickhouse } : { ...opts, db: dbPath }, { create: true });
+  const store = await openColonyFromOptions(clickhouse !== undefined ? { ...opts, clickhouse } : { ...opts, db: dbPath }, { create: true, checkpointThreshold: `${walMb}MB` });
   const totals = { accepted: 0, rejected: 0, exports: 0 };
   const count = (e: ExportReport) => {
     totals.accepted += e.accepted;
@@ -85,7 +99,8 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   routes[RUNTIME_ROUTE] = runtimeRoute({ nonce, url: () => listening, token });
   if (opts.mcp) {
     const ctx = createToolContext(store);
-    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools, scenarios }), { allowedHosts, token });
+    const gate = new Gate(TOOL_RUNS, TOOL_RUNS_WAITING);
+    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools, scenarios, gate }), { allowedHosts, token });
     mcp = handler;
     routes['/mcp'] = (req, res) => handler.handle(req, res);
   }

@@ -1,4 +1,3 @@
-import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type AskSettings, resolveAskSettings } from '../agent/config.js';
 import { historyForTurn } from '../agent/conversation.js';
@@ -9,6 +8,7 @@ import type { ModelProvider } from '../agent/providers/types.js';
 import type { AgentSession, ColonyChoice } from '../agent/setup.js';
 import { sessionSettings } from '../agent/session-settings.js';
 import { coralHome } from '../core/paths.js';
+import { privateDir, writePrivateFile } from '../core/private-files.js';
 import { hasConsent } from '../agent/consent.js';
 import { CommandError, complete, parseCommand } from './commands.js';
 import { renumberCitations } from './citations.js';
@@ -323,13 +323,14 @@ export class ConsoleEngine {
 
   /** The session as Markdown and as JSON lines (one engine event per line). */
   exportSession(dir = join(coralHome(), 'exports')): string[] {
-    mkdirSync(dir, { recursive: true });
+    // Exports hold telemetry and the conversation: private, like the conversations folder.
+    privateDir(dir);
     const stamp = new Date().toISOString().replace(/[:.]/g, '-');
     const md = join(dir, `coral-session-${stamp}.md`);
     const jsonl = join(dir, `coral-session-${stamp}.jsonl`);
     // Read with cat too: the JSON lines escape what a terminal would act on (exportMarkdown does so for the Markdown).
-    writeFileSync(md, exportMarkdown(this.log.map((l) => l.event), { ...this.describeColony(), model: this.modelLabel() }));
-    writeFileSync(jsonl, `${this.log.map((l) => jsonForTerminal(l)).join('\n')}\n`);
+    writePrivateFile(md, exportMarkdown(this.log.map((l) => l.event), { ...this.describeColony(), model: this.modelLabel() }));
+    writePrivateFile(jsonl, `${this.log.map((l) => jsonForTerminal(l)).join('\n')}\n`);
     return [md, jsonl];
   }
 

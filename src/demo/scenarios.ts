@@ -1,6 +1,8 @@
 import type { EventKind } from '../colony/store/rows.js';
 import type { Conditions, Flag, ServiceFault } from './requests.js';
 import type { InstrumentationOverride } from './instrument.js';
+import type { FleetDef } from './fleet.js';
+import { KIND_SCENARIOS } from './kind-scenarios.js';
 
 /**
  * The incident scenarios, each one hour long, modelled on the OpenTelemetry Demo's failure flags,
@@ -32,6 +34,8 @@ export interface AffectedOperation {
   method?: string;
   rpcMethod?: string;
   operation?: string;
+  /** The one pod at fault, when the fault is one instance's. */
+  pod?: string;
 }
 
 export interface GroundTruth {
@@ -45,8 +49,14 @@ export interface GroundTruth {
   summary: string;
 }
 
+/** What kind of incident a scenario holds, for the evaluation's per-kind report. */
+export type IncidentKind =
+  | 'none' | 'leaf-latency' | 'service-errors' | 'operation-bug' | 'memory-leak' | 'two-faults' | 'queue-flood'
+  | 'bad-instance' | 'config-push' | 'consumer-lag' | 'noisy-neighbour' | 'error-cascade' | 'sampled-slow' | 'silent-callee';
+
 export interface ScenarioDef {
   name: string;
+  kind: IncidentKind;
   story: string;
   seed: number;
   /** Average edge requests per second; the traffic shape varies around it. */
@@ -56,6 +66,10 @@ export interface ScenarioDef {
   truth: GroundTruth;
   /** Per service, how its instrumentation departs from the world's defaults in this scenario. */
   instrumentation?: Record<string, InstrumentationOverride>;
+  /** Several instances per service on shared nodes (fleet.ts); without it, one process per service. */
+  fleet?: FleetDef;
+  /** A random service graph drawn from this seed (topology.ts) instead of the Astronomy Shop. */
+  topology?: { seed: number };
 }
 
 export const SCENARIO_SECONDS = 3600;
@@ -68,6 +82,7 @@ const RATE = 0.95;
 export const SCENARIOS: readonly ScenarioDef[] = [
   {
     name: 'healthy',
+    kind: 'none',
     story: 'A normal hour of the Astronomy Shop; a routine frontend deploy changes nothing.',
     seed: 1001,
     ratePerSec: RATE,
@@ -77,6 +92,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'payment-failure',
+    kind: 'operation-bug',
     story: 'Half of all card charges fail with "Invalid token" right after a payment release; checkouts return 500.',
     seed: 2002,
     ratePerSec: RATE,
@@ -96,6 +112,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'product-catalog-failure',
+    kind: 'operation-bug',
     story: 'GetProduct fails for one product (OLJCESPC7Z): its page and every checkout containing it return 500.',
     seed: 3003,
     ratePerSec: RATE,
@@ -116,6 +133,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'recommendation-cache-failure',
+    kind: 'leaf-latency',
     story: 'A broken cache makes recommendation walk an ever-growing list: latency, memory and CPU climb, no errors.',
     seed: 4004,
     ratePerSec: RATE,
@@ -135,6 +153,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'kafka-queue-problems',
+    kind: 'queue-flood',
     story: 'checkout floods the orders topic with duplicate messages and fraud-detection takes a second per record: consumer lag explodes.',
     seed: 5005,
     ratePerSec: RATE,
@@ -153,6 +172,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'cart-view-regression',
+    kind: 'operation-bug',
     story: 'A frontend release renders the cart item by item: GET /api/cart makes one GetCart call per item and goes from ~5 ms to ~40 ms, while the frontend\'s overall P95 (set by checkouts) barely moves.',
     seed: 6006,
     ratePerSec: RATE,
@@ -168,6 +188,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'payment-slow-sampled',
+    kind: 'sampled-slow',
     story: 'The card network slows down: payment Charge takes ~1.5 s. payment\'s SDK samples 10% of requests and Beyla exports only metrics for it, so only its rpc.server.duration histogram sees every charge.',
     seed: 7007,
     ratePerSec: RATE,
@@ -184,6 +205,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'currency-slow-timeouts',
+    kind: 'leaf-latency',
     story: 'currency (eBPF only) stalls on its rates provider: Convert takes ~130 ms and often more than its callers\' 250 ms deadline, so checkout and the frontend fail with DEADLINE_EXCEEDED while currency itself reports no error.',
     seed: 8008,
     ratePerSec: RATE,
@@ -205,6 +227,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'checkout-bug-chronic-cart',
+    kind: 'operation-bug',
     story: 'cart has failed ~5% of its writes all day (cache connection errors); a checkout release then rejects ~20% of orders with an address validation bug.',
     seed: 9009,
     ratePerSec: RATE,
@@ -220,6 +243,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'ad-memory-leak',
+    kind: 'memory-leak',
     story: 'An ad release leaks memory: the JVM heap climbs until the pod is OOM-killed and restarts, every 8 minutes; GC pauses slow GetAds as the heap fills, and product pages with it.',
     seed: 10010,
     ratePerSec: RATE,
@@ -236,6 +260,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
       summary: 'Since the ad 2.1.0 release, ad\'s memory climbs until it is OOM-killed and restarts every ~8 minutes (the latest memory point alone looks normal); GetAds slows down as the heap fills and product pages wait on it.',
     },
   },
+  ...KIND_SCENARIOS,
 ];
 
 export function scenarioByName(name: string): ScenarioDef | undefined {

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoralError } from '../core/errors.js';
+import { Gate } from '../core/gate.js';
 import { ALL_DATASETS, type HcAuth, type HcColumn, type HcDataset, type HcDerivedColumn } from './types.js';
 
 export const US_API = 'https://api.honeycomb.io';
@@ -60,24 +61,6 @@ function errorText(body: string): string {
     return j.error ?? j.detail ?? j.title ?? body;
   } catch {
     return body.slice(0, 200);
-  }
-}
-
-/** A counting semaphore: at most `n` requests in flight. */
-class Gate {
-  private active = 0;
-  private readonly waiting: (() => void)[] = [];
-  constructor(private readonly n: number) {}
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.n) await new Promise<void>((r) => this.waiting.push(r));
-    this.active++;
-    try {
-      return await fn();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
   }
 }
 

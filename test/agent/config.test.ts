@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { configDirs } from '../support/config-dirs.js';
 import { resolveAskSettings, resolveSecret } from '../../src/agent/config.js';
-import { historyForTurn, latestConversation, loadConversation, newConversation, prune, saveConversation } from '../../src/agent/conversation.js';
+import { appendTurn, historyForTurn, latestConversation, loadConversation, newConversation, prune } from '../../src/agent/conversation.js';
 import type { Message } from '../../src/agent/events.js';
 import { createModel, createProvider } from '../../src/agent/providers/index.js';
 import { FallbackProvider } from '../../src/agent/providers/fallback.js';
@@ -91,7 +91,7 @@ describe('conversations', () => {
   it('saves atomically, loads, and finds the latest', () => {
     const c = newConversation('replay:healthy', 'demo:healthy');
     c.messages.push(...turn(1));
-    saveConversation(c, env());
+    appendTurn(c, c.messages, { env: env() });
     expect(readdirSync(join(dirs.home, 'conversations'))).toEqual([`${c.id}.json`]);
     expect(loadConversation(c.id, env()).messages).toEqual(c.messages);
     expect(latestConversation(env())?.id).toBe(c.id);

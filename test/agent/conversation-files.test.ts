@@ -2,7 +2,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DamagedConversationError, conversationsDir, latestConversation, loadConversation, newConversation, saveConversation } from '../../src/agent/conversation.js';
+import { DamagedConversationError, appendTurn, conversationsDir, latestConversation, loadConversation, newConversation } from '../../src/agent/conversation.js';
 
 let home: string;
 let env: NodeJS.ProcessEnv;
@@ -18,12 +18,13 @@ const mode = (p: string) => statSync(p).mode & 0o777;
 describe('conversation files', () => {
   it('are 0600 in a 0700 folder, and an older 0755 folder is tightened', () => {
     const c = newConversation('triage:automatic', 'demo:x');
-    const path = saveConversation(c, env);
+    appendTurn(c, [], { env });
+    const path = join(dir(), `${c.id}.json`);
     expect(mode(path)).toBe(0o600);
     expect(mode(dir())).toBe(0o700);
     chmodSync(dir(), 0o755);
     chmodSync(path, 0o644);
-    saveConversation(c, env);
+    appendTurn(c, [], { env });
     expect(mode(dir())).toBe(0o700);
     expect(mode(path)).toBe(0o600);
   });
@@ -34,16 +35,16 @@ describe('conversation files', () => {
     writeFileSync(join(dir(), 'planted.json'), JSON.stringify({ ...good, id: '../../escaped-conv' }));
     const loaded = loadConversation('planted', env);
     expect(loaded.id).toBe('planted');
-    saveConversation(loaded, env);
+    appendTurn(loaded, [], { env });
     expect(existsSync(join(home, 'escaped-conv.json'))).toBe(false);
-    expect(() => saveConversation({ ...good, id: '../../escaped-conv' }, env)).toThrow(/is not a conversation id/);
+    expect(() => appendTurn({ ...good, id: '../../escaped-conv' }, [], { env })).toThrow(/is not a conversation id/);
     expect(() => loadConversation('../config', env)).toThrow(/is not a conversation id/);
     expect(existsSync(join(home, 'escaped-conv.json'))).toBe(false);
   });
 
   it('sets a damaged file aside with a note naming it, and --continue moves on to the latest good one', async () => {
     const good = newConversation('m', 'c');
-    saveConversation(good, env);
+    appendTurn(good, [], { env });
     await new Promise((r) => setTimeout(r, 20));
     writeFileSync(join(dir(), 'truncated.json'), '{"id":"truncated","messages":[{"role":"us');
     const notes: string[] = [];

@@ -31,7 +31,8 @@ describe('access checks', () => {
   it('reads the bearer scheme in any case, and compares Host case-insensitively', () => {
     expect(bearerToken('Bearer abc')).toBe('abc');
     expect(bearerToken('bearer abc')).toBe('abc');
-    expect(bearerToken('BEARER   abc ')).toBe('abc');
+    expect(bearerToken('BEARER abc ')).toBe('abc');
+    expect(bearerToken('BEARER   abc')).toBeNull();
     expect(bearerToken('Basic abc')).toBeNull();
     const policy = { allowedHosts: loopbackHosts(4318), token: 'tok' };
     expect(checkAccess(policy, 'LOCALHOST:4318', 'bearer tok')).toBeNull();
@@ -57,7 +58,7 @@ describe('one port, one policy: OTLP and /mcp both need the token and a loopback
   beforeAll(async () => {
     store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
     const ctx = { store, now: () => T0, maxResponseChars: 16_000 };
-    mcp = createMcpHttpHandler(() => createColonyServer(ctx), { allowedHosts: hosts, token, idleMs: 300, maxSessions: 3 });
+    mcp = createMcpHttpHandler(() => createColonyServer(ctx), { allowedHosts: hosts, token, idleMs: 300, maxSessions: 3, busyMs: 0 });
     receiver = await startReceiver({ sink: store, port: 0, access: { allowedHosts: hosts, token }, routes: { '/mcp': (req, res) => mcp.handle(req, res) } });
     hosts.push(...loopbackHosts(receiver.port));
   });
@@ -82,7 +83,7 @@ describe('one port, one policy: OTLP and /mcp both need the token and a loopback
     expect(r.status).toBe(200);
   });
 
-  it('MCP sessions expire after the idle time and are capped, evicting the least recently used', async () => {
+  it('MCP sessions expire after the idle time and are capped, evicting the least recently used idle one', async () => {
     const open = async () => {
       const r = await send(receiver.url, { path: '/mcp', headers: { ...MCP_HEADERS, authorization: `Bearer ${token}` }, body: INIT });
       expect(r.status).toBe(200);

@@ -125,6 +125,8 @@ function changeLines(services: string[], summary: ToolResult & { n: number }): s
       : `${service}: nothing changed notably against the previous ${WINDOW} [${summary.n}].`);
     for (const e of events.filter((x) => x.serviceName === service)) lines.push(`  ${e.time} ${e.kind}: ${e.title} [${summary.n}]`);
   }
+  const intake = summary.structured?.intake;
+  if (typeof intake === 'string' && intake !== '') lines.push(`Across the colony: ${intake} [${summary.n}]`);
   const top = ((summary.structured?.standOut ?? []) as ServiceChange[])[0];
   if (top && !services.includes(top.service)) lines.push(`Across the colony, ${top.service} stands out most: ${top.signals.join('; ')} [${summary.n}].`);
   return lines;

@@ -95,7 +95,12 @@ export class TriageProvider implements ModelProvider {
     }
     const lines = ['Automatic triage (no model configured): a rule-based reading of the tools\' findings, not a diagnosis.', ''];
     const chronic = ((summary.structured?.services ?? []) as ServiceLine[]).filter((s) => s.chronic).map((s) => s.service);
-    if (!top) {
+    const intake = summary.structured?.intake;
+    if (typeof intake === 'string' && intake !== '') {
+      // Nothing is being received: the summary names no service, and neither does the triage.
+      lines.push(`Finding: ${intake} [1]`);
+      lines.push('', 'Recommendation: check what feeds the colony before any service: coral colony status, the collector\'s logs and its exporter errors, and whether the services are running at all.');
+    } else if (!top) {
       lines.push('Finding: nothing stands out against the previous window [1]: no service changed beyond what its sample size allows.');
       if (chronic.length > 0) lines.push(`Chronic, not new: ${chronic.join(', ')} fail(s) about as much as in the previous window [1].`);
       lines.push('', 'Recommendation: configure a model (coral config, ai.ask.default_model) for a deeper look, or widen the time range.');

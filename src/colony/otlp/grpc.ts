@@ -1,6 +1,6 @@
-import { timingSafeEqual } from 'node:crypto';
 import { Metadata, Server, ServerCredentials, type ServerUnaryCall, type ServiceDefinition, type sendUnaryData, setLogVerbosity, logVerbosity, status } from '@grpc/grpc-js';
 import { CoralError } from '../../core/errors.js';
+import { carriesToken } from './auth.js';
 import type { Signal } from './model.js';
 import { rejectionMessage } from './normalize.js';
 import { type IngestSink, IngestError, ingestExport } from './ingest.js';
@@ -82,12 +82,10 @@ export function grpcFailure(err: unknown): { code: status; details: string; meta
   return { code: status.INTERNAL, details: `internal error: ${(err as Error).message}` };
 }
 
+/** The HTTP receivers' reading of the header (auth.ts), so that both transports admit the same values. */
 function authorized(metadata: Metadata, token: string): boolean {
-  const [value] = metadata.get('authorization');
-  if (typeof value !== 'string' || !value.startsWith('Bearer ')) return false;
-  const a = Buffer.from(value.slice(7));
-  const b = Buffer.from(token);
-  return a.length === b.length && timingSafeEqual(a, b);
+  const values = metadata.get('authorization');
+  return values.every((v) => typeof v === 'string') && carriesToken(values as string[], token);
 }
 
 /** OTLP/gRPC: the collector's three Export services in front of the same ingest path as OTLP/HTTP. */

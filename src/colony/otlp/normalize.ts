@@ -35,6 +35,9 @@ export interface Normalized {
 
 export const UNKNOWN_SERVICE = 'unknown_service';
 
+/** The SDKs' name for telemetry without service.name (`unknown_service`, `unknown_service:<process>`): not one service. */
+export const isDefaultServiceName = (name: string) => name === UNKNOWN_SERVICE || name.startsWith(`${UNKNOWN_SERVICE}:`);
+
 function newResult(): Normalized {
   return { batch: emptyBatch(), accepted: 0, rejected: 0, reasons: new Map() };
 }

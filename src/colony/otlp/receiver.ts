@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { gunzip, inflate } from 'node:zlib';
 import { CoralError } from '../../core/errors.js';
 import { type AccessPolicy, checkAccess } from './auth.js';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits, applyHttpLimits, httpServerOptions } from './http-limits.js';
 import { type IngestSink, IngestError, ingestExport } from './ingest.js';
 import { DEFAULT_DECODE_WORKERS, DecodePool } from './decode-pool.js';
 import { BUDGET_RETRY_AFTER_S, BudgetHold, InflightBudget } from './limits.js';
@@ -50,6 +51,8 @@ export interface ReceiverOptions {
    * decodes on the main thread). Started with the receiver and ended when it closes.
    */
   decodeWorkers?: number;
+  /** Timeouts and the connection cap (DEFAULT_HTTP_LIMITS); tests make them small. */
+  limits?: Partial<HttpLimits>;
 }
 
 export interface ExportReport {
@@ -90,9 +93,14 @@ function mediaType(req: IncomingMessage): Encoding | null {
   return null;
 }
 
-/** 429 + Retry-After: the colony holds as many bodies as it may; the exporter retries the same data. */
+/**
+ * 429 + Retry-After: the colony holds as many bodies as it may; the exporter retries the same data.
+ * The connection stays open and the unread body is discarded as it arrives (Node dumps it once the
+ * answer is sent): closing it under a sender still writing its body makes the kernel reset it, and
+ * the sender sees a broken connection instead of the 429.
+ */
 function overBudget(budget: InflightBudget): HttpError {
-  return new HttpError(429, RPC_RESOURCE_EXHAUSTED, `the colony is already holding ${budget.inUse} bytes of exports in flight (limit ${budget.capacity}); retry after ${BUDGET_RETRY_AFTER_S} s`, { 'retry-after': String(BUDGET_RETRY_AFTER_S), connection: 'close' });
+  return new HttpError(429, RPC_RESOURCE_EXHAUSTED, `the colony is already holding ${budget.inUse} bytes of exports in flight (limit ${budget.capacity}); retry after ${BUDGET_RETRY_AFTER_S} s`, { 'retry-after': String(BUDGET_RETRY_AFTER_S) });
 }
 
 function readBody(req: IncomingMessage, limit: number, hold: BudgetHold, budget: InflightBudget): Promise<Buffer> {
@@ -102,7 +110,10 @@ function readBody(req: IncomingMessage, limit: number, hold: BudgetHold, budget:
       reject(new HttpError(413, RPC_RESOURCE_EXHAUSTED, `request body of ${declared} bytes exceeds the ${limit}-byte limit`, { connection: 'close' }));
       return;
     }
-    if (Number.isFinite(declared) && declared > budget.available()) {
+    // The declared size is reserved before a byte is read: checked only, N concurrent requests
+    // would all pass while nothing was held yet, then buffer N bodies' worth before any refusal.
+    const reserved = Number.isFinite(declared) && declared > 0;
+    if (reserved && !hold.tryAdd(declared)) {
       reject(overBudget(budget));
       return;
     }
@@ -119,16 +130,20 @@ function readBody(req: IncomingMessage, limit: number, hold: BudgetHold, budget:
         stop(new HttpError(413, RPC_RESOURCE_EXHAUSTED, `request body exceeds the ${limit}-byte limit`, { connection: 'close' }));
         return;
       }
-      if (!hold.tryAdd(chunk.length)) {
+      // Node's parser never delivers more than a Content-Length: only a chunked body counts as it comes.
+      if (!reserved && !hold.tryAdd(chunk.length)) {
         stop(overBudget(budget));
         return;
       }
       chunks.push(chunk);
     });
     req.on('end', () => resolve(Buffer.concat(chunks, size)));
-    req.on('error', reject);
+    req.on('error', () => reject(new ClientGone()));
   });
 }
+
+/** The sender went away, or its request timed out (408 sent by Node): nothing to answer, nothing to log. */
+class ClientGone extends Error {}
 
 /** The body decompressed; the budget then holds the decompressed size instead of the raw one. */
 async function decompress(req: IncomingMessage, body: Buffer, limit: number, hold: BudgetHold, budget: InflightBudget): Promise<Buffer> {
@@ -201,6 +216,7 @@ export async function handleExport(
       send(err.status, statusBody(encoding, err.rpcCode, err.message), err.headers);
       return;
     }
+    if (err instanceof ClientGone) return;
     // The database's own words stay in the colony's log: they are no business of a sender.
     (opts.onError ?? logInternalError)(err);
     send(500, statusBody(encoding, RPC_INTERNAL, INTERNAL_ERROR));
@@ -222,7 +238,8 @@ export function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
   const workers = opts.decodeWorkers ?? DEFAULT_DECODE_WORKERS;
   const decoders = opts.sink.writeColumnar && workers > 0 ? new DecodePool(workers, opts.onError) : null;
   const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, budget: opts.budget ?? new InflightBudget(), onExport: opts.onExport, onError: opts.onError, access: opts.access, decoders };
-  const server: Server = createServer((req, res) => {
+  const limits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
+  const server: Server = createServer(httpServerOptions(limits), (req, res) => {
     const route = opts.routes?.[(req.url ?? '').split('?')[0]];
     const handled = route ? route(req, res) : handleExport(req, res, handlerOpts);
     handled.catch((err: unknown) => {
@@ -231,7 +248,7 @@ export function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
       res.end(INTERNAL_ERROR);
     });
   });
-  server.keepAliveTimeout = 30_000;
+  applyHttpLimits(server, limits);
   return new Promise<RunningReceiver>((resolve, reject) => {
     server.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') {

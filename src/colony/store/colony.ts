@@ -9,6 +9,7 @@ import type { ServiceHealth, ServiceInfo } from './queries/services.js';
 import type { TopologyEdge } from './queries/topology.js';
 import type { MetricInfo, MetricQuery } from './queries/metrics.js';
 import type { HistogramOperationRow, SpanBucketRow } from './queries/operations.js';
+import type { SpanP95Row } from './queries/span-percentiles.js';
 import type { CallSpanRow } from './queries/calls.js';
 import type { GaugePoint, MinuteRow } from './queries/timeline.js';
 import type { MessagingDelayRow } from './queries/messaging.js';
@@ -42,6 +43,8 @@ export interface ColonyReader {
   serviceHealth(range: TimeRange, service?: string): Promise<ServiceHealth[]>;
   /** Every operation of every service, per latency bucket, from spans (the summary's per-operation view). */
   operationSpanBuckets(range: TimeRange): Promise<SpanBucketRow[]>;
+  /** Exact P95 per operation and per service, from the spans operationSpanBuckets counts (what the summary shows as "spans"). */
+  operationSpanP95(range: TimeRange): Promise<SpanP95Row[]>;
   /** Every operation of every service, from duration histograms. */
   operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]>;
   /** Server, consumer and client spans of a stable sample of traces (self time, time in callees). */

@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { CoralError } from '../../core/errors.js';
+import { makePrivate, prepareForeignPrivateFile } from '../../core/private-files.js';
 import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
 import { createTableSql } from './columns.js';
+import { DEFAULT_MAX_RESULT_ROWS, DEFAULT_READ_TIMEOUT_MS, type ReadLimits, ReadPool } from './read-pool.js';
 
 export interface OpenOptions {
   /** A file path, or ':memory:'. */
@@ -19,6 +19,13 @@ export interface OpenOptions {
    * used more than a few MB rather than only past 128 MB.
    */
   compact?: boolean;
+  /**
+   * The write-ahead log size past which DuckDB checkpoints (CHECKPOINT_THRESHOLD by default):
+   * `colony serve` asks for less, as the whole log is replayed when the file reopens after a crash.
+   */
+  checkpointThreshold?: string;
+  /** Time and size limits of each read (read-pool.ts defaults). */
+  readLimits?: Partial<ReadLimits>;
 }
 
 /** The compressible in-memory catalog every connection of a compact colony uses. */
@@ -41,14 +48,25 @@ export const DEFAULT_MEMORY_LIMIT = '4GB';
  * to this much data held uncompressed. A compact colony keeps DuckDB's default.
  */
 export const CHECKPOINT_THRESHOLD = '256MB';
+/**
+ * `colony serve`'s log limit, in MB: a kill -9 leaves at most this much log, all replayed before
+ * the colony listens again. Replay measured ~58 ms per MB of log on the shared 2-core machine
+ * (load 6.6, issue 31), so 32 MB leaves room under a 5 s restart at 1M spans; checkpoints every 32 MB
+ * instead of 256 cost some ingest CPU (issue 16 measured 16 MB: ~13 us per span against ~10).
+ */
+export const SERVE_CHECKPOINT_THRESHOLD_MB = 32;
 
 export type Params = Record<string, DuckDBValue>;
 export type Row = Record<string, unknown>;
 
 /** Bulk-write connections: two, so that one appends while the other commits (see writer.ts). */
 const WRITE_LANES = 2;
-/** Read connections: a tool's independent queries run side by side instead of queueing on one. */
-const READERS = 3;
+/**
+ * Read connections, each running one query at a time (read-pool.ts): a tool's independent queries
+ * run two side by side, and reads never take more than two of the four libuv pool threads that
+ * DuckDB's statements run on, leaving two for the write lanes.
+ */
+const READERS = 2;
 
 /**
  * A DuckDB database with the colony schema: connections for bulk writes, one for the service
@@ -61,9 +79,8 @@ export class Database {
     readonly writers: DuckDBConnection[],
     readonly registry: DuckDBConnection,
     private readonly readers: DuckDBConnection[],
+    private readonly reads: ReadPool,
   ) {}
-
-  private nextReader = 0;
 
   /** The connection for schema changes and maintenance. */
   get admin(): DuckDBConnection {
@@ -71,14 +88,14 @@ export class Database {
   }
 
   static async open(opts: OpenOptions): Promise<Database> {
-    if (opts.path !== ':memory:') mkdirSync(dirname(opts.path), { recursive: true });
+    if (opts.path !== ':memory:') prepareForeignPrivateFile(opts.path);
     let instance: DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(opts.path, {
         threads: String(opts.threads ?? DEFAULT_THREADS),
         memory_limit: opts.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
         ...(opts.compact ? { allocator_flush_threshold: '4MB' } : {}),
-        ...(opts.compact ? {} : { checkpoint_threshold: CHECKPOINT_THRESHOLD }),
+        ...(opts.compact ? {} : { checkpoint_threshold: opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD }),
       });
     } catch (err) {
       const msg = (err as Error).message;
@@ -87,6 +104,8 @@ export class Database {
         : 'Check that the path is a DuckDB file you can write, or pass --db :memory:.';
       throw new CoralError(`Cannot open the colony database ${opts.path}: ${msg}`, hint);
     }
+    // Files an older coral made 0644 (the umask above covers what DuckDB creates from now on).
+    if (opts.path !== ':memory:') for (const f of [opts.path, `${opts.path}.wal`]) makePrivate(f);
     const compressed = opts.compact === true && opts.path === ':memory:';
     // DuckDB's default in-memory catalog cannot be compressed: an attached one can, made each connection's default.
     const connect = async () => {
@@ -103,8 +122,12 @@ export class Database {
     for (let i = 0; i < WRITE_LANES; i++) writers.push(await connect());
     const readers: DuckDBConnection[] = [];
     for (let i = 0; i < READERS; i++) readers.push(await connect());
-    const db = new Database(opts.path, instance, writers, await connect(), readers);
+    const limits = { timeoutMs: DEFAULT_READ_TIMEOUT_MS, maxRows: DEFAULT_MAX_RESULT_ROWS, ...opts.readLimits };
+    const db = new Database(opts.path, instance, writers, await connect(), readers, new ReadPool(readers, limits));
     await db.migrate();
+    // A log left by a crash was replayed just now and stays until the next checkpoint: folded into
+    // the file at once, so that a second crash does not replay it again (nothing to do after a clean stop).
+    if (opts.path !== ':memory:') await db.admin.run('CHECKPOINT');
     return db;
   }
 
@@ -125,12 +148,12 @@ export class Database {
     }
   }
 
-  /** Runs a read query with bound parameters; BIGINT values stay JS bigint (cast in SQL where a number is meant). */
-  async query<T = Row>(sql: string, params: Params = {}): Promise<T[]> {
-    const conn = this.readers[this.nextReader];
-    this.nextReader = (this.nextReader + 1) % this.readers.length;
-    const result = await conn.runAndReadAll(sql, params);
-    return result.getRowObjectsJS() as T[];
+  /**
+   * Runs a read query with bound parameters on the next free read connection (queued while both are
+   * busy), within the read limits; BIGINT values stay JS bigint (cast in SQL where a number is meant).
+   */
+  query<T = Row>(sql: string, params: Params = {}): Promise<T[]> {
+    return this.reads.query<T>(sql, params);
   }
 
   close(): void {

@@ -12,6 +12,7 @@ import { type ServiceHealth, type ServiceInfo, listServices, serviceHealth } fro
 import { type TopologyEdge, topology } from './queries/topology.js';
 import { type MetricInfo, type MetricQuery, listMetrics } from './queries/metrics.js';
 import { type HistogramOperationRow, type SpanBucketRow, operationHistograms, operationSpanBuckets } from './queries/operations.js';
+import { type SpanP95Row, operationSpanP95 } from './queries/span-percentiles.js';
 import { type CallSpanRow, callSpans } from './queries/calls.js';
 import { type MessagingDelayRow, messagingDelays } from './queries/messaging.js';
 import { type GaugePoint, type MinuteRow, gaugePoints, minuteSeries } from './queries/timeline.js';
@@ -87,6 +88,10 @@ export class ColonyStore implements Colony {
   /** Every operation of every service, per latency bucket, from spans (the summary's per-operation view). */
   operationSpanBuckets(range: TimeRange): Promise<SpanBucketRow[]> {
     return operationSpanBuckets(this.db, range);
+  }
+
+  operationSpanP95(range: TimeRange): Promise<SpanP95Row[]> {
+    return operationSpanP95(this.db, range);
   }
 
   /** Every operation of every service, from duration histograms. */

@@ -110,7 +110,8 @@ export class StoreWriter {
   }
 
   private async readSpanKeys(): Promise<void> {
-    const [{ n }] = await this.db.query<{ n: number }>(`SELECT count(*)::DOUBLE AS n FROM ${SPANS.name}`);
+    // On the writer's own connection, not a read one: the first commit must not queue behind reads.
+    const n = Number((await this.db.admin.runAndReadAll(`SELECT count(*)::DOUBLE AS n FROM ${SPANS.name}`)).getRows()[0][0]);
     // Room for as many again before the filter has to grow.
     const filter = new SpanKeyFilter(n * 2);
     const result = await this.db.admin.stream(spanKeyWordsSql(SPANS.name));

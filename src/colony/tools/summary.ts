@@ -7,6 +7,7 @@ import { errorOrigins } from '../unified/error-origin.js';
 import { histogramViews, spanViews } from '../unified/operations.js';
 import { serviceTimes } from '../unified/self-time.js';
 import { tag } from '../unified/render-tree.js';
+import { intakeSilence } from '../unified/intake.js';
 import { timeRange, windowOf } from './inputs.js';
 import { boundLines } from './text.js';
 import { defineTool } from './types.js';
@@ -37,13 +38,15 @@ export const summaryTool = defineTool({
     services: z.array(change),
     events: z.array(z.object({ time: z.string(), serviceName: z.string(), kind: z.string(), title: z.string() })),
     lookFirst: z.string(),
+    /** Set when nothing is being received at all: then no service is named as the cause. */
+    intake: z.string().nullable(),
   },
   run: async (ctx, a) => {
     const range = windowOf(ctx, a.time_range);
     const span = parseDuration(a.time_range);
     const prevRange = { fromNs: range.fromNs - span, toNs: range.fromNs };
     const both = { fromNs: prevRange.fromNs, toNs: range.toNs };
-    const [health, spansNow, spansPrev, histNow, histPrev, callsNow, callsPrev, minutes, gauges, events, edgesNow, edgesPrev, delaysNow, delaysPrev] = await Promise.all([
+    const [health, spansNow, spansPrev, histNow, histPrev, callsNow, callsPrev, minutes, gauges, events, edgesNow, edgesPrev, delaysNow, delaysPrev, p95Now, p95Prev] = await Promise.all([
       ctx.store.serviceHealth(range),
       ctx.store.operationSpanBuckets(range),
       ctx.store.operationSpanBuckets(prevRange),
@@ -58,6 +61,8 @@ export const summaryTool = defineTool({
       ctx.store.topology(prevRange),
       ctx.store.messagingDelays(range),
       ctx.store.messagingDelays(prevRange),
+      ctx.store.operationSpanP95(range),
+      ctx.store.operationSpanP95(prevRange),
     ]);
     const known = new Set(health.map((h) => h.serviceName));
     const timesNow = serviceTimes(callsNow, known);
@@ -65,19 +70,18 @@ export const summaryTool = defineTool({
     const scored = compareServices({
       windowSec: Number(span / 1_000_000_000n), fromNs: range.fromNs, toNs: range.toNs, prevFromNs: prevRange.fromNs, health,
       opsNow: [...spanViews(spansNow), ...histogramViews(histNow)], opsPrev: [...spanViews(spansPrev), ...histogramViews(histPrev)],
-      timesNow, timesPrev, minutes, gauges, events, delaysNow, delaysPrev,
+      timesNow, timesPrev, minutes, gauges, events, delaysNow, delaysPrev, spanP95: { now: p95Now, prev: p95Prev },
     });
     const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev, events, origins: errorOrigins(callsNow) });
-    const top = standOut(changes);
+    const intake = intakeSilence(health, range.toNs);
+    const top = intake ? [] : standOut(changes);
     const evs = events.slice(0, 10).map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title }));
     const lines: string[] = [`Colony summary, last ${a.time_range} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)}), compared with the ${a.time_range} before.`];
-    if (changes.length === 0) {
-      lines.push('No services have sent telemetry in this window.', 'Hint: widen time_range, or check that data reaches the colony (coral colony status).');
-    }
+    if (intake) lines.push(intake.text, 'Hint: check that data reaches the colony (coral colony status), then the collector and the exporters.');
     if (top.length > 0) {
       lines.push('', 'Stand out (most likely cause first):');
       top.forEach((c, i) => lines.push(`  ${i + 1}. ${c.service} ${srcTags(c)}: ${c.status.toUpperCase()}; ${c.signals.join('; ')}`));
-    } else if (changes.length > 0) {
+    } else if (changes.length > 0 && !intake) {
       lines.push('', 'Nothing stands out: no service changed beyond what its sample size allows against the previous window.');
     }
     const chronic = changes.filter((c) => c.chronic && !top.includes(c));
@@ -86,7 +90,7 @@ export const summaryTool = defineTool({
       lines.push('', 'Recent events:');
       for (const e of evs) lines.push(`  ${e.time} ${e.serviceName} ${e.kind}: ${e.title}`);
     }
-    let lookFirst = '';
+    let lookFirst = intake?.text ?? '';
     if (top.length > 0) {
       const first = top[0];
       const when = first.onset ? `; started ~${first.onset.slice(11, 16)}` : '';
@@ -102,7 +106,7 @@ export const summaryTool = defineTool({
     }
     return {
       text: boundLines(lines, ctx.maxResponseChars, 'use coral_get_service_health for one service.').text,
-      structured: { from: nsToIso(range.fromNs), to: nsToIso(range.toNs), previousFrom: nsToIso(prevRange.fromNs), standOut: top, services: changes, events: evs, lookFirst },
+      structured: { from: nsToIso(range.fromNs), to: nsToIso(range.toNs), previousFrom: nsToIso(prevRange.fromNs), standOut: top, services: changes, events: evs, lookFirst, intake: intake?.text ?? null },
     };
   },
 });

@@ -7,6 +7,11 @@ import { formatCount, formatPercent, plural } from '../../core/format.js';
 export interface Point {
   timeNs: bigint;
   value: number;
+  /**
+   * Which series the point belongs to (one process, instance or partition: the metric's resource and
+   * attributes). Points without one are one series.
+   */
+  series?: string;
 }
 
 export interface SaturationFinding {
@@ -17,11 +22,51 @@ export interface SaturationFinding {
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(0)} MB`;
 const avg = (ps: readonly Point[]) => (ps.length === 0 ? null : ps.reduce((s, p) => s + p.value, 0) / ps.length);
 
-/** Drops to below 70% of the previous point, each after a climb: process restarts, seen in the gauge. */
+/** Points per series, each oldest first. */
+export function bySeries(points: readonly Point[]): Point[][] {
+  const out = new Map<string | undefined, Point[]>();
+  for (const p of points) out.set(p.series, [...(out.get(p.series) ?? []), p]);
+  return [...out.values()].map((ps) => [...ps].sort((a, b) => (a.timeNs < b.timeNs ? -1 : a.timeNs > b.timeNs ? 1 : 0)));
+}
+
+/**
+ * Drops to below 70% of the previous point of the same series, each after a climb: process restarts,
+ * seen in the gauge. A series that appears (a new process, a new pid) is not a restart.
+ */
 export function memoryResets(points: readonly Point[]): number {
   let resets = 0;
-  for (let i = 1; i < points.length; i++) if (points[i].value < 0.7 * points[i - 1].value) resets++;
+  for (const ps of bySeries(points)) for (let i = 1; i < ps.length; i++) if (ps[i].value < 0.7 * ps[i - 1].value) resets++;
   return resets;
+}
+
+interface MemoryClimb {
+  before: number;
+  peak: number;
+  resets: number;
+}
+
+/**
+ * The series whose memory climbed most against its own earlier level (its previous window, else its
+ * first point): each process is compared with itself, never with another that came or went.
+ */
+function memoryClimb(memory: readonly Point[], prevMemory: readonly Point[]): MemoryClimb | null {
+  const prev = new Map(bySeries(prevMemory).map((ps) => [ps[0].series, ps]));
+  let worst: MemoryClimb | null = null;
+  for (const ps of bySeries(memory)) {
+    const before = avg(prev.get(ps[0].series) ?? []) ?? ps[0].value;
+    const peak = ps.reduce((m, p) => Math.max(m, p.value), 0);
+    if (before <= 0) continue;
+    const c = { before, peak, resets: memoryResets(ps) };
+    // Ties broken on the numbers alone, so the reading never depends on the order a store returned series in.
+    if (worst === null || c.peak / c.before > worst.peak / worst.before || (c.peak / c.before === worst.peak / worst.before && c.peak > worst.peak)) worst = c;
+  }
+  return worst;
+}
+
+/** Per series its latest value, summed: a consumer group's lag over its partitions. */
+function latestTotal(points: readonly Point[]): number | undefined {
+  const series = bySeries(points);
+  return series.length === 0 ? undefined : series.reduce((s, ps) => s + (ps.at(-1)?.value ?? 0), 0);
 }
 
 export function saturation(input: {
@@ -40,10 +85,9 @@ export function saturation(input: {
 }): SaturationFinding {
   const signals: string[] = [];
   let score = 0;
-  const memBefore = avg(input.prevMemory) ?? input.memory[0]?.value ?? null;
-  const peak = input.memory.reduce((m, p) => Math.max(m, p.value), 0);
-  const resets = memoryResets(input.memory);
-  if (memBefore !== null && memBefore > 0 && peak >= 1.5 * memBefore) {
+  const climb = memoryClimb(input.memory, input.prevMemory);
+  if (climb !== null && climb.peak >= 1.5 * climb.before) {
+    const { before: memBefore, peak, resets } = climb;
     if (resets > 0 || input.restarts > 0) {
       signals.push(`memory climbs ${mb(memBefore)} -> ${mb(peak)} and resets (${plural(Math.max(resets, input.restarts), 'restart')})`);
       score += 25;
@@ -64,8 +108,8 @@ export function saturation(input: {
       score += 5;
     }
   }
-  const lagNow = input.lag.at(-1)?.value;
-  const lagPrev = input.prevLag.at(-1)?.value ?? 0;
+  const lagNow = latestTotal(input.lag);
+  const lagPrev = latestTotal(input.prevLag) ?? 0;
   const lagging = lagNow !== undefined && lagNow >= 100 && lagNow > 5 * Math.max(1, lagPrev);
   if (lagging) signals.push(`consumer lag ${formatCount(lagPrev)} -> ${formatCount(lagNow)} messages`);
   if (input.backlog) signals.push(input.backlog);

@@ -1,5 +1,6 @@
 import type { SpanRecord } from '../store/queries/spans.js';
 import { normalizeSpanName } from './names.js';
+import { isErrorSpan } from '../otlp/span-error.js';
 
 /**
  * One trace as a tree, built from both sources and de-duplicated (REFERENCE section 3). Pure.
@@ -138,7 +139,7 @@ export function buildTraceTree(traceId: string, input: SpanRecord[], opts: Build
       offsetMs: ms(s.startNs - startNs),
       durationMs: s.durationMs,
       selfMs: s.durationMs,
-      error: s.statusCode === 'ERROR' || (e?.statusCode === 'ERROR'),
+      error: isErrorSpan(s) || (e !== undefined && isErrorSpan(e)),
       statusMessage: s.statusMessage,
       httpStatusCode: s.httpStatusCode,
       rpcStatusCode: s.rpcStatusCode,

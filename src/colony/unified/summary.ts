@@ -5,6 +5,9 @@ import type { GaugePoint, MinuteRow } from '../store/queries/timeline.js';
 import { type OperationChange, type OperationView, type ServiceView, bestViews, compareOperations, errorChange, serviceViews, viewLabel } from './operations.js';
 import { type ChangeEvent, type MinutePoint, onsetMinute, triggeringEvent } from './onset.js';
 import { saturation } from './saturation.js';
+import { isDefaultServiceName } from '../otlp/normalize.js';
+import { type SpanP95Index, shownP95, spanP95Index } from './exact-p95.js';
+import type { SpanP95Row } from '../store/queries/span-percentiles.js';
 import { backlogSignal, delayChange } from './messaging-lag.js';
 import type { MessagingDelayRow } from '../store/queries/messaging.js';
 import { histogramQuantile } from './histogram.js';
@@ -68,6 +71,8 @@ export interface SummaryInput {
   gauges: readonly GaugePoint[];
   /** Events over both windows. */
   events: readonly ChangeEvent[];
+  /** Exact span P95s of each window (shown for views from spans); without them the buckets' estimate is shown. */
+  spanP95?: { now: readonly SpanP95Row[]; prev: readonly SpanP95Row[] };
   /** Send-to-process waits of messages per consumer, in each window (none when absent). */
   delaysNow?: readonly MessagingDelayRow[];
   delaysPrev?: readonly MessagingDelayRow[];
@@ -77,8 +82,9 @@ const rate = (r: number) => `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}/s`;
 const hhmm = (ns: bigint) => nsToIso(ns).slice(11, 16);
 const MIN_NS = 60_000_000_000n;
 
-function opText(o: OperationChange): string {
-  return `${o.operation} P95 ${formatMs(o.latency.prevP95Ms ?? 0)} -> ${formatMs(o.latency.p95Ms ?? 0)} (${formatCount(o.requests)} requests, ${viewLabel(o)})`;
+function opText(o: OperationChange, now: SpanP95Index, prev: SpanP95Index): string {
+  const [p0, p1] = [shownP95(prev, o, o.latency.prevP95Ms), shownP95(now, o, o.latency.p95Ms)];
+  return `${o.operation} P95 ${formatMs(p0 ?? 0)} -> ${formatMs(p1 ?? 0)} (${formatCount(o.requests)} requests, ${viewLabel(o)})`;
 }
 
 function selfTimeSignal(now: ServiceTime | undefined, prev: ServiceTime | undefined): { text: string; magnitude: number } | null {
@@ -106,6 +112,8 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
   const tNow = bestTimes(input.timesNow);
   const tPrev = new Map(input.timesPrev.map((t) => [`${t.service}|${t.source}`, t]));
   const windowMinutes = Math.round(input.windowSec / 60);
+  const p95Now = spanP95Index(input.spanP95?.now ?? []);
+  const p95Prev = spanP95Index(input.spanP95?.prev ?? []);
   const out: ServiceChange[] = [];
   for (const h of input.health) {
     const b = best.get(h.serviceName);
@@ -146,14 +154,16 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
 
     // Latency: the best of service-level, per-operation and own time, never added up (one slowdown, three views).
     const lat = view && prev ? latencyChange(view.histogram, prev.histogram) : null;
+    const p95Ms = view ? shownP95(p95Now, view, histogramQuantile(0.95, view.histogram)?.value ?? null) : null;
+    const prevP95Ms = prev && lat ? shownP95(p95Prev, prev, lat.prevP95Ms) : null;
     let latencyScore = 0;
     if (lat?.slower) {
-      signals.push(`P95 ${formatMs(lat.prevP95Ms ?? 0)} -> ${formatMs(lat.p95Ms ?? 0)}${view && view.basis === 'histogram' ? ` (${viewLabel(view)})` : ''}`);
+      signals.push(`P95 ${formatMs(prevP95Ms ?? 0)} -> ${formatMs(p95Ms ?? 0)}${view && view.basis === 'histogram' ? ` (${viewLabel(view)})` : ''}`);
       latencyScore = 10 * lat.magnitude;
     }
     const opLat = eligibleOps.filter((o) => o.latency.slower).sort((x, y) => y.latency.magnitude - x.latency.magnitude)[0];
     if (opLat && 10 * opLat.latency.magnitude > latencyScore + 3) {
-      signals.push(opText(opLat));
+      signals.push(opText(opLat, p95Now, p95Prev));
       latencyScore = 10 * opLat.latency.magnitude;
     }
     const confirm = ops.find((o) => o.service === h.serviceName && !b?.eligible.has(`${o.source}|${o.basis}`) && o.kind === 'server' && o.latency.tooFew && o.requests > 0);
@@ -180,9 +190,11 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
       input.gauges.filter((g) => g.service === h.serviceName && g.metric === metric && g.timeNs > fromNs && g.timeNs <= toNs);
     const now = (m: string) => gauge(m, input.fromNs, input.toNs);
     const before = (m: string) => gauge(m, input.prevFromNs, input.fromNs);
+    // Process gauges under the default name are many unrelated processes (host metrics, scripts): never a culprit's.
+    const proc = (m: (name: string) => GaugePoint[], metric: string) => (isDefaultServiceName(h.serviceName) ? [] : m(metric));
     const sat = saturation({
-      memory: now('process.memory.usage'), prevMemory: before('process.memory.usage'),
-      cpu: now('process.cpu.utilization'), prevCpu: before('process.cpu.utilization'),
+      memory: proc(now, 'process.memory.usage'), prevMemory: proc(before, 'process.memory.usage'),
+      cpu: proc(now, 'process.cpu.utilization'), prevCpu: proc(before, 'process.cpu.utilization'),
       lag: now('messaging.kafka.consumer.lag'), prevLag: before('messaging.kafka.consumer.lag'),
       restarts: input.events.filter((e) => e.serviceName === h.serviceName && (e.kind === 'restart' || e.kind === 'crash') && e.timeNs > input.fromNs).length,
       trafficRatio: prevRequests > 0 ? requests / prevRequests : 1,
@@ -221,8 +233,8 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
       prevErrors: prev ? prev.errors : null,
       errorRate,
       prevErrorRate,
-      p95Ms: view ? (histogramQuantile(0.95, view.histogram)?.value ?? null) : null,
-      prevP95Ms: lat?.prevP95Ms ?? null,
+      p95Ms,
+      prevP95Ms,
       basis: view ? viewLabel(view) : 'no requests',
       signals,
       score: Math.round(score * 10) / 10,

@@ -61,6 +61,7 @@ describe.skipIf(!HAVE_CHDB)(`DuckDB and ClickHouse colonies answer alike${HAVE_C
           ['callSpans', (store, r) => store.callSpans(r, 50)],
           ['operationSpanBuckets', (store, r) => store.operationSpanBuckets(r)],
           ['operationHistograms', async (store, r) => inOrder(await store.operationHistograms(r))],
+          ['operationSpanP95', async (store, r) => inOrder(await store.operationSpanP95(r))],
         ];
         for (const [name, read] of reads) {
           const want: unknown[] = [];

@@ -8,7 +8,7 @@ import { FROM, MIN, PREV_FROM, TO, health, input, minutes, op, times } from './s
 /** One service's change, from an input holding only that service. */
 const one = (parts: Partial<SummaryInput>) => compareServices(input({ health: [health('a')], ...parts }))[0];
 const ops = (prev: ReturnType<typeof op>, now: ReturnType<typeof op>) => ({ opsPrev: spanViews(prev), opsNow: spanViews(now) });
-const gauge = (metric: string, timeNs: bigint, value: number, service = 'a') => ({ service, metric, timeNs, value });
+const gauge = (metric: string, timeNs: bigint, value: number, service = 'a', series = `${service}/${metric}`) => ({ service, metric, series, timeNs, value });
 const event = (timeNs: bigint, kind: ChangeEvent['kind'], service = 'a'): ChangeEvent => ({ timeNs, serviceName: service, kind, title: `${kind} x` });
 
 describe('compareServices: missing telemetry', () => {
@@ -120,6 +120,17 @@ describe('compareServices: saturation in its window', () => {
     expect(one({ gauges: [gauge('process.cpu.utilization', PREV_FROM + MIN, 0.1), gauge('process.cpu.utilization', FROM + MIN, 0.5)] })).toMatchObject({ signals: ['CPU 10.0% -> 50.0%'], score: 5 });
     expect(one({ gauges: [gauge('messaging.kafka.consumer.lag', PREV_FROM + MIN, 10), gauge('messaging.kafka.consumer.lag', FROM + MIN, 1000)] })).toMatchObject({ signals: ['consumer lag 10 -> 1,000 messages'], score: 25 });
     expect(SATURATION_GAUGES).toEqual(['process.memory.usage', 'process.cpu.utilization', 'messaging.kafka.consumer.lag']);
+  });
+
+  it('does not read process memory and CPU of services without a name (the SDK default: many unrelated processes)', () => {
+    const climbs = (service: string) => [
+      gauge('process.memory.usage', PREV_FROM + MIN, 100e6, service), gauge('process.memory.usage', FROM + MIN, 300e6, service),
+      gauge('process.cpu.utilization', PREV_FROM + MIN, 0.1, service), gauge('process.cpu.utilization', FROM + MIN, 0.5, service),
+    ];
+    const read = (service: string) => compareServices(input({ health: [health(service)], gauges: climbs(service) }))[0].signals;
+    expect(read('unknown_service')).toEqual([]);
+    expect(read('unknown_service:java')).toEqual([]);
+    expect(read('unknown_services')).toEqual(['memory 100 MB -> 300 MB', 'CPU 10.0% -> 50.0%']);
   });
 
   it('puts a point at the window\'s start in the previous window and one at its end in this one', () => {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { CoralError } from '../../../core/errors.js';
+import { usePrivateUmask } from '../../../core/private-files.js';
 import type { ClickHouseTarget } from './url.js';
 import { Pool } from './pool.js';
 
@@ -76,6 +77,8 @@ async function openChdb(dir: string): Promise<ChClient> {
   }
   if (!shared) {
     const chdb = await loadChdb();
+    // chdb writes its parts for as long as the directory is open: created private (0600/0700).
+    usePrivateUmask();
     const sessions: ChdbSession[] = [];
     try {
       for (let i = 0; i < CHDB_CONNECTIONS; i++) sessions.push(new chdb.Session(dir));

@@ -10,6 +10,7 @@ import type { StoreCounts } from '../colony.js';
 import type { ChClient } from './client.js';
 import { Conditions, byWindow, inAnyRange, inRange, likeContains, lit, list, windowsOf } from './sql.js';
 import { type ChSchema, type SpanColumn, eventKindExpr, histogramPoints, logs, numbers, registry, spans, table } from './views.js';
+import { SPAN_OUTCOME_COLUMNS, errorSpanSql } from '../../otlp/span-error.js';
 
 interface ChLogRow {
   time_ns: string;
@@ -96,9 +97,9 @@ export async function serviceHealth(ch: ChClient, s: ChSchema, range: TimeRange,
     registryRows(ch, s, service),
     ch.query<{ service_name: string; requests: number; errors: number; p95: number }>(
       `SELECT service_name, argMax(requests, source = 'otlp') AS requests, argMax(errors, source = 'otlp') AS errors, argMax(p95, source = 'otlp') AS p95
-       FROM (SELECT service_name, source, toInt32(count()) AS requests, toInt32(countIf(status_code = 'ERROR')) AS errors,
+       FROM (SELECT service_name, source, toInt32(count()) AS requests, toInt32(countIf(${errorSpanSql()})) AS errors,
                quantileExactInclusive(0.95)(duration_ns) AS p95
-             FROM ${spans(s, inner.sql(), ['service_name', 'source', 'kind', 'status_code', 'duration_ns'])} WHERE kind IN ('SERVER', 'CONSUMER') GROUP BY service_name, source)
+             FROM ${spans(s, inner.sql(), ['service_name', 'source', 'duration_ns', ...SPAN_OUTCOME_COLUMNS])} WHERE kind IN ('SERVER', 'CONSUMER') GROUP BY service_name, source)
        GROUP BY service_name`,
     ),
   ]);
@@ -130,9 +131,9 @@ export async function topology(ch: ChClient, s: ChSchema, ranges: readonly TimeR
     `WITH calls AS (
        SELECT c.w AS w, c.span_id AS span_id, c.service_name AS caller, c.source AS source, ${PROTOCOL} AS protocol,
          coalesce(if(sv.service_name != '' AND sv.service_name != c.service_name, sv.service_name, NULL), c.peer_service, c.server_address, c.db_system, c.rpc_service) AS callee,
-         c.status_code = 'ERROR' OR (sv.service_name != c.service_name AND sv.status_code = 'ERROR') AS failed
-       FROM ${labelled(ranges, ['trace_id', 'span_id', 'service_name', 'source', 'kind', 'status_code', 'db_system', 'rpc_system', 'rpc_method', 'rpc_service', 'http_method', 'peer_service', 'server_address'])} AS c
-       LEFT JOIN (SELECT w, trace_id, parent_span_id, service_name, status_code FROM ${labelled(serverWindows, ['trace_id', 'parent_span_id', 'service_name', 'status_code', 'kind'])}
+         ${errorSpanSql((col) => `c.${col}`)} OR (sv.service_name != c.service_name AND sv.failed) AS failed
+       FROM ${labelled(ranges, ['trace_id', 'span_id', 'service_name', 'source', 'db_system', 'rpc_system', 'rpc_method', 'rpc_service', 'http_method', 'peer_service', 'server_address', ...SPAN_OUTCOME_COLUMNS])} AS c
+       LEFT JOIN (SELECT w, trace_id, parent_span_id, service_name, ${errorSpanSql()} AS failed FROM ${labelled(serverWindows, ['trace_id', 'parent_span_id', 'service_name', ...SPAN_OUTCOME_COLUMNS])}
                   WHERE kind IN ('SERVER', 'CONSUMER')) AS sv
          ON sv.w = c.w AND sv.trace_id = c.trace_id AND sv.parent_span_id = c.span_id
        WHERE c.kind IN ('CLIENT', 'PRODUCER')
@@ -173,9 +174,9 @@ export async function listMetrics(ch: ChClient, s: ChSchema, q: MetricQuery): Pr
 
 
 export async function gaugePoints(ch: ChClient, s: ChSchema, range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
-  const rows = await ch.query<{ service: string; metric: string; timeNs: string; value: number }>(
-    `SELECT service_name AS service, metric_name AS metric, toString(time_ns) AS timeNs, toFloat64(value) AS value
-     FROM ${numbers(s, `${inRange('TimeUnix', range)} AND MetricName IN ${list(names)}`)} ORDER BY service, metric, time_ns`,
+  const rows = await ch.query<{ service: string; metric: string; series: string; timeNs: string; value: number }>(
+    `SELECT service_name AS service, metric_name AS metric, series_key AS series, toString(time_ns) AS timeNs, toFloat64(value) AS value
+     FROM ${numbers(s, `${inRange('TimeUnix', range)} AND MetricName IN ${list(names)}`)} ORDER BY service, metric, series, time_ns`,
   );
   return rows.map((r) => ({ ...r, timeNs: BigInt(r.timeNs) }));
 }

@@ -3,7 +3,6 @@ import { msToNs } from '../../../core/time.js';
 import type { Source } from '../rows.js';
 import {
   DURATION_METRICS,
-  GRPC_ERRORS,
   type KeyColumns,
   type Protocol,
   type RedRow,
@@ -26,29 +25,24 @@ import { qualified } from './ddl.js';
 import { type ChSpanRow, toSpanRecord } from './span-record.js';
 import type { RedAnswers, RedAsked, RedBase } from './batch.js';
 import { type Part, seriesDeltas } from './read-series.js';
+import { SPAN_OUTCOME_COLUMNS, errorSpanSql } from '../../otlp/span-error.js';
 
-/**
- * Per protocol: which spans it counts, its group key (up to three slots, the KeyColumns each fills)
- * and what an error is.
- */
-const SPAN_SHAPE: Record<Protocol, { where: string; key: [string, string, string]; fills: (keyof KeyColumns)[]; error: string }> = {
+/** Per protocol: which spans it counts and its group key (up to three slots, the KeyColumns each fills). */
+const SPAN_SHAPE: Record<Protocol, { where: string; key: [string, string, string]; fills: (keyof KeyColumns)[] }> = {
   http: {
     where: `kind = 'SERVER' AND http_method IS NOT NULL`,
     key: ['coalesce(http_route, name)', 'http_method', 'NULL'],
     fills: ['http_route', 'http_method'],
-    error: `http_status_code >= 500 OR (http_status_code IS NULL AND status_code = 'ERROR')`,
   },
   grpc: {
     where: `kind = 'SERVER' AND rpc_method IS NOT NULL`,
     key: ['rpc_service', 'rpc_method', 'NULL'],
     fills: ['rpc_service', 'rpc_method'],
-    error: `rpc_status_code IN ${GRPC_ERRORS} OR (rpc_status_code IS NULL AND status_code = 'ERROR')`,
   },
   sql: {
     where: `kind = 'CLIENT' AND db_system IS NOT NULL`,
     key: ['db_system', 'db_operation', 'db_table'],
     fills: ['db_system', 'db_operation', 'db_table'],
-    error: `status_code = 'ERROR'`,
   },
 };
 
@@ -66,7 +60,7 @@ type SpanRedRow = { p: number; source: Source; k: (string | null)[]; requests: n
 /**
  * Exact percentiles: quantileExactInclusive interpolates like DuckDB's quantile_cont (checked in the
  * tests). Several protocols from one pass over the spans: each span is repeated once per protocol
- * (ARRAY JOIN of parallel arrays: is it a member, the protocol, its group key, is it an error), rows
+ * (ARRAY JOIN of parallel arrays: is it a member, the protocol, its group key), rows
  * in each protocol's own order. Straight over the table, with few expressions: on a demo-sized table
  * ClickHouse spends more time analysing and planning a query than running it.
  */
@@ -77,10 +71,10 @@ function spanRed(s: ChSchema, q: RedBase, protocols: readonly Protocol[]): Part<
   const shapes = protocols.map((p) => SPAN_SHAPE[p]);
   return {
     sql: `WITH ${spanAliases(s, RED_COLUMNS).defs}
-     SELECT p, source, k, toInt32(count()) AS requests, toInt32(countIf(error)) AS errors, quantilesExactInclusive(0.5, 0.95, 0.99)(duration_ns) AS q
+     SELECT p, source, k, toInt32(count()) AS requests, toInt32(countIf(${errorSpanSql()})) AS errors, quantilesExactInclusive(0.5, 0.95, 0.99)(duration_ns) AS q
      FROM ${table(s, 'traces')}
      ARRAY JOIN [${shapes.map((x) => `(${x.where})`).join(', ')}] AS member, [${protocols.map((_, i) => i).join(', ')}] AS p,
-       [${shapes.map((x) => `(${x.key.join(', ')})`).join(', ')}] AS k, [${shapes.map((x) => `ifNull(${x.error}, false)`).join(', ')}] AS error
+       [${shapes.map((x) => `(${x.key.join(', ')})`).join(', ')}] AS k
      WHERE ${w.sql()}
      GROUP BY p, source, k
      ORDER BY p, requests DESC, source, k.1, k.2, k.3`,
@@ -135,8 +129,8 @@ export async function operationSpanBuckets(ch: ChClient, s: ChSchema, ranges: re
   const rows = await ch.query<Omit<SpanBucketRow, 'kind'> & { w: number; k: 'server' | 'db' }>(
     `SELECT w, service_name AS service, source, if(kind = 'CLIENT', 'db', 'server') AS k, ${OPERATION} AS operation,
        toInt32(ceil(log2(greatest(duration_ns, 1000) / 1e6) * ${LOG_BUCKETS_PER_DOUBLING})) AS bucket,
-       toInt32(count()) AS requests, toInt32(countIf(status_code = 'ERROR')) AS errors
-     FROM ${spans(s, inAnyRange('Timestamp', ranges), ['service_name', 'source', 'kind', 'name', 'start_ns', 'duration_ns', 'status_code', 'http_method', 'http_route', 'rpc_service', 'rpc_method', 'db_system', 'db_operation', 'db_table'])}
+       toInt32(count()) AS requests, toInt32(countIf(${errorSpanSql()})) AS errors
+     FROM ${spans(s, inAnyRange('Timestamp', ranges), ['service_name', 'source', 'kind', 'name', 'start_ns', 'duration_ns', 'status_code', 'http_status_code', 'rpc_status_code', 'http_method', 'http_route', 'rpc_service', 'rpc_method', 'db_system', 'db_operation', 'db_table'])}
      ARRAY JOIN ${windowsOf('start_ns', ranges)} AS w
      WHERE kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NOT NULL)
      GROUP BY w, service, source, k, operation, bucket ORDER BY w, service, source, k, operation, bucket`,
@@ -151,12 +145,12 @@ export async function operationSpanBuckets(ch: ChClient, s: ChSchema, ranges: re
  */
 export async function callSpans(ch: ChClient, s: ChSchema, ranges: readonly TimeRange[], maxTraces: number): Promise<CallSpanRow[][]> {
   const kinds = `(kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NULL))`;
-  const view = `${spans(s, inAnyRange('Timestamp', ranges), ['trace_id', 'span_id', 'parent_span_id', 'service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'peer_service', 'server_address', 'rpc_service', 'db_system'])}
+  const view = `${spans(s, inAnyRange('Timestamp', ranges), ['trace_id', 'span_id', 'parent_span_id', 'service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'http_status_code', 'rpc_status_code', 'peer_service', 'server_address', 'rpc_service', 'db_system'])}
      ARRAY JOIN ${windowsOf('start_ns', ranges)} AS w`;
   const rows = await ch.query<Omit<CallSpanRow, 'error'> & { w: number; error: number }>(
     `SELECT w, trace_id AS traceId, span_id AS spanId, parent_span_id AS parentSpanId, service_name AS service, source, kind,
        toFloat64((start_ns - [${ranges.map((r) => lit(r.fromNs)).join(', ')}][w + 1]) / 1e6) AS startMs, toFloat64(duration_ns / 1e6) AS durationMs,
-       status_code = 'ERROR' AS error,
+       ${errorSpanSql()} AS error,
        if(kind = 'CLIENT', coalesce(peer_service, server_address, rpc_service), NULL) AS peer
      FROM ${view} WHERE ${kinds} AND (w, trace_id) IN (
        SELECT DISTINCT w, trace_id FROM ${view} WHERE ${kinds} AND parent_span_id = '' AND kind IN ('SERVER', 'CONSUMER')
@@ -169,8 +163,8 @@ export async function callSpans(ch: ChClient, s: ChSchema, ranges: readonly Time
 export async function minuteSeries(ch: ChClient, s: ChSchema, range: TimeRange): Promise<MinuteRow[]> {
   return ch.query<MinuteRow>(
     `SELECT service_name AS service, source, toInt32(intDiv(start_ns - ${lit(range.fromNs)}, 60000000000)) AS minute,
-       toInt32(count()) AS requests, toInt32(countIf(status_code = 'ERROR')) AS errors, toFloat64(sum(duration_ns) / 1e6) AS durationMs
-     FROM ${spans(s, inRange('Timestamp', range), ['service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code'])} WHERE kind IN ('SERVER', 'CONSUMER')
+       toInt32(count()) AS requests, toInt32(countIf(${errorSpanSql()})) AS errors, toFloat64(sum(duration_ns) / 1e6) AS durationMs
+     FROM ${spans(s, inRange('Timestamp', range), ['service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'http_status_code', 'rpc_status_code'])} WHERE kind IN ('SERVER', 'CONSUMER')
      GROUP BY service, source, minute ORDER BY service, source, minute`,
   );
 }
@@ -188,13 +182,13 @@ export async function searchTraces(ch: ChClient, s: ChSchema, cache: TraceReadCa
   w.maybe(q.traceId?.toLowerCase(), 'TraceId = ?');
   w.maybe(q.source, 'source = ?');
   if (q.minDurationMs !== undefined) w.add('duration_ns >= ?', msToNs(q.minDurationMs));
-  if (q.errorsOnly) w.add(`status_code = 'ERROR'`);
+  if (q.errorsOnly) w.add(errorSpanSql());
   const order = q.order ?? 'recent';
   const hasError = order === 'errors'
-    ? `trace_id IN (SELECT TraceId FROM ${table(s, 'traces')} WHERE ${inRange('Timestamp', q.range)} AND ${spanExpr(s, 'status_code')} = 'ERROR')`
+    ? `trace_id IN (SELECT TraceId FROM ${table(s, 'traces')} WHERE ${inRange('Timestamp', q.range)} AND ${errorSpanSql((c) => spanExpr(s, c))})`
     : 'false';
   const picked = await ch.query<{ trace_id: string; matched: number }>(
-    `WITH ${spanAliases(s, ['trace_id', 'source', 'start_ns', 'duration_ns', 'status_code']).defs}
+    `WITH ${spanAliases(s, ['trace_id', 'source', 'start_ns', 'duration_ns', ...SPAN_OUTCOME_COLUMNS]).defs}
      SELECT trace_id, max(duration_ns) AS max_duration, max(start_ns) AS last_start, ${hasError} AS has_error,
        toInt32(count() OVER ()) AS matched
      FROM ${table(s, 'traces')} WHERE ${w.sql()} GROUP BY trace_id

@@ -1,4 +1,6 @@
 import type { TimeRange } from '../../../core/time.js';
+import { operationSpanP95 } from './read-percentiles.js';
+import type { SpanP95Row } from '../queries/span-percentiles.js';
 import type { IngestBatch } from '../rows.js';
 import type { Colony, StoreCounts } from '../colony.js';
 import type { RedQuery, RedRow } from '../queries/red.js';
@@ -143,6 +145,10 @@ export class ClickHouseStore implements Colony {
 
   operationSpanBuckets(range: TimeRange): Promise<SpanBucketRow[]> {
     return this.spanOps.ask(range);
+  }
+
+  operationSpanP95(range: TimeRange): Promise<SpanP95Row[]> {
+    return operationSpanP95(this.ch, this.schema, range);
   }
 
   private readonly histogramOps = new TickBatcher(async (ranges: readonly TimeRange[]) => spans.operationHistograms(this.ch, this.schema, ranges, await this.skipsHistory()));

@@ -2,6 +2,7 @@ import type { Database } from '../db.js';
 import type { Source } from '../rows.js';
 import type { TimeRange } from '../../../core/time.js';
 import { Where } from './filters.js';
+import { errorSpanSql } from '../../otlp/span-error.js';
 
 /**
  * The spans of a sample of traces that tell who waited on whom: server, consumer and client spans,
@@ -40,7 +41,7 @@ export async function callSpans(db: Database, range: TimeRange, maxTraces: numbe
      )
      SELECT trace_id AS "traceId", span_id AS "spanId", parent_span_id AS "parentSpanId", service_name AS service, source, kind,
        ((start_ns - ${from}::BIGINT) / 1e6)::DOUBLE AS "startMs", (duration_ns / 1e6)::DOUBLE AS "durationMs",
-       status_code = 'ERROR' AS error,
+       ${errorSpanSql()} AS error,
        CASE WHEN kind = 'CLIENT' THEN coalesce(peer_service, server_address, rpc_service) END AS peer
      FROM otel_traces WHERE trace_id IN (SELECT trace_id FROM picked) AND ${w.sql()}
      ORDER BY trace_id, start_ns, span_id`,

@@ -5,6 +5,7 @@ import { Where } from './filters.js';
 import { DURATION_METRICS, type Protocol, type SeriesDelta, histogramSeriesDeltas, isErrorSeries, msPerUnit } from './red.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { BucketCounts } from '../../unified/histogram.js';
+import { errorSpanSql } from '../../otlp/span-error.js';
 
 /**
  * Rows for the summary's per-operation view (a second backend only has to return the same rows):
@@ -34,7 +35,7 @@ export async function operationSpanBuckets(db: Database, range: TimeRange): Prom
     `SELECT service_name AS service, source, CASE WHEN kind = 'CLIENT' THEN 'db' ELSE 'server' END AS kind,
        ${OPERATION} AS operation,
        ceil(log2(greatest(duration_ns, 1000) / 1e6) * ${LOG_BUCKETS_PER_DOUBLING})::INTEGER AS bucket,
-       count(*)::INTEGER AS requests, (count(*) FILTER (WHERE status_code = 'ERROR'))::INTEGER AS errors
+       count(*)::INTEGER AS requests, (count(*) FILTER (WHERE ${errorSpanSql()}))::INTEGER AS errors
      FROM otel_traces WHERE ${w.sql()} GROUP BY ALL ORDER BY service, source, kind, operation, bucket`,
     w.params,
   );

@@ -1,3 +1,4 @@
+import { errorSpanSql } from '../../otlp/span-error.js';
 import type { Database } from '../db.js';
 import type { Source } from '../rows.js';
 import type { TimeRange } from '../../../core/time.js';
@@ -59,8 +60,6 @@ export interface RedRow {
   percentilesAtLeast: boolean;
 }
 
-export const GRPC_ERRORS = `(${GRPC_SERVER_ERROR_CODES.join(', ')})`;
-
 /** Where filter conditions go: DuckDB's Where, or the ClickHouse colony's Conditions. */
 export interface FilterSink {
   add(fragment: string, ...values: (string | number)[]): unknown;
@@ -84,21 +83,18 @@ export function applyFilters(w: FilterSink, f: RedFilters): void {
   w.maybe(f.tableName, 'db_table = ?');
 }
 
-const SPAN_SHAPE: Record<Protocol, { where: string; groupBy: string; error: string }> = {
+const SPAN_SHAPE: Record<Protocol, { where: string; groupBy: string }> = {
   http: {
     where: `kind = 'SERVER' AND http_method IS NOT NULL`,
     groupBy: `coalesce(http_route, name) AS http_route, http_method, NULL AS rpc_service, NULL AS rpc_method, NULL AS db_system, NULL AS db_operation, NULL AS db_table`,
-    error: `http_status_code >= 500 OR (http_status_code IS NULL AND status_code = 'ERROR')`,
   },
   grpc: {
     where: `kind = 'SERVER' AND rpc_method IS NOT NULL`,
     groupBy: `NULL AS http_route, NULL AS http_method, rpc_service, rpc_method, NULL AS db_system, NULL AS db_operation, NULL AS db_table`,
-    error: `rpc_status_code IN ${GRPC_ERRORS} OR (rpc_status_code IS NULL AND status_code = 'ERROR')`,
   },
   sql: {
     where: `kind = 'CLIENT' AND db_system IS NOT NULL`,
     groupBy: `NULL AS http_route, NULL AS http_method, NULL AS rpc_service, NULL AS rpc_method, db_system, db_operation, db_table`,
-    error: `status_code = 'ERROR'`,
   },
 };
 
@@ -136,7 +132,7 @@ export async function redFromSpans(db: Database, q: RedQuery): Promise<RedRow[]>
   const rows = await db.query<KeyColumns & { requests: number; errors: number; q: number[] }>(
     `SELECT source, ${shape.groupBy},
        count(*)::INTEGER AS requests,
-       (count(*) FILTER (WHERE ${shape.error}))::INTEGER AS errors,
+       (count(*) FILTER (WHERE ${errorSpanSql()}))::INTEGER AS errors,
        quantile_cont(duration_ns, [0.5, 0.95, 0.99]) AS q
      FROM otel_traces WHERE ${w.sql()}
      GROUP BY ALL ORDER BY requests DESC, 2, 3, 4, 5, 6, 7, 8`,

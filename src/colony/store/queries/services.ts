@@ -2,6 +2,7 @@ import type { Database } from '../db.js';
 import type { Source } from '../rows.js';
 import type { Nanos, TimeRange } from '../../../core/time.js';
 import { Where } from './filters.js';
+import { errorSpanSql } from '../../otlp/span-error.js';
 
 export type HealthStatus = 'healthy' | 'degraded' | 'unhealthy' | 'unknown';
 
@@ -94,7 +95,7 @@ export async function serviceHealth(db: Database, range: TimeRange, service?: st
        FROM coral_services ${svc ? `WHERE service_name = ${svc}` : ''} GROUP BY service_name
      ), by_source AS (
        SELECT service_name, source, count(*)::INTEGER AS requests,
-         (count(*) FILTER (WHERE status_code = 'ERROR'))::INTEGER AS errors,
+         (count(*) FILTER (WHERE ${errorSpanSql()}))::INTEGER AS errors,
          quantile_cont(duration_ns, 0.95) AS p95
        FROM otel_traces WHERE ${w.sql()} GROUP BY service_name, source
      ), red AS (

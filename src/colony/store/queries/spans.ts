@@ -3,6 +3,7 @@ import type { HotAttributes, Source } from '../rows.js';
 import type { TimeRange } from '../../../core/time.js';
 import { msToNs } from '../../../core/time.js';
 import { Where } from './filters.js';
+import { errorSpanSql } from '../../otlp/span-error.js';
 
 export interface SpanRecord extends HotAttributes {
   traceId: string;
@@ -99,7 +100,7 @@ export async function searchTraces(db: Database, q: TraceSearch): Promise<TraceS
   w.maybe(q.traceId?.toLowerCase(), 'trace_id = ?');
   w.maybe(q.source, 'source = ?');
   if (q.minDurationMs !== undefined) w.add('duration_ns >= ?::BIGINT', msToNs(q.minDurationMs));
-  if (q.errorsOnly) w.add(`status_code = 'ERROR'`);
+  if (q.errorsOnly) w.add(errorSpanSql());
   const orderBy = {
     errors: 'm.has_error DESC, m.max_duration DESC, m.last_start DESC',
     slowest: 'm.max_duration DESC, m.last_start DESC',
@@ -108,7 +109,7 @@ export async function searchTraces(db: Database, q: TraceSearch): Promise<TraceS
   const limit = w.bind(q.maxTraces);
   // A trace fails when any of its spans does, not only the spans that matched the filters.
   const hasError = q.order === 'errors'
-    ? `trace_id IN (SELECT trace_id FROM otel_traces WHERE status_code = 'ERROR' AND start_ns > ${w.bind(q.range.fromNs)}::BIGINT AND start_ns <= ${w.bind(q.range.toNs)}::BIGINT)`
+    ? `trace_id IN (SELECT trace_id FROM otel_traces WHERE ${errorSpanSql()} AND start_ns > ${w.bind(q.range.fromNs)}::BIGINT AND start_ns <= ${w.bind(q.range.toNs)}::BIGINT)`
     : 'false';
   const rows = await db.query<SpanSqlRow & { matched: number }>(
     `WITH m AS (

@@ -2,6 +2,7 @@ import type { Database } from '../db.js';
 import type { Source } from '../rows.js';
 import type { TimeRange } from '../../../core/time.js';
 import { Where } from './filters.js';
+import { errorSpanSql } from '../../otlp/span-error.js';
 
 export interface TopologyEdge {
   from: string;
@@ -35,12 +36,12 @@ export async function topology(db: Database, range: TimeRange): Promise<Topology
   const to = w.bind(range.toNs + SKEW_NS);
   return db.query<TopologyEdge>(
     `WITH servers AS (
-       SELECT trace_id, parent_span_id, service_name, status_code FROM otel_traces
+       SELECT trace_id, parent_span_id, service_name, ${errorSpanSql()} AS failed FROM otel_traces
        WHERE kind IN ('SERVER', 'CONSUMER') AND start_ns > ${from}::BIGINT AND start_ns <= ${to}::BIGINT
      ), calls AS (
        SELECT c.span_id, c.service_name AS caller, c.source, ${PROTOCOL} AS protocol,
          coalesce(s.service_name, c.peer_service, c.server_address, c.db_system, c.rpc_service) AS callee,
-         c.status_code = 'ERROR' OR coalesce(s.status_code = 'ERROR', false) AS failed
+         ${errorSpanSql((col) => `c.${col}`)} OR coalesce(s.failed, false) AS failed
        FROM otel_traces c LEFT JOIN servers s
          ON s.trace_id = c.trace_id AND s.parent_span_id = c.span_id AND s.service_name <> c.service_name
        WHERE ${w.sql()}
