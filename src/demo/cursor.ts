@@ -1,7 +1,7 @@
 import { type CallError, type CallNode, type Operation, PEERS } from './calls.js';
 import { calleeError, cutShort, instanceDelayMs, shortCircuit } from './faults.js';
 import type { Fleet } from './fleet.js';
-import type { Conditions } from './requests.js';
+import type { Conditions } from './conditions.js';
 import type { Random } from '../core/random.js';
 
 /** Builds one call node: a cursor moves through the callee's own work and its outgoing calls. */

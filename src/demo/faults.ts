@@ -1,6 +1,6 @@
 import type { CallError, CallNode } from './calls.js';
 import { type Fleet, SLOW_INDEX } from './fleet.js';
-import type { Conditions } from './requests.js';
+import type { Conditions } from './conditions.js';
 import type { Random } from '../core/random.js';
 
 /**

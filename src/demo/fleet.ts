@@ -1,5 +1,5 @@
 import { Random } from '../core/random.js';
-import type { Conditions } from './requests.js';
+import type { Conditions } from './conditions.js';
 import { SERVICES, type ServiceDef } from './world.js';
 
 /**

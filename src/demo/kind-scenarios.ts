@@ -1,5 +1,5 @@
 import { Fleet, SLOW_INDEX } from './fleet.js';
-import type { ScenarioDef } from './scenarios.js';
+import type { ScenarioDef } from './scenario-def.js';
 
 /**
  * Scenarios of the incident kinds whose evidence is not in the culprit's own error rate or latency

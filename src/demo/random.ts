@@ -1,7 +1,7 @@
 import { Random } from '../core/random.js';
 import { Fleet, type FleetDef } from './fleet.js';
 import type { InstrumentationOverride } from './instrument.js';
-import type { ServiceFault } from './requests.js';
+import type { ServiceFault } from './conditions.js';
 import type { DemoEvent, FlagWindow, GroundTruth, IncidentKind, ScenarioDef } from './scenarios.js';
 import { type Topology, leaves, randomTopology } from './topology.js';
 import { SERVICES, type ServiceDef, hasEbpf, hasSdk } from './world.js';

@@ -3,7 +3,7 @@ import { Cursor, failed, grpc, http } from './cursor.js';
 import { failureMessage } from './faults.js';
 import type { Fleet } from './fleet.js';
 import { Random } from '../core/random.js';
-import type { Conditions } from './requests.js';
+import type { Conditions } from './conditions.js';
 import type { Instrumentation, ServiceDef } from './world.js';
 
 /**
