@@ -13,6 +13,7 @@ import type { SpanP95Row } from './queries/span-percentiles.js';
 import type { CallSpanRow } from './queries/calls.js';
 import type { GaugePoint, MinuteRow } from './queries/timeline.js';
 import type { MessagingDelayRow } from './queries/messaging.js';
+import type { NodeCpuRow } from './queries/node-cpu.js';
 import type { BreakdownQuery, BreakdownRow } from './queries/breakdown.js';
 
 export interface StoreCounts {
@@ -58,6 +59,8 @@ export interface ColonyReader {
   topology(range: TimeRange): Promise<TopologyEdge[]>;
   /** Per consumer service, how long messages waited between their producer span and its consumer span. */
   messagingDelays(range: TimeRange): Promise<MessagingDelayRow[]>;
+  /** Per service and node, the mean CPU its processes on that node report. */
+  nodeCpu(range: TimeRange): Promise<NodeCpuRow[]>;
   counts(): Promise<StoreCounts>;
   close(): Promise<void>;
 }

@@ -15,6 +15,7 @@ import { type HistogramOperationRow, type SpanBucketRow, operationHistograms, op
 import { type SpanP95Row, operationSpanP95 } from './queries/span-percentiles.js';
 import { type CallSpanRow, callSpans } from './queries/calls.js';
 import { type MessagingDelayRow, messagingDelays } from './queries/messaging.js';
+import { type NodeCpuRow, nodeCpu } from './queries/node-cpu.js';
 import { type GaugePoint, type MinuteRow, gaugePoints, minuteSeries } from './queries/timeline.js';
 import { type BreakdownQuery, type BreakdownRow, breakdownRows } from './queries/breakdown.js';
 
@@ -127,6 +128,10 @@ export class ColonyStore implements Colony {
 
   messagingDelays(range: TimeRange): Promise<MessagingDelayRow[]> {
     return messagingDelays(this.db, range);
+  }
+
+  nodeCpu(range: TimeRange): Promise<NodeCpuRow[]> {
+    return nodeCpu(this.db, range);
   }
 
   async counts(): Promise<StoreCounts> {

@@ -38,9 +38,10 @@ export interface InstanceOutliers {
 /** Failures an instance needs before its error rate can stand out. */
 const MIN_FAILURES = 5;
 
-export function instanceOutliers(rows: readonly BreakdownRow[]): InstanceOutliers | null {
+/** The first of `keys` with two or more values decides (by default the keys that name one process). */
+export function instanceOutliers(rows: readonly BreakdownRow[], keys: readonly string[] = INSTANCE_KEYS): InstanceOutliers | null {
   const cells = cellsOf(rows);
-  for (const key of INSTANCE_KEYS) {
+  for (const key of keys) {
     const values = cells.byKey.get(key);
     if (!values || values.size < 2) continue;
     const all = keyTotal(values);

@@ -15,6 +15,8 @@ import type { CallSpanRow } from '../queries/calls.js';
 import type { GaugePoint, MinuteRow } from '../queries/timeline.js';
 import type { MessagingDelayRow } from '../queries/messaging.js';
 import { messagingDelays } from './read-messaging.js';
+import type { NodeCpuRow } from '../queries/node-cpu.js';
+import { nodeCpu } from './read-node-cpu.js';
 import { type ChClient, openChClient } from './client.js';
 import { DEDUP_WINDOW, DEFAULT_TABLES, type TableNames, createTableStatements } from './ddl.js';
 import { type ClickHouseTarget, describeTarget } from './url.js';
@@ -189,6 +191,10 @@ export class ClickHouseStore implements Colony {
 
   messagingDelays(range: TimeRange): Promise<MessagingDelayRow[]> {
     return messagingDelays(this.ch, this.schema, range);
+  }
+
+  nodeCpu(range: TimeRange): Promise<NodeCpuRow[]> {
+    return nodeCpu(this.ch, this.schema, range);
   }
 
   counts(): Promise<StoreCounts> {
