@@ -4,7 +4,7 @@ import { nsToIso, parseDuration } from '../../core/time.js';
 import { SATURATION_GAUGES, type ServiceChange, compareServices, standOut } from '../unified/summary.js';
 import { attribute } from '../unified/attribution.js';
 import { errorOrigins } from '../unified/error-origin.js';
-import { SUMMARY_INSTANCE_KEYS, slowNodes } from '../unified/instance-evidence.js';
+import { SUMMARY_INSTANCE_KEYS, onlyNode, slowNodes } from '../unified/instance-evidence.js';
 import { attributeNeighbours } from '../unified/neighbours.js';
 import { histogramViews, spanViews } from '../unified/operations.js';
 import { serviceTimes } from '../unified/self-time.js';
@@ -85,7 +85,11 @@ export const summaryTool = defineTool({
       timesNow, timesPrev, minutes, gauges, events, delaysNow, delaysPrev, spanP95: { now: p95Now, prev: p95Prev }, instances,
     });
     const attributed = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev, events, origins: errorOrigins(callsNow) });
-    const changes = attributeNeighbours(attributed, { slowNodes: new Map([...instances].map(([service, rows]) => [service, slowNodes(rows)])), cpuNow, cpuPrev });
+    const onlyOn = new Map([...instances].flatMap(([service, rows]) => {
+      const node = onlyNode(rows);
+      return node === null ? [] : [[service, node] as const];
+    }));
+    const changes = attributeNeighbours(attributed, { slowNodes: new Map([...instances].map(([service, rows]) => [service, slowNodes(rows)])), onlyOn, cpuNow, cpuPrev });
     const intake = intakeSilence(health, range.toNs);
     const top = intake ? [] : standOut(changes);
     const evs = events.slice(0, 10).map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title }));

@@ -55,3 +55,12 @@ export function slowNodes(rows: readonly BreakdownRow[]): string[] {
   if (!o || o.outliers.length * 2 > o.instances) return [];
   return o.outliers.filter((x) => x.slower).map((x) => x.value);
 }
+
+/** The node every instance of the service ran on in the window, when there is exactly one. */
+export function onlyNode(rows: readonly BreakdownRow[]): string | null {
+  for (const key of NODE_KEYS) {
+    const nodes = new Set(rows.filter((r) => r.key === key && r.period === 1).map((r) => r.value));
+    if (nodes.size > 0) return nodes.size === 1 ? [...nodes][0] : null;
+  }
+  return null;
+}

@@ -10,6 +10,10 @@ import type { ServiceChange } from './summary.js';
 export interface NeighbourInput {
   /** Per service, the nodes on which its instances stand out as slower (instance-evidence.ts slowNodes). */
   slowNodes: ReadonlyMap<string, readonly string[]>;
+  /** Services whose every instance runs on one node (it slows as a whole there): their node. */
+  onlyOn?: ReadonlyMap<string, string>;
+  /** Services slower as a whole (the summary's reading). */
+  slower?: ReadonlySet<string>;
   cpuNow: readonly NodeCpuRow[];
   cpuPrev: readonly NodeCpuRow[];
 }
@@ -28,7 +32,9 @@ interface Hog {
 
 export function findNeighbours(input: NeighbourInput): Hog[] {
   const victimsOn = new Map<string, string[]>();
-  for (const [service, nodes] of input.slowNodes) for (const n of nodes) victimsOn.set(n, [...(victimsOn.get(n) ?? []), service]);
+  const add = (node: string, service: string) => victimsOn.set(node, [...new Set([...(victimsOn.get(node) ?? []), service])]);
+  for (const [service, nodes] of input.slowNodes) for (const n of nodes) add(n, service);
+  for (const [service, node] of input.onlyOn ?? []) if (input.slower?.has(service)) add(node, service);
   const hogs: Hog[] = [];
   for (const [node, slow] of victimsOn) {
     let best: Hog | null = null;
@@ -48,14 +54,18 @@ export function findNeighbours(input: NeighbourInput): Hog[] {
 /** Ranks each neighbour above the services it slows, and says why on both sides. */
 export function attributeNeighbours(changes: ServiceChange[], input: NeighbourInput): ServiceChange[] {
   const byName = new Map(changes.map((c) => [c.service, c]));
-  for (const h of findNeighbours(input)) {
+  const slower = new Set(changes.filter((c) => c.slower).map((c) => c.service));
+  for (const h of findNeighbours({ ...input, slower })) {
     const hog = byName.get(h.service);
     if (!hog) continue;
     const victims = h.victims.map((v) => byName.get(v)).filter((v): v is ServiceChange => v !== undefined);
     hog.signals.unshift(`its CPU on node ${h.node} ${formatPercent(h.before)} -> ${formatPercent(h.now)}, and ${h.victims.join(', ')} slowed on that node only: a noisy neighbour`);
     hog.score = Math.round(Math.max(hog.score, ...victims.map((v) => v.score + 1), 10) * 10) / 10;
+    // Waiting on a service it slows down itself explains nothing about the neighbour.
+    if (hog.explainedBy !== null && h.victims.includes(hog.explainedBy)) hog.explainedBy = null;
     for (const v of victims) {
-      v.signals.push(`slower on node ${h.node} only, where ${h.service}'s CPU went ${formatPercent(h.before)} -> ${formatPercent(h.now)}`);
+      const where = input.onlyOn?.get(v.service) === h.node ? `on node ${h.node}, its only node,` : `on node ${h.node} only,`;
+      v.signals.push(`slower ${where} where ${h.service}'s CPU went ${formatPercent(h.before)} -> ${formatPercent(h.now)}`);
       if (v.explainedBy === null) v.explainedBy = h.service;
       v.score = Math.round(Math.min(v.score, hog.score - 1) * 10) / 10;
     }

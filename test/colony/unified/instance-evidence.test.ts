@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BreakdownRow } from '../../../src/colony/store/queries/breakdown.js';
-import { instanceFinding, newOutliers, slowNodes } from '../../../src/colony/unified/instance-evidence.js';
+import { instanceFinding, newOutliers, onlyNode, slowNodes } from '../../../src/colony/unified/instance-evidence.js';
 import { attributeNeighbours, findNeighbours } from '../../../src/colony/unified/neighbours.js';
 import { compareServices, type ServiceChange } from '../../../src/colony/unified/summary.js';
 import { health, input } from './summary-input.js';
@@ -66,6 +66,25 @@ describe('noisy neighbour', () => {
     expect(findNeighbours({ slowNodes: slow, cpuNow: [cpu('batch', 'node-2', 0.15)], cpuPrev: [cpu('batch', 'node-2', 0.06)] })).toEqual([]);
     // The slow service's own CPU rising on the node makes it no neighbour of itself.
     expect(findNeighbours({ slowNodes: new Map([['cart', ['node-2']]]), cpuNow: [cpu('cart', 'node-2', 0.8)], cpuPrev: [cpu('cart', 'node-2', 0.2)] })).toEqual([]);
+  });
+
+  it('a service slower as a whole whose every instance runs on that node is a victim too', () => {
+    const input = { slowNodes: new Map<string, string[]>(), onlyOn: new Map([['auth', 'node-2'], ['geo', 'node-1']]), cpuNow: [cpu('batch', 'node-2', 0.7)], cpuPrev: [cpu('batch', 'node-2', 0.3)] };
+    expect(findNeighbours({ ...input, slower: new Set(['auth', 'geo']) })).toEqual([{ service: 'batch', node: 'node-2', before: 0.3, now: 0.7, victims: ['auth'] }]);
+    expect(findNeighbours({ ...input, slower: new Set(['geo']) })).toEqual([]);
+    expect(onlyNode([row('k8s.node.name', 'node-2', FAST, 5), row('host.name', 'h', FAST, 5)])).toBe('node-2');
+    expect(onlyNode([row('k8s.node.name', 'node-2', FAST, 5), row('k8s.node.name', 'node-1', FAST, 5)])).toBeNull();
+    expect(onlyNode([row('k8s.node.name', 'node-2', FAST, 5, 0)])).toBeNull();
+  });
+
+  it('a neighbour explained by waiting on a service it slows is not explained by it', () => {
+    const c = (service: string, score: number, explainedBy: string | null = null): ServiceChange => ({
+      service, sources: ['otlp'], status: '', ratePerSec: 1, prevRatePerSec: 1, requests: 100, errors: 0, prevRequests: 100, prevErrors: 0, errorRate: 0, prevErrorRate: 0,
+      p95Ms: null, prevP95Ms: null, basis: '', signals: [], score, chronic: false, failing: false, slower: true, onset: null, trigger: null, explainedBy,
+    });
+    const out = attributeNeighbours([c('auth', 40), c('batch', 20, 'auth')], { slowNodes: new Map(), onlyOn: new Map([['auth', 'node-2']]), cpuNow: [cpu('batch', 'node-2', 0.7)], cpuPrev: [cpu('batch', 'node-2', 0.3)] });
+    expect(out.map((x) => [x.service, x.score, x.explainedBy])).toEqual([['batch', 41, null], ['auth', 40, 'batch']]);
+    expect(out[1].signals).toEqual(["slower on node node-2, its only node, where batch's CPU went 30.0% -> 70.0%"]);
   });
 
   it('ranks the neighbour above the services it slows, and says why on both sides', () => {
