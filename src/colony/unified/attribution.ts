@@ -179,6 +179,8 @@ export function attribute(changes: ServiceChange[], input: AttributionInput): Se
     c.signals.push(e.callerText);
     const callee = byName.get(e.callee) as ServiceChange;
     if (!callee.signals.includes(e.calleeText)) callee.signals.push(e.calleeText);
+    // What explains another service's failures or slowness is not healthy, whatever its own spans say.
+    if (callee.status === 'healthy') callee.status = 'degraded';
     const root = byName.get(rootOf(caller)) as ServiceChange;
     root.score = Math.max(root.score, (original.get(caller) ?? 0) + 1);
   }

@@ -234,8 +234,8 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
     out.push({
       service: h.serviceName,
       sources: h.sources,
-      // Health reads errors and silence; a slowdown or a failing operation degrades it too.
-      status: h.status === 'healthy' && (failing || slower) ? 'degraded' : h.status,
+      // Health reads errors and silence; a slowdown, a failing operation or saturation degrades it too.
+      status: h.status === 'healthy' && (failing || slower || sat.score > 0) ? 'degraded' : h.status,
       ratePerSec,
       prevRatePerSec: prevRate,
       requests,
