@@ -10,9 +10,15 @@ describe('cumulativeDelta resets', () => {
     expect(cumulativeDelta(at([1, 1, 1], 1n), at([2, 3, 4], 15n))?.counts).toEqual([2, 3, 4]);
   });
 
-  it('treats changed bounds as a reset even when every count went up', () => {
-    expect(cumulativeDelta(at([1, 1, 1], 1n), at([2, 3, 4], 1n, [1, 5]))).toEqual({ bounds: [1, 5], counts: [2, 3, 4] });
-    expect(cumulativeDelta(at([1, 1], 1n, [1]), at([2, 3, 4], 1n, [1, 2]))?.counts).toEqual([2, 3, 4]);
+  it('subtracts on common bounds when the bounds changed but the start did not (an exponential layout widening or downscaling)', () => {
+    // Wider range: (2, 4] held 3 before; now (1, 2] holds 1, (2, 4] 5 and (4, 8] 2.
+    expect(cumulativeDelta(at([0, 3, 0], 1n, [2, 4]), at([0, 1, 5, 2, 0], 1n, [1, 2, 4, 8]))).toEqual({ bounds: [1, 2, 4, 8], counts: [0, 1, 2, 2, 0] });
+    // Scale 0 -> -1: (1, 2] and (2, 4] become (1, 4]; 2 of its 3 were there before.
+    expect(cumulativeDelta(at([0, 1, 1, 0], 1n, [1, 2, 4]), at([0, 3, 1, 0], 1n, [1, 4, 16]))).toEqual({ bounds: [1, 4, 16], counts: [0, 1, 1, 0] });
+  });
+
+  it('treats changed bounds as a reset when common bounds would lose most of the later point\'s shape', () => {
+    expect(cumulativeDelta(at([1, 1], 1n, [1]), at([0, 1, 1, 1, 1], 1n, [1, 2, 3, 4]))).toEqual({ bounds: [1, 2, 3, 4], counts: [0, 1, 1, 1, 1] });
   });
 
   it('subtracts bucket by bucket when start and bounds are the same, an unchanged bucket giving 0', () => {
@@ -61,8 +67,12 @@ describe('histogramQuantile input checks', () => {
 });
 
 describe('mergeHistograms picks the bounds with the most observations', () => {
-  it('keeps the first series when it holds more than a later one with other bounds', () => {
-    expect(mergeHistograms([{ bounds: [5], counts: [10, 10] }, { bounds: [1, 2], counts: [1, 0, 0] }])).toEqual({ bounds: [5], counts: [10, 10], skipped: 1 });
+  it('keeps the first series when it holds more than a later one whose buckets straddle its bounds', () => {
+    expect(mergeHistograms([{ bounds: [5], counts: [10, 10] }, { bounds: [1, 7], counts: [0, 1, 0] }])).toEqual({ bounds: [5], counts: [10, 10], skipped: 1 });
+  });
+
+  it('adds a series with other bounds whose occupied buckets each fall inside one of the merged buckets', () => {
+    expect(mergeHistograms([{ bounds: [5], counts: [10, 10] }, { bounds: [1, 2], counts: [1, 0, 0] }])).toEqual({ bounds: [5], counts: [11, 10], skipped: 0 });
   });
 
   it('on equal totals keeps the bounds seen first, so the answer does not depend on chance', () => {
