@@ -5,7 +5,7 @@
  * OTLP buckets: bounds b0..b(n-1) give n+1 per-bucket (not cumulative) counts; bucket i holds
  * values in (b(i-1), b(i)], the last one (b(n-1), +Inf).
  */
-import { onCommonBounds } from './rebucket.js';
+import { commonBounds, onCommonBounds, rebucket } from './rebucket.js';
 
 export interface BucketCounts {
   bounds: number[];
@@ -74,6 +74,20 @@ export function total(h: BucketCounts): number {
   let t = 0;
   for (const c of h.counts) t += c;
   return t;
+}
+
+/**
+ * The sum of one series' points (its delta points in a window), bucket by bucket; points whose
+ * layout differs (an exponential series changes its range and scale) are added on common bounds.
+ */
+export function addHistograms(items: readonly BucketCounts[]): BucketCounts {
+  const bounds = items.every((h) => sameBounds(h.bounds, items[0].bounds)) ? items[0].bounds : commonBounds(items);
+  const counts = new Array<number>(bounds.length + 1).fill(0);
+  for (const h of items) {
+    const on = bounds === items[0].bounds ? h.counts : rebucket(h, bounds);
+    on.forEach((c, i) => (counts[i] += c));
+  }
+  return { bounds, counts };
 }
 
 export interface MergedHistogram extends BucketCounts {

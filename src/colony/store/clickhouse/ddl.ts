@@ -20,6 +20,12 @@ export const DEFAULT_TABLES: TableNames = {
   histogram: 'otel_metrics_histogram',
 };
 
+/**
+ * The exporter's summary table, by its default name (`metrics_tables.summary.name`; DDL from
+ * exporter/clickhouseexporter/internal/sqltemplates/metrics_summary_table.sql).
+ */
+export const SUMMARY_TABLE = 'otel_metrics_summary';
+
 /** A quoted identifier: names come from config and must never break out of the statement. */
 export function ident(name: string): string {
   return `\`${name.replace(/\\/g, '\\\\').replace(/`/g, '\\`')}\``;
@@ -202,5 +208,41 @@ ${metricTail}`,
     ${METRIC_INDEXES}
 ) ENGINE = ${engine}
 ${metricTail}`,
+    summaryStatement(database, engine, settings),
   ];
+}
+
+function summaryStatement(database: string, engine: string, settings: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${qualified(database, SUMMARY_TABLE)} (
+    ResourceAttributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+    ResourceSchemaUrl String CODEC(ZSTD(1)),
+    ScopeName String CODEC(ZSTD(1)),
+    ScopeVersion String CODEC(ZSTD(1)),
+    ScopeAttributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+    ScopeDroppedAttrCount UInt32 CODEC(ZSTD(1)),
+    ScopeSchemaUrl String CODEC(ZSTD(1)),
+    ServiceName LowCardinality(String) CODEC(ZSTD(1)),
+    MetricName String CODEC(ZSTD(1)),
+    MetricDescription String CODEC(ZSTD(1)),
+    MetricUnit String CODEC(ZSTD(1)),
+    Attributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+    StartTimeUnix DateTime64(9) CODEC(Delta, ZSTD(1)),
+    TimeUnix DateTime64(9) CODEC(Delta, ZSTD(1)),
+    Count UInt64 CODEC(Delta, ZSTD(1)),
+    Sum Float64 CODEC(ZSTD(1)),
+    ValueAtQuantiles Nested(
+        Quantile Float64,
+        Value Float64
+    ) CODEC(ZSTD(1)),
+    Flags UInt32 CODEC(ZSTD(1)),
+    INDEX idx_res_attr_key mapKeys(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_res_attr_value mapValues(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_scope_attr_key mapKeys(ScopeAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_scope_attr_value mapValues(ScopeAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_attr_key mapKeys(Attributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_attr_value mapValues(Attributes) TYPE bloom_filter(0.01) GRANULARITY 1
+) ENGINE = ${engine}
+PARTITION BY toDate(TimeUnix)
+ORDER BY (ServiceName, MetricName, Attributes, toUnixTimestamp64Nano(TimeUnix))
+${settings}`;
 }
