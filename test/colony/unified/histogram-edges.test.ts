@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cumulativeDelta, histogramQuantile, mergeHistograms } from '../../../src/colony/unified/histogram.js';
+import { addHistograms, cumulativeDelta, histogramQuantile, mergeHistograms } from '../../../src/colony/unified/histogram.js';
 
 /** Inputs on which each rule decides the answer: no other rule of the function could hide a mistake in it. */
 describe('cumulativeDelta resets', () => {
@@ -81,5 +81,17 @@ describe('mergeHistograms picks the bounds with the most observations', () => {
 
   it('adds a shorter series as zeros in its missing buckets', () => {
     expect(mergeHistograms([{ bounds: [1, 2], counts: [1, 1, 1] }, { bounds: [1, 2], counts: [1, 1] }])?.counts).toEqual([2, 2, 1]);
+  });
+});
+
+describe('addHistograms sums one series\' delta points', () => {
+  it('adds points of one layout bucket by bucket', () => {
+    expect(addHistograms([{ bounds: [1, 2], counts: [1, 2, 3] }, { bounds: [1, 2], counts: [1, 1, 1] }])).toEqual({ bounds: [1, 2], counts: [2, 3, 4] });
+  });
+
+  it('adds points whose exponential layout changed (range widened, scale lowered) on the coarser common bounds', () => {
+    // Scale 0: (1, 2] 1, (2, 4] 2; then scale -1: (1, 4] 3, (4, 16] 1.
+    expect(addHistograms([{ bounds: [0, 1, 2, 4], counts: [0, 0, 1, 2, 0] }, { bounds: [0, 1, 4, 16], counts: [0, 0, 3, 1, 0] }]))
+      .toEqual({ bounds: [0, 1, 4, 16], counts: [0, 0, 6, 1, 0] });
   });
 });
