@@ -23,6 +23,11 @@ import { ClickHouseStore } from '../../../src/colony/store/clickhouse/store.js';
 import type { IngestBatch } from '../../../src/colony/store/rows.js';
 import { type RunningReceiver, startReceiver } from '../../../src/colony/otlp/receiver.js';
 import { type RunningGrpcReceiver, startGrpcReceiver } from '../../../src/colony/otlp/grpc.js';
+import { openChClient } from '../../../src/colony/store/clickhouse/client.js';
+import { EXPONENTIAL_TABLE, qualified } from '../../../src/colony/store/clickhouse/ddl.js';
+import { exponentialToExplicit } from '../../../src/colony/otlp/exponential.js';
+import { decodeMetricsJson } from '../../../src/colony/otlp/decode-json.js';
+import { normalizeMetrics } from '../../../src/colony/otlp/normalize.js';
 
 const DIR = join(tmpdir(), `coral-ch-exponential-${process.pid}`);
 const WIDE = { fromNs: 0n, toNs: 4_000_000_000_000_000_000n };
@@ -142,5 +147,57 @@ describe.skipIf(!HAVE_CHDB)(`exponential histograms from the JS SDK, on DuckDB a
     const two = await Promise.all([duck, ch].map((s) => answer(s, now + 1n, 'coral_query_telemetry_metrics', { service: 'sum-two', time_range: '1h' })));
     expect(two[0].text).toContain('rpc.latency (summary, ms): 2 series, 2 points, quantiles per series (summaries cannot be merged across series)');
     expect(two[1]).toEqual(two[0]);
+  }, 120_000);
+
+  it("a Collector's rows in otel_metrics_exponential_histogram reach the histogram table converted as coral converts its own", async () => {
+    const t = BigInt(Date.now()) * 1_000_000n;
+    const service = 'exp-collector';
+    const attrs = { 'http.request.method': 'GET', 'http.route': '/api/x', 'http.response.status_code': '200' };
+    const rows = [
+      { metric: 'http.server.request.duration', scale: 1, zeroCount: 1, positive: { offset: 2, bucketCounts: [1, 2, 3] }, negative: { offset: 0, bucketCounts: [] as number[] } },
+      { metric: 'temperature.change', scale: -1, zeroCount: 2, positive: { offset: -1, bucketCounts: [4] }, negative: { offset: 1, bucketCounts: [1, 0, 5] } },
+    ];
+    const raw = await openChClient({ kind: 'chdb', dir: DIR, database: 'exponential' });
+    try {
+      await raw.command(`INSERT INTO ${qualified('exponential', EXPONENTIAL_TABLE)} FORMAT JSONEachRow\n${rows.map((r) => JSON.stringify({
+        ResourceAttributes: { 'service.name': service }, ServiceName: service, ScopeName: 'm', MetricName: r.metric, MetricUnit: 'ms', Attributes: attrs,
+        StartTimeUnix: String(t - 60_000_000_000n), TimeUnix: String(t), Count: 0, Sum: 0, Scale: r.scale, ZeroCount: r.zeroCount,
+        PositiveOffset: r.positive.offset, PositiveBucketCounts: r.positive.bucketCounts, NegativeOffset: r.negative.offset, NegativeBucketCounts: r.negative.bucketCounts,
+        AggregationTemporality: 1,
+      })).join('\n')}`);
+      const stored = await raw.query<{ metric: string; bounds: number[]; counts: string[] }>(
+        `SELECT MetricName AS metric, ExplicitBounds AS bounds, BucketCounts AS counts FROM ${qualified('exponential', 'otel_metrics_histogram')} WHERE ServiceName = '${service}' ORDER BY metric`);
+      expect(stored.map((r) => r.metric)).toEqual(['http.server.request.duration', 'temperature.change']);
+      for (const r of rows) {
+        const want = exponentialToExplicit({
+          attributes: {}, startNs: 0n, timeNs: 0n, count: 0, sum: null, min: null, max: null, scale: r.scale, zeroCount: r.zeroCount, zeroThreshold: 0,
+          positive: { offset: r.positive.offset, counts: r.positive.bucketCounts }, negative: { offset: r.negative.offset, counts: r.negative.bucketCounts },
+        });
+        const got = stored.find((x) => x.metric === r.metric)!;
+        expect(got.counts.map(Number)).toEqual(want.counts);
+        expect(got.bounds).toHaveLength(want.bounds.length);
+        got.bounds.forEach((b, i) => expect(b).toBeCloseTo(want.bounds[i], 12));
+      }
+    } finally {
+      await raw.close();
+    }
+    // The same duration point through coral's own ingest, on DuckDB: the same RED.
+    const json = { resourceMetrics: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] }, scopeMetrics: [{ scope: { name: 'm' }, metrics: [{
+      name: 'http.server.request.duration', unit: 'ms', exponentialHistogram: { aggregationTemporality: 1, dataPoints: [{
+        startTimeUnixNano: String(t - 60_000_000_000n), timeUnixNano: String(t), count: '7', scale: 1, zeroCount: '1', positive: { offset: 2, bucketCounts: ['1', '2', '3'] },
+        attributes: Object.entries(attrs).map(([key, v]) => ({ key, value: { stringValue: v } })),
+      }] },
+    }] }] }] };
+    const own = await ColonyStore.open({ path: ':memory:' });
+    try {
+      await own.write(normalizeMetrics(decodeMetricsJson(Buffer.from(JSON.stringify(json)))).batch);
+      const [mine, theirs] = await Promise.all([own, ch].map((s) => s.redFromHistograms({ service, protocol: 'http', range: WIDE })));
+      expect(theirs).toHaveLength(1);
+      expect(theirs[0]).toMatchObject({ requests: 7 });
+      expect(theirs[0].p50Ms).toBeCloseTo(expectedQuantile(0.5, [{ count: 7, scale: 1, zeroCount: 1, positive: { offset: 2, bucketCounts: [1, 2, 3] }, negative: { offset: 0, bucketCounts: [] } }]), 9);
+      expect(firstDifference(theirs, mine)).toBeNull();
+    } finally {
+      await own.close();
+    }
   }, 120_000);
 });

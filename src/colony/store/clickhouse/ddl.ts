@@ -1,3 +1,5 @@
+import { MAX_BUCKETS_PER_SIDE, MAX_SCALE, MIN_SCALE } from '../../otlp/exponential.js';
+
 /**
  * The OpenTelemetry Collector ClickHouse exporter's tables, as its own DDL creates them
  * (opentelemetry-collector-contrib exporter/clickhouseexporter/internal/sql_templates), so that a
@@ -25,6 +27,13 @@ export const DEFAULT_TABLES: TableNames = {
  * exporter/clickhouseexporter/internal/sqltemplates/metrics_summary_table.sql).
  */
 export const SUMMARY_TABLE = 'otel_metrics_summary';
+
+/**
+ * The exporter's exponential histogram table, by its default name. Coral does not write it (it
+ * stores exponential histograms as explicit bounds, otlp/exponential.ts); what a Collector writes
+ * there reaches the histogram table, converted the same way, through a materialized view.
+ */
+export const EXPONENTIAL_TABLE = 'otel_metrics_exponential_histogram';
 
 /** A quoted identifier: names come from config and must never break out of the statement. */
 export function ident(name: string): string {
@@ -208,8 +217,58 @@ ${metricTail}`,
     ${METRIC_INDEXES}
 ) ENGINE = ${engine}
 ${metricTail}`,
+    `CREATE TABLE IF NOT EXISTS ${q(EXPONENTIAL_TABLE)} (
+    ${METRIC_COMMON}
+    Count UInt64 CODEC(Delta, ZSTD(1)),
+    Sum Float64 CODEC(ZSTD(1)),
+    Scale Int32 CODEC(ZSTD(1)),
+    ZeroCount UInt64 CODEC(ZSTD(1)),
+    PositiveOffset Int32 CODEC(ZSTD(1)),
+    PositiveBucketCounts Array(UInt64) CODEC(ZSTD(1)),
+    NegativeOffset Int32 CODEC(ZSTD(1)),
+    NegativeBucketCounts Array(UInt64) CODEC(ZSTD(1)),
+    ${EXEMPLARS}
+    Flags UInt32 CODEC(ZSTD(1)),
+    Min Float64 CODEC(ZSTD(1)),
+    Max Float64 CODEC(ZSTD(1)),
+    AggregationTemporality Int32 CODEC(ZSTD(1)),
+    ${METRIC_INDEXES}
+) ENGINE = ${engine}
+${metricTail}`,
+    exponentialView(database, t.histogram),
     summaryStatement(database, engine, settings),
   ];
+}
+
+/**
+ * otlp/exponential.ts exponentialToExplicit in SQL, for the Collector's rows (the exporter keeps no
+ * zero threshold: it is 0). Bucket edge i is 2^(i * 2^-Scale); negative edges, then the empty gap up
+ * to the zero bucket (0, 0], then the gap up to the first positive edge and the positive buckets.
+ * Points coral would refuse (exponentialProblem) are left out.
+ */
+function exponentialView(database: string, histogram: string): string {
+  const edge = (i: string) => `pow(2, (${i}) * pow(2, -Scale))`;
+  const kn = 'length(NegativeBucketCounts)';
+  const kp = 'length(PositiveBucketCounts)';
+  const bounds = `arrayConcat(
+      if(${kn} = 0, CAST([] AS Array(Float64)), arrayConcat(arrayMap(j -> -${edge(`NegativeOffset + toInt64(${kn}) - toInt64(j)`)}, range(${kn} + 1)), [0.])),
+      [0.],
+      if(${kp} = 0, CAST([] AS Array(Float64)), arrayMap(i -> ${edge('PositiveOffset + toInt64(i)')}, range(${kp} + 1))))`;
+  const counts = `arrayConcat(
+      if(${kn} = 0, CAST([] AS Array(UInt64)), arrayConcat([toUInt64(0)], arrayReverse(NegativeBucketCounts), [toUInt64(0)])),
+      [ZeroCount],
+      if(${kp} = 0, CAST([] AS Array(UInt64)), arrayConcat([toUInt64(0)], PositiveBucketCounts)),
+      [toUInt64(0)])`;
+  return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${qualified(database, `${EXPONENTIAL_TABLE}_coral_mv`)} TO ${qualified(database, histogram)} AS
+  SELECT ResourceAttributes, ResourceSchemaUrl, ScopeName, ScopeVersion, ScopeAttributes, ScopeDroppedAttrCount, ScopeSchemaUrl, ServiceName,
+    MetricName, MetricDescription, MetricUnit, Attributes, StartTimeUnix, TimeUnix, Count, Sum,
+    ${counts} AS BucketCounts,
+    ${bounds} AS ExplicitBounds,
+    Flags, Min, Max, AggregationTemporality
+  FROM ${qualified(database, EXPONENTIAL_TABLE)}
+  WHERE Scale BETWEEN ${MIN_SCALE} AND ${MAX_SCALE} AND ${kn} <= ${MAX_BUCKETS_PER_SIDE} AND ${kp} <= ${MAX_BUCKETS_PER_SIDE}
+    AND isFinite(${edge(`PositiveOffset + ${kp}`)}) AND isFinite(${edge(`NegativeOffset + ${kn}`)})
+    AND ${edge('PositiveOffset')} > 0 AND ${edge('NegativeOffset')} > 0`;
 }
 
 function summaryStatement(database: string, engine: string, settings: string): string {
