@@ -63,7 +63,7 @@ export async function listMetrics(db: Database, q: MetricQuery): Promise<MetricI
   const rows = await db.query<MetricInfoRow>(
     `SELECT metric_name AS "metricName", any_value(unit) AS unit, metric_type AS type, source, service_name AS "serviceName",
        count(*)::INTEGER AS points, count(DISTINCT series_key)::INTEGER AS series,
-       arg_max(value, time_ns) AS last, min(value) AS min, max(value) AS max, avg(value) AS avg, ${none.replace(', ', ' AS "quantileKeys", ')} AS "quantileValues"
+       arg_max(value, time_ns) AS last, min(value) AS min, max(value) AS max, avg(value) AS avg, '[]' AS "quantileKeys", '[]' AS "quantileValues"
      FROM otel_metrics_number WHERE ${where} GROUP BY metric_name, metric_type, source, service_name
      UNION ALL
      SELECT metric_name, any_value(unit), 'histogram', source, service_name, count(*)::INTEGER, count(DISTINCT series_key)::INTEGER,
