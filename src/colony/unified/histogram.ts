@@ -113,6 +113,13 @@ export function mergeHistograms(items: BucketCounts[]): MergedHistogram | null {
   for (const g of groups) if (total(g) > total(best)) best = g;
   // Stable sort: on equal totals the layout seen first stays ahead, so the answer does not depend on chance.
   const others = groups.filter((g) => g !== best).sort((a, b) => total(b) - total(a));
+  // All at once when they all meet (exponential layouts do): one pass instead of one per layout.
+  const all = others.length > 0 ? onCommonBounds(best, others) : null;
+  if (all) {
+    const counts = new Array<number>(all.bounds.length + 1).fill(0);
+    for (const c of all.counts) c.forEach((x, i) => (counts[i] += x));
+    return { bounds: all.bounds, counts, skipped: 0 };
+  }
   let merged: BucketCounts = best;
   let skipped = 0;
   for (const g of others) {

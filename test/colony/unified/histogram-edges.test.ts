@@ -71,6 +71,11 @@ describe('mergeHistograms picks the bounds with the most observations', () => {
     expect(mergeHistograms([{ bounds: [5], counts: [10, 10] }, { bounds: [1, 7], counts: [0, 1, 0] }])).toEqual({ bounds: [5], counts: [10, 10], skipped: 1 });
   });
 
+  it('when not every layout meets, adds those that do and reports the others as skipped', () => {
+    const m = mergeHistograms([{ bounds: [5], counts: [10, 10] }, { bounds: [1, 7], counts: [0, 1, 0] }, { bounds: [1, 2], counts: [2, 0, 0] }]);
+    expect(m).toEqual({ bounds: [5], counts: [12, 10], skipped: 1 });
+  });
+
   it('adds a series with other bounds whose occupied buckets each fall inside one of the merged buckets', () => {
     expect(mergeHistograms([{ bounds: [5], counts: [10, 10] }, { bounds: [1, 2], counts: [1, 0, 0] }])).toEqual({ bounds: [5], counts: [11, 10], skipped: 0 });
   });
