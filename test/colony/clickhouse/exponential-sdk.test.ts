@@ -124,6 +124,10 @@ describe.skipIf(!HAVE_CHDB)(`exponential histograms from the JS SDK, on DuckDB a
       const [ta, tb] = await Promise.all([duck, ch].map((s) => answer(s, now, 'coral_query_telemetry_metrics', { service, time_range: '1h' })));
       expect(ta.text).toContain('http.server.request.duration (histogram, ms): 1 series');
       expect(tb).toEqual(ta);
+      const [ma, mb] = await Promise.all([duck, ch].map((s) => answer(s, now, 'coral_query_metrics', { service, time_range: '1h' })));
+      expect(ma.text).toContain('/api/cart');
+      expect(ma.text).toContain('13');
+      expect(mb).toEqual(ma);
     }, 120_000);
   }
 
