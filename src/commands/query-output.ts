@@ -58,8 +58,12 @@ function asTable(tool: string, s: Rec): string | null {
     return table(['time', 'service', 'level', 'body', 'trace'], (s.logs as Rec[]).map((l) => [String(l.time), String(l.serviceName), String(l.level), String(l.body).slice(0, 100), String(l.traceId)]));
   }
   if (Array.isArray(s.metrics)) {
-    return table(['metric', 'type', 'unit', 'series', 'points', 'last', 'min', 'max'], (s.metrics as Rec[]).map((m) => [
+    // A summary's quantiles are its client's: the latest of one series, never merged across several.
+    const quantiles = (m: Rec) => (m.type !== 'summary' ? ''
+      : Array.isArray(m.quantiles) ? (m.quantiles as Rec[]).map((q) => `p${Number((100 * (q.quantile as number)).toPrecision(6))} ${q.value as number}`).join(', ') : 'per series');
+    return table(['metric', 'type', 'unit', 'series', 'points', 'last', 'min', 'max', 'quantiles'], (s.metrics as Rec[]).map((m) => [
       String(m.metricName), String(m.type), String(m.unit), String(m.series), String(m.points), m.last === null ? '' : String(m.last), m.min === null ? '' : String(m.min), m.max === null ? '' : String(m.max),
+      quantiles(m),
     ]));
   }
   return null;

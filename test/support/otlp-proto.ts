@@ -3,7 +3,7 @@
  * metrics, log records) with the field numbers of opentelemetry-proto v1, written out here from
  * the .proto files rather than taken from the decoder, so a wrong number there is caught.
  */
-import type { AttrValue, Attributes, HistogramPoint, NumberPoint, OtlpLogRecord, OtlpMetric, OtlpSpan, ResourceGroup } from '../../src/colony/otlp/model.js';
+import type { AttrValue, Attributes, ExponentialBuckets, ExponentialPoint, HistogramPoint, NumberPoint, SummaryPoint, OtlpLogRecord, OtlpMetric, OtlpSpan, ResourceGroup } from '../../src/colony/otlp/model.js';
 
 type Bytes = number[];
 
@@ -71,6 +71,21 @@ const histogramPoint = (p: HistogramPoint) => [
   ...(p.min === null ? [] : double(11, p.min)), ...(p.max === null ? [] : double(12, p.max)),
 ];
 
+// ExponentialHistogramDataPoint 1 attributes, 2 start, 3 time, 4 count, 5 sum, 6 scale (sint32), 7 zero_count, 8 positive,
+// 9 negative, 12 min, 13 max, 14 zero_threshold; Buckets 1 offset (sint32), 2 bucket_counts (packed uint64 varints).
+// SummaryDataPoint 2 start, 3 time, 4 count, 5 sum, 6 quantile_values, 7 attributes; ValueAtQuantile 1 quantile, 2 value.
+const sint = (field: number, v: number) => int(field, v >= 0 ? 2 * v : -2 * v - 1);
+const expBuckets = (field: number, b: ExponentialBuckets) => len(field, [...sint(1, b.offset), ...(b.counts.length === 0 ? [] : len(2, b.counts.flatMap((c) => varint(c))))]);
+const exponentialPoint = (p: ExponentialPoint) => [
+  ...attributes(1, p.attributes), ...fixed64(2, p.startNs), ...fixed64(3, p.timeNs), ...fixed64(4, BigInt(p.count)), ...(p.sum === null ? [] : double(5, p.sum)),
+  ...sint(6, p.scale), ...fixed64(7, BigInt(p.zeroCount)), ...expBuckets(8, p.positive), ...expBuckets(9, p.negative),
+  ...(p.min === null ? [] : double(12, p.min)), ...(p.max === null ? [] : double(13, p.max)), ...double(14, p.zeroThreshold),
+];
+const summaryPoint = (p: SummaryPoint) => [
+  ...fixed64(2, p.startNs), ...fixed64(3, p.timeNs), ...fixed64(4, BigInt(p.count)), ...double(5, p.sum),
+  ...p.quantiles.flatMap((q) => len(6, [...double(1, q.quantile), ...double(2, q.value)])), ...attributes(7, p.attributes),
+];
+
 /** `intPoints`: write number points as as_int (their values must be integers). */
 export function metricBytes(m: OtlpMetric, intPoints = false): Bytes {
   const head = [...str(1, m.name), ...str(2, m.description), ...str(3, m.unit)];
@@ -79,8 +94,8 @@ export function metricBytes(m: OtlpMetric, intPoints = false): Bytes {
   if (d.type === 'gauge') return [...head, ...len(5, d.points.flatMap((p) => len(1, numberPoint(p, intPoints))))];
   if (d.type === 'sum') return [...head, ...len(7, [...d.points.flatMap((p) => len(1, numberPoint(p, intPoints))), ...int(2, d.temporality), ...int(3, d.monotonic ? 1 : 0)])];
   if (d.type === 'histogram') return [...head, ...len(9, [...d.points.flatMap((p) => len(1, histogramPoint(p))), ...int(2, d.temporality)])];
-  const empty = Array.from({ length: d.pointCount }, () => len(1, [])).flat();
-  return [...head, ...len(d.kind === 'summary' ? 11 : 10, empty)];
+  if (d.type === 'exponentialHistogram') return [...head, ...len(10, [...d.points.flatMap((p) => len(1, exponentialPoint(p))), ...int(2, d.temporality)])];
+  return [...head, ...len(11, d.points.flatMap((p) => len(1, summaryPoint(p))))];
 }
 
 // logs.proto: LogRecord 1 time, 2 severity_number, 3 severity_text, 5 body, 6 attributes, 9 trace_id, 10 span_id, 11 observed_time, 12 event_name.

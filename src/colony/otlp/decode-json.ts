@@ -1,7 +1,10 @@
 import {
   type Attributes,
   type AttrValue,
+  type ExponentialBuckets,
+  type ExponentialPoint,
   type HistogramPoint,
+  type SummaryPoint,
   type LogsRequest,
   type MetricsRequest,
   type NumberPoint,
@@ -204,8 +207,41 @@ function histogramPoints(v: Json): HistogramPoint[] {
   }));
 }
 
-function pointCount(body: Json): number {
-  return isObject(body) && Array.isArray(body.dataPoints) ? body.dataPoints.length : 0;
+function optionalNum(v: Json | undefined): number | null {
+  return v === undefined || v === null ? null : num(v);
+}
+
+function expBuckets(v: Json | undefined): ExponentialBuckets {
+  if (!isObject(v)) return { offset: 0, counts: [] };
+  return { offset: num(v.offset ?? 0), counts: (Array.isArray(v.bucketCounts) ? v.bucketCounts : []).map((c) => Number(int64(c))) };
+}
+
+function exponentialPoints(v: Json): ExponentialPoint[] {
+  return (Array.isArray(v) ? v : []).filter(isObject).map((p) => ({
+    attributes: attributes(p.attributes),
+    startNs: nanos(p.startTimeUnixNano),
+    timeNs: nanos(p.timeUnixNano),
+    count: Number(int64(p.count)),
+    sum: optionalNum(p.sum),
+    min: optionalNum(p.min),
+    max: optionalNum(p.max),
+    scale: num(p.scale ?? 0),
+    zeroCount: Number(int64(p.zeroCount)),
+    zeroThreshold: num(p.zeroThreshold ?? 0),
+    positive: expBuckets(p.positive),
+    negative: expBuckets(p.negative),
+  }));
+}
+
+function summaryPoints(v: Json): SummaryPoint[] {
+  return (Array.isArray(v) ? v : []).filter(isObject).map((p) => ({
+    attributes: attributes(p.attributes),
+    startNs: nanos(p.startTimeUnixNano),
+    timeNs: nanos(p.timeUnixNano),
+    count: Number(int64(p.count)),
+    sum: num(p.sum ?? 0),
+    quantiles: (Array.isArray(p.quantileValues) ? p.quantileValues : []).filter(isObject).map((q) => ({ quantile: num(q.quantile ?? 0), value: num(q.value ?? 0) })),
+  }));
 }
 
 function metric(v: JsonObject): OtlpMetric {
@@ -225,9 +261,13 @@ function metric(v: JsonObject): OtlpMetric {
       temporality: enumValue(v.histogram.aggregationTemporality, ['UNSPECIFIED', 'DELTA', 'CUMULATIVE'], 'AGGREGATION_TEMPORALITY_'),
     };
   } else if (isObject(v.exponentialHistogram)) {
-    m.data = { type: 'unsupported', kind: 'exponential histogram', pointCount: pointCount(v.exponentialHistogram) };
+    m.data = {
+      type: 'exponentialHistogram',
+      points: exponentialPoints(v.exponentialHistogram.dataPoints),
+      temporality: enumValue(v.exponentialHistogram.aggregationTemporality, ['UNSPECIFIED', 'DELTA', 'CUMULATIVE'], 'AGGREGATION_TEMPORALITY_'),
+    };
   } else if (isObject(v.summary)) {
-    m.data = { type: 'unsupported', kind: 'summary', pointCount: pointCount(v.summary) };
+    m.data = { type: 'summary', points: summaryPoints(v.summary.dataPoints) };
   }
   return m;
 }

@@ -1,7 +1,10 @@
 import {
   type Attributes,
   type AttrValue,
+  type ExponentialBuckets,
+  type ExponentialPoint,
   type HistogramPoint,
+  type SummaryPoint,
   type LogsRequest,
   type MetricsRequest,
   type NumberPoint,
@@ -47,6 +50,16 @@ const HISTOGRAM_POINT = messageSpec('HistogramDataPoint', {
   2: ['start_time_unix_nano', F64], 3: ['time_unix_nano', F64], 4: ['count', F64], 5: ['sum', F64], 6: ['bucket_counts', WIRE_FIXED64_REPEATED],
   7: ['explicit_bounds', WIRE_FIXED64_REPEATED], 8: ['exemplars', L], 9: ['attributes', L], 10: ['flags', V], 11: ['min', F64], 12: ['max', F64],
 });
+const EXP_POINT = messageSpec('ExponentialHistogramDataPoint', {
+  1: ['attributes', L], 2: ['start_time_unix_nano', F64], 3: ['time_unix_nano', F64], 4: ['count', F64], 5: ['sum', F64], 6: ['scale', V],
+  7: ['zero_count', F64], 8: ['positive', L], 9: ['negative', L], 10: ['flags', V], 11: ['exemplars', L], 12: ['min', F64], 13: ['max', F64], 14: ['zero_threshold', F64],
+});
+// bucket_counts (field 2) is absent: a repeated uint64 may come packed (LEN) or not (VARINT), both valid.
+const EXP_BUCKETS = messageSpec('ExponentialHistogramDataPoint.Buckets', { 1: ['offset', V] });
+const SUMMARY_POINT = messageSpec('SummaryDataPoint', {
+  2: ['start_time_unix_nano', F64], 3: ['time_unix_nano', F64], 4: ['count', F64], 5: ['sum', F64], 6: ['quantile_values', L], 7: ['attributes', L], 8: ['flags', V],
+});
+const QUANTILE = messageSpec('SummaryDataPoint.ValueAtQuantile', { 1: ['quantile', F64], 2: ['value', F64] });
 const METRIC_BODY = messageSpec('Gauge/Sum/Histogram', { 1: ['data_points', L], 2: ['aggregation_temporality', V], 3: ['is_monotonic', V] });
 const METRIC = messageSpec('Metric', { 1: ['name', L], 2: ['description', L], 3: ['unit', L], 5: ['gauge', L], 7: ['sum', L], 9: ['histogram', L], 10: ['exponential_histogram', L], 11: ['summary', L], 12: ['metadata', L] });
 const LOG_RECORD = messageSpec('LogRecord', {
@@ -316,6 +329,94 @@ function histogramPoint(r: WireReader): HistogramPoint {
   return p;
 }
 
+/** sint32: zigzag-encoded varint. */
+function sint32(r: WireReader): number {
+  const z = r.varint();
+  return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+}
+
+function packedVarints(r: WireReader, into: number[]): void {
+  while (r.pos < r.end) into.push(r.varint());
+}
+
+function expBuckets(r: WireReader): ExponentialBuckets {
+  const b: ExponentialBuckets = { offset: 0, counts: [] };
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    r.check(EXP_BUCKETS, field, wire);
+    if (field === 1) b.offset = sint32(r);
+    else if (field === 2 && wire === WIRE_VARINT) b.counts.push(r.varint());
+    else if (field === 2 && wire === WIRE_LEN) r.message(packedVarints, b.counts);
+    else r.skip(wire);
+  }
+  return b;
+}
+
+function exponentialPoint(r: WireReader): ExponentialPoint {
+  const p: ExponentialPoint = {
+    attributes: {}, startNs: 0n, timeNs: 0n, count: 0, sum: null, min: null, max: null,
+    scale: 0, zeroCount: 0, zeroThreshold: 0, positive: { offset: 0, counts: [] }, negative: { offset: 0, counts: [] },
+  };
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    r.check(EXP_POINT, field, wire);
+    switch (field) {
+      case 1: r.message(keyValueInto, p.attributes); break;
+      case 2: p.startNs = r.fixed64(); break;
+      case 3: p.timeNs = r.fixed64(); break;
+      case 4: p.count = r.fixed64Number(); break;
+      case 5: p.sum = r.double(); break;
+      case 6: p.scale = sint32(r); break;
+      case 7: p.zeroCount = r.fixed64Number(); break;
+      case 8: p.positive = r.message(expBuckets, undefined); break;
+      case 9: p.negative = r.message(expBuckets, undefined); break;
+      case 12: p.min = r.double(); break;
+      case 13: p.max = r.double(); break;
+      case 14: p.zeroThreshold = r.double(); break;
+      default: r.skip(wire);
+    }
+  }
+  return p;
+}
+
+function quantileValue(r: WireReader): { quantile: number; value: number } {
+  const q = { quantile: 0, value: 0 };
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    r.check(QUANTILE, field, wire);
+    if (field === 1) q.quantile = r.double();
+    else if (field === 2) q.value = r.double();
+    else r.skip(wire);
+  }
+  return q;
+}
+
+function summaryPoint(r: WireReader): SummaryPoint {
+  const p: SummaryPoint = { attributes: {}, startNs: 0n, timeNs: 0n, count: 0, sum: 0, quantiles: [] };
+  while (r.pos < r.end) {
+    const tag = r.tag();
+    const field = tag >>> 3;
+    const wire = tag & 7;
+    r.check(SUMMARY_POINT, field, wire);
+    switch (field) {
+      case 7: r.message(keyValueInto, p.attributes); break;
+      case 2: p.startNs = r.fixed64(); break;
+      case 3: p.timeNs = r.fixed64(); break;
+      case 4: p.count = r.fixed64Number(); break;
+      case 5: p.sum = r.double(); break;
+      case 6: p.quantiles.push(r.message(quantileValue, undefined)); break;
+      default: r.skip(wire);
+    }
+  }
+  return p;
+}
+
 /** Gauge/Sum/Histogram bodies: data_points = 1, aggregation_temporality = 2, is_monotonic = 3. */
 function metricBody<P>(r: WireReader, point: (r: WireReader) => P): { points: P[]; temporality: number; monotonic: boolean } {
   const out = { points: [] as P[], temporality: 0, monotonic: false };
@@ -330,18 +431,6 @@ function metricBody<P>(r: WireReader, point: (r: WireReader) => P): { points: P[
     else r.skip(wire);
   }
   return out;
-}
-
-function countPoints(r: WireReader): number {
-  let n = 0;
-  while (r.pos < r.end) {
-    const tag = r.tag();
-    const field = tag >>> 3;
-    const wire = tag & 7;
-    if (field === 1) n++;
-    r.skip(wire);
-  }
-  return n;
 }
 
 function metric(r: WireReader): OtlpMetric {
@@ -367,8 +456,12 @@ function metric(r: WireReader): OtlpMetric {
         data = { type: 'histogram', points: b.points, temporality: b.temporality };
         break;
       }
-      case 10: data = { type: 'unsupported', kind: 'exponential histogram', pointCount: r.message(countPoints, undefined) }; break;
-      case 11: data = { type: 'unsupported', kind: 'summary', pointCount: r.message(countPoints, undefined) }; break;
+      case 10: {
+        const b = r.message(metricBody, exponentialPoint);
+        data = { type: 'exponentialHistogram', points: b.points, temporality: b.temporality };
+        break;
+      }
+      case 11: data = { type: 'summary', points: r.message(metricBody, summaryPoint).points }; break;
       default: r.skip(wire);
     }
     if (data) m.data = data;

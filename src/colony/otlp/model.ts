@@ -75,6 +75,36 @@ export interface HistogramPoint {
   bounds: number[];
 }
 
+/** One side (positive or negative) of an exponential histogram: counts of buckets offset, offset+1, ... */
+export interface ExponentialBuckets {
+  offset: number;
+  counts: number[];
+}
+
+export interface ExponentialPoint {
+  attributes: Attributes;
+  startNs: bigint;
+  timeNs: bigint;
+  count: number;
+  sum: number | null;
+  min: number | null;
+  max: number | null;
+  scale: number;
+  zeroCount: number;
+  zeroThreshold: number;
+  positive: ExponentialBuckets;
+  negative: ExponentialBuckets;
+}
+
+export interface SummaryPoint {
+  attributes: Attributes;
+  startNs: bigint;
+  timeNs: bigint;
+  count: number;
+  sum: number;
+  quantiles: { quantile: number; value: number }[];
+}
+
 export const TEMPORALITY_UNSPECIFIED = 0;
 export const TEMPORALITY_DELTA = 1;
 export const TEMPORALITY_CUMULATIVE = 2;
@@ -83,8 +113,8 @@ export type OtlpMetricData =
   | { type: 'gauge'; points: NumberPoint[] }
   | { type: 'sum'; points: NumberPoint[]; temporality: number; monotonic: boolean }
   | { type: 'histogram'; points: HistogramPoint[]; temporality: number }
-  /** Exponential histograms and summaries: counted and reported as rejected, never silently dropped. */
-  | { type: 'unsupported'; kind: string; pointCount: number };
+  | { type: 'exponentialHistogram'; points: ExponentialPoint[]; temporality: number }
+  | { type: 'summary'; points: SummaryPoint[] };
 
 export interface OtlpMetric {
   name: string;

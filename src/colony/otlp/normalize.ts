@@ -4,9 +4,12 @@ import { int32Problem, timeProblem } from './bounds.js';
 import {
   type Attributes,
   type AttrValue,
+  type ExponentialPoint,
+  type HistogramPoint,
   type LogsRequest,
   type MetricsRequest,
   type OtlpSpan,
+  type SummaryPoint,
   type TracesRequest,
   SPAN_KIND_NAMES,
   STATUS_CODE_NAMES,
@@ -14,12 +17,14 @@ import {
   TEMPORALITY_DELTA,
 } from './model.js';
 import { hotAttributes, spanHotAttributes } from './semconv.js';
+import { exponentialProblem, exponentialToExplicit } from './exponential.js';
 import {
   type EventKind,
   type HotAttributes,
   type IngestBatch,
   type LogLevel,
   type Source,
+  type SummaryPointRow,
   type Temporality,
   emptyBatch,
 } from '../store/rows.js';
@@ -159,6 +164,24 @@ function hashKey(parts: string[]): string {
   return createHash('md5').update(parts.join('\u0000')).digest('hex');
 }
 
+type PointBaseOf = (attributes: Attributes, startNs: bigint, timeNs: bigint) => Omit<SummaryPointRow, 'count' | 'sum' | 'quantiles' | 'quantileValues'>;
+
+/** Rejects what a percentile reader would misread: a quantile outside [0, 1], non-finite values. */
+function summaryRow(n: Normalized, base: PointBaseOf, p: SummaryPoint): boolean {
+  const qs = [...p.quantiles].sort((a, b) => a.quantile - b.quantile);
+  if (qs.some((q) => !(q.quantile >= 0 && q.quantile <= 1) || !Number.isFinite(q.value)) || !Number.isFinite(p.sum) || !(p.count >= 0)) {
+    reject(n, 'summary points with a quantile outside [0, 1] or a non-finite value');
+    return false;
+  }
+  n.batch.summaryPoints.push(Object.assign(base(p.attributes, p.startNs, p.timeNs), {
+    count: p.count,
+    sum: p.sum,
+    quantiles: qs.map((q) => q.quantile),
+    quantileValues: qs.map((q) => q.value),
+  }));
+  return true;
+}
+
 export function normalizeMetrics(req: MetricsRequest): Normalized {
   const n = newResult();
   for (const group of req) {
@@ -170,10 +193,6 @@ export function normalizeMetrics(req: MetricsRequest): Normalized {
       for (const m of items) {
         const data = m.data;
         if (data === null) continue; // A metric with no data carries no points to lose.
-        if (data.type === 'unsupported') {
-          if (data.pointCount > 0) reject(n, `${data.kind} data points (not supported yet; send explicit-bucket histograms)`, data.pointCount);
-          continue;
-        }
         if (m.name === '') {
           reject(n, 'data points of a metric without a name', data.points.length);
           continue;
@@ -200,16 +219,29 @@ export function normalizeMetrics(req: MetricsRequest): Normalized {
             reject(n, `data points with ${time ?? 'a missing time_unix_nano'}`);
             continue;
           }
-          if (data.type === 'histogram') {
-            const hp = p as (typeof data.points)[number];
-            if (hp.bucketCounts.length > 0 && hp.bucketCounts.length !== hp.bounds.length + 1) {
-              reject(n, 'histogram points whose bucket_counts length is not explicit_bounds length + 1');
-              continue;
+          if (data.type === 'histogram' || data.type === 'exponentialHistogram') {
+            const kind = data.type === 'histogram' ? 'histogram' : 'exponential histogram';
+            let buckets: { bounds: number[]; counts: number[] };
+            if (data.type === 'histogram') {
+              const hp = p as HistogramPoint;
+              if (hp.bucketCounts.length > 0 && hp.bucketCounts.length !== hp.bounds.length + 1) {
+                reject(n, 'histogram points whose bucket_counts length is not explicit_bounds length + 1');
+                continue;
+              }
+              buckets = { bounds: hp.bounds, counts: hp.bucketCounts };
+            } else {
+              const problem = exponentialProblem(p as ExponentialPoint);
+              if (problem) {
+                reject(n, `exponential histogram points with ${problem}`);
+                continue;
+              }
+              buckets = exponentialToExplicit(p as ExponentialPoint);
             }
+            const hp = p as HistogramPoint | ExponentialPoint;
             const hot = hotAttributes(hp.attributes);
             const code = hotProblem(hot);
             if (code) {
-              reject(n, `histogram points with ${code}`);
+              reject(n, `${kind} points with ${code}`);
               continue;
             }
             n.batch.histogramPoints.push(Object.assign(base(hp.attributes, hp.startNs, hp.timeNs), hot, {
@@ -218,9 +250,11 @@ export function normalizeMetrics(req: MetricsRequest): Normalized {
               sum: hp.sum,
               min: hp.min,
               max: hp.max,
-              bounds: hp.bounds,
-              bucketCounts: hp.bucketCounts,
+              bounds: buckets.bounds,
+              bucketCounts: buckets.counts,
             }));
+          } else if (data.type === 'summary') {
+            if (!summaryRow(n, base, p as SummaryPoint)) continue;
           } else {
             const np = p as { attributes: Attributes; startNs: bigint; timeNs: bigint; value: number };
             n.batch.numberPoints.push(Object.assign(base(np.attributes, np.startNs, np.timeNs), {

@@ -74,6 +74,18 @@ export interface HistogramPointRow extends PointBase, HotAttributes {
   bucketCounts: number[];
 }
 
+/**
+ * A summary point: quantiles a client computed over its own observations. Quantiles of different
+ * series (or of one series over time) cannot be combined, so readers show them per series, as sent.
+ */
+export interface SummaryPointRow extends PointBase {
+  count: number;
+  sum: number;
+  /** Ascending quantiles in [0, 1], each with its value at the same index of `quantileValues`. */
+  quantiles: number[];
+  quantileValues: number[];
+}
+
 export interface LogRow {
   /** Content hash: a retried export maps to the same id, so re-sending is idempotent. */
   logId: string;
@@ -113,17 +125,18 @@ export interface IngestBatch {
   spans: SpanRow[];
   numberPoints: NumberPointRow[];
   histogramPoints: HistogramPointRow[];
+  summaryPoints: SummaryPointRow[];
   logs: LogRow[];
   events: EventRow[];
 }
 
 /** Rows in a batch, of every kind. */
 export function batchSize(b: IngestBatch): number {
-  return b.spans.length + b.numberPoints.length + b.histogramPoints.length + b.logs.length + b.events.length;
+  return b.spans.length + b.numberPoints.length + b.histogramPoints.length + b.summaryPoints.length + b.logs.length + b.events.length;
 }
 
 export function emptyBatch(): IngestBatch {
-  return { spans: [], numberPoints: [], histogramPoints: [], logs: [], events: [] };
+  return { spans: [], numberPoints: [], histogramPoints: [], summaryPoints: [], logs: [], events: [] };
 }
 
 /** Appends every row of `from` to `into`. */

@@ -9,7 +9,7 @@ import {
   numberArray,
   varchar,
 } from './columns.js';
-import type { EventRow, HistogramPointRow, HotAttributes, IngestBatch, LogRow, NumberPointRow, SpanRow } from './rows.js';
+import type { EventRow, HistogramPointRow, HotAttributes, IngestBatch, LogRow, NumberPointRow, SpanRow, SummaryPointRow } from './rows.js';
 
 /**
  * Empty optional span fields are stored as NULL: appending a string costs ~0.16 us, a NULL a
@@ -112,6 +112,28 @@ export const HISTOGRAM_POINTS: TableDef<HistogramPointRow> = {
   ],
 };
 
+/** Summaries: the exporter's otel_metrics_summary keeps the same quantile/value pairs. */
+export const SUMMARY_POINTS: TableDef<SummaryPointRow> = {
+  name: 'otel_metrics_summary',
+  primaryKey: ['series_key', 'time_ns'],
+  columns: [
+    varchar('series_key', (r) => r.seriesKey),
+    varchar('metric_name', (r) => r.metricName),
+    varchar('description', (r) => r.description),
+    varchar('unit', (r) => r.unit),
+    varchar('service_name', (r) => r.serviceName),
+    varchar('source', (r) => r.source),
+    bigint('start_ns', (r) => r.startNs),
+    bigint('time_ns', (r) => r.timeNs),
+    double('count', (r) => r.count),
+    double('sum', (r) => r.sum),
+    numberArray('quantiles', (r) => r.quantiles),
+    numberArray('quantile_values', (r) => r.quantileValues),
+    json('attributes', (r) => r.attributes),
+    json('resource_attributes', (r) => r.resourceAttributes),
+  ],
+};
+
 export const LOGS: TableDef<LogRow> = {
   name: 'otel_logs',
   primaryKey: ['log_id'],
@@ -172,6 +194,7 @@ export const APPENDED_TABLES: readonly AppendTarget[] = [
   target(SPANS, (b) => b.spans),
   target(NUMBER_POINTS, (b) => b.numberPoints),
   target(HISTOGRAM_POINTS, (b) => b.histogramPoints),
+  target(SUMMARY_POINTS, (b) => b.summaryPoints),
   target(LOGS, (b) => b.logs),
   target(EVENTS, (b) => b.events),
 ];

@@ -5,8 +5,16 @@ import { limit, logLevel, serviceName, text, timeRange, traceIdField, windowOf }
 import { boundLines } from './text.js';
 import { unknownServiceLine } from './service-hint.js';
 import { defineTool } from './types.js';
+import type { MetricInfo } from '../store/queries/metrics.js';
 
 const num = (v: number | null) => (v === null ? '' : Number.isInteger(v) ? formatCount(v) : v.toPrecision(4));
+
+/** A summary's quantiles are the client's own: shown as sent, for one series only (they cannot be merged). */
+function summaryText(m: MetricInfo): string {
+  if (m.type !== 'summary') return '';
+  if (m.quantiles === null) return ', quantiles per series (summaries cannot be merged across series)';
+  return `, latest quantiles ${m.quantiles.map((q) => `p${num(100 * q.quantile)} ${num(q.value)}`).join(', ')}`;
+}
 
 export const telemetryMetricsTool = defineTool({
   name: 'coral_query_telemetry_metrics',
@@ -17,13 +25,14 @@ export const telemetryMetricsTool = defineTool({
     metrics: z.array(z.object({
       metricName: z.string(), unit: z.string(), type: z.string(), source: z.enum(['ebpf', 'otlp']), serviceName: z.string(),
       points: z.number(), series: z.number(), last: z.number().nullable(), min: z.number().nullable(), max: z.number().nullable(), avg: z.number().nullable(),
+      quantiles: z.array(z.object({ quantile: z.number(), value: z.number() })).nullable(),
     })),
   },
   run: async (ctx, a) => {
     const metrics = await ctx.store.listMetrics({ range: windowOf(ctx, a.time_range), service: a.service, source: 'otlp', nameContains: a.metric });
     const lines = metrics.length === 0
       ? [`No OTLP metrics found for ${a.service} in the last ${a.time_range}${a.metric ? ` matching "${a.metric}"` : ''}.`, (await unknownServiceLine(ctx, a.service)) ?? 'Hint: eBPF request metrics are in coral_query_metrics.']
-      : [`OTLP metrics of ${a.service}, last ${a.time_range}:`, ...metrics.map((m) => `  ${m.metricName} (${m.type}${m.unit ? `, ${m.unit}` : ''}): ${m.series} series, ${m.points} points${m.last !== null ? `, last ${num(m.last)}, min ${num(m.min)}, max ${num(m.max)}` : ''}`)];
+      : [`OTLP metrics of ${a.service}, last ${a.time_range}:`, ...metrics.map((m) => `  ${m.metricName} (${m.type}${m.unit ? `, ${m.unit}` : ''}): ${m.series} series, ${m.points} points${m.last !== null ? `, last ${num(m.last)}, min ${num(m.min)}, max ${num(m.max)}` : ''}${summaryText(m)}`)];
     return { text: boundLines(lines, ctx.maxResponseChars, 'filter with metric.').text, structured: { metrics } };
   },
 });

@@ -5,6 +5,8 @@
  * OTLP buckets: bounds b0..b(n-1) give n+1 per-bucket (not cumulative) counts; bucket i holds
  * values in (b(i-1), b(i)], the last one (b(n-1), +Inf).
  */
+import { commonBounds, onCommonBounds, rebucket } from './rebucket.js';
+
 export interface BucketCounts {
   bounds: number[];
   counts: number[];
@@ -27,17 +29,27 @@ function sameBounds(a: number[], b: number[]): boolean {
 
 /**
  * What a cumulative series observed inside a window: the last point in the window minus the last
- * point before it. A changed start time, changed bounds or a count that went down is a counter
- * reset: the later point then counts alone (everything it holds happened since the reset).
+ * point before it. A changed start time or a count that went down is a counter reset: the later point
+ * then counts alone (everything it holds happened since the reset). Changed bounds with the same start
+ * (an exponential histogram that widened its range or lowered its scale) are subtracted on common
+ * bounds (rebucket.ts); a reset when those would lose most of the later point's shape.
  */
 export function cumulativeDelta(before: HistogramSnapshot | null, last: HistogramSnapshot | null): BucketCounts | null {
   if (last === null) return null;
-  if (before === null || before.startNs !== last.startNs || !sameBounds(before.bounds, last.bounds)) {
-    return { bounds: last.bounds, counts: [...last.counts] };
+  const reset = { bounds: last.bounds, counts: [...last.counts] };
+  if (before === null || before.startNs !== last.startNs) return reset;
+  let bounds = last.bounds;
+  let now = last.counts;
+  let then = before.counts;
+  if (!sameBounds(before.bounds, last.bounds)) {
+    const common = onCommonBounds(last, [before]);
+    if (common === null) return reset;
+    ({ bounds } = common);
+    [now, then] = common.counts;
   }
-  const counts = last.counts.map((c, i) => c - (before.counts[i] ?? 0));
-  if (counts.some((c) => c < 0)) return { bounds: last.bounds, counts: [...last.counts] };
-  return { bounds: last.bounds, counts };
+  const counts = now.map((c, i) => c - (then[i] ?? 0));
+  if (counts.some((c) => c < 0)) return reset;
+  return { bounds, counts };
 }
 
 /**
@@ -64,14 +76,30 @@ export function total(h: BucketCounts): number {
   return t;
 }
 
+/**
+ * The sum of one series' points (its delta points in a window), bucket by bucket; points whose
+ * layout differs (an exponential series changes its range and scale) are added on common bounds.
+ */
+export function addHistograms(items: readonly BucketCounts[]): BucketCounts {
+  const bounds = items.every((h) => sameBounds(h.bounds, items[0].bounds)) ? items[0].bounds : commonBounds(items);
+  const counts = new Array<number>(bounds.length + 1).fill(0);
+  for (const h of items) {
+    const on = bounds === items[0].bounds ? h.counts : rebucket(h, bounds);
+    on.forEach((c, i) => (counts[i] += c));
+  }
+  return { bounds, counts };
+}
+
 export interface MergedHistogram extends BucketCounts {
-  /** Observations left out because their series had other bounds. */
+  /** Observations left out because their series had bounds that do not meet the merged ones. */
   skipped: number;
 }
 
 /**
- * Sums series bucket by bucket. Only series with equal bounds can be added; when bounds differ, the
- * bounds holding the most observations win and the others are reported as skipped, never mixed.
+ * Sums series bucket by bucket. Series with equal bounds add directly. When bounds differ, the bounds
+ * holding the most observations lead; each other layout, most observations first, joins on common
+ * bounds when those keep the leader's shape (rebucket.ts: exponential layouts always do), else it is
+ * reported as skipped, never mixed.
  */
 export function mergeHistograms(items: BucketCounts[]): MergedHistogram | null {
   const groups: BucketCounts[] = [];
@@ -83,8 +111,27 @@ export function mergeHistograms(items: BucketCounts[]): MergedHistogram | null {
   if (groups.length === 0) return null;
   let best = groups[0];
   for (const g of groups) if (total(g) > total(best)) best = g;
-  const skipped = groups.reduce((s, g) => (g === best ? s : s + total(g)), 0);
-  return { bounds: best.bounds, counts: best.counts, skipped };
+  // Stable sort: on equal totals the layout seen first stays ahead, so the answer does not depend on chance.
+  const others = groups.filter((g) => g !== best).sort((a, b) => total(b) - total(a));
+  // All at once when they all meet (exponential layouts do): one pass instead of one per layout.
+  const all = others.length > 0 ? onCommonBounds(best, others) : null;
+  if (all) {
+    const counts = new Array<number>(all.bounds.length + 1).fill(0);
+    for (const c of all.counts) c.forEach((x, i) => (counts[i] += x));
+    return { bounds: all.bounds, counts, skipped: 0 };
+  }
+  let merged: BucketCounts = best;
+  let skipped = 0;
+  for (const g of others) {
+    const common = onCommonBounds(best, [merged, g]);
+    if (common === null) {
+      skipped += total(g);
+      continue;
+    }
+    const [, m, add] = common.counts;
+    merged = { bounds: common.bounds, counts: m.map((c, i) => c + add[i]) };
+  }
+  return { bounds: merged.bounds, counts: merged.counts, skipped };
 }
 
 /**

@@ -147,7 +147,7 @@ describe('JSON metrics and enums', () => {
     expect(metricOf({ gauge: { dataPoints: [] }, sum: { dataPoints: [] } }).data).toEqual({ type: 'gauge', points: [] });
     expect(metricOf({ sum: { dataPoints: [] }, histogram: { dataPoints: [] } }).data).toMatchObject({ type: 'sum' });
     expect(metricOf({ histogram: { dataPoints: [] }, summary: { dataPoints: [{}] } }).data).toMatchObject({ type: 'histogram' });
-    expect(metricOf({ exponentialHistogram: { dataPoints: [{}] }, summary: { dataPoints: [{}, {}] } }).data).toMatchObject({ kind: 'exponential histogram', pointCount: 1 });
+    expect(metricOf({ exponentialHistogram: { dataPoints: [{}] }, summary: { dataPoints: [{}, {}] } }).data).toMatchObject({ type: 'exponentialHistogram' });
   });
 
   it('reads an integer point when asDouble is absent, and a double when both are sent', () => {

@@ -113,10 +113,20 @@ describe('metrics', () => {
     ] });
   });
 
-  it('counts the points of kinds it does not store, and leaves an unknown kind empty', () => {
-    expect(metricOf({ exponentialHistogram: { dataPoints: [{}, {}] } }).data).toEqual({ type: 'unsupported', kind: 'exponential histogram', pointCount: 2 });
-    expect(metricOf({ summary: { dataPoints: [{}] } }).data).toEqual({ type: 'unsupported', kind: 'summary', pointCount: 1 });
-    expect(metricOf({ summary: {} }).data).toEqual({ type: 'unsupported', kind: 'summary', pointCount: 0 });
+  it('reads exponential histograms and summaries, with defaults for absent fields', () => {
+    expect(metricOf({ exponentialHistogram: { aggregationTemporality: 'AGGREGATION_TEMPORALITY_CUMULATIVE', dataPoints: [
+      { count: '7', sum: 3.5, scale: -2, zeroCount: '1', zeroThreshold: 0.25, positive: { offset: -3, bucketCounts: ['2', 4] }, negative: { bucketCounts: ['0'] }, min: 0, max: null },
+      {},
+    ] } }).data).toEqual({ type: 'exponentialHistogram', temporality: 2, points: [
+      { attributes: {}, startNs: 0n, timeNs: 0n, count: 7, sum: 3.5, min: 0, max: null, scale: -2, zeroCount: 1, zeroThreshold: 0.25,
+        positive: { offset: -3, counts: [2, 4] }, negative: { offset: 0, counts: [0] } },
+      { attributes: {}, startNs: 0n, timeNs: 0n, count: 0, sum: null, min: null, max: null, scale: 0, zeroCount: 0, zeroThreshold: 0,
+        positive: { offset: 0, counts: [] }, negative: { offset: 0, counts: [] } },
+    ] });
+    expect(metricOf({ summary: { dataPoints: [{ count: '3', sum: 6, quantileValues: [{ quantile: 0.5, value: '2' }, { value: 1 }, 'x'] }] } }).data).toEqual({
+      type: 'summary', points: [{ attributes: {}, startNs: 0n, timeNs: 0n, count: 3, sum: 6, quantiles: [{ quantile: 0.5, value: 2 }, { quantile: 0, value: 1 }] }],
+    });
+    expect(metricOf({ summary: {} }).data).toEqual({ type: 'summary', points: [] });
     expect(metricOf({ gauge: 'x' })).toEqual({ name: 'm', description: '', unit: '', data: null });
   });
 });

@@ -206,11 +206,31 @@ describe('protobuf fields, one by one', () => {
     expect(metricOf([...len(5, len(1, double(4, 1))), ...str(1, 'late'), ...str(3, 'ms')])).toMatchObject({ name: 'late', unit: 'ms', data: { type: 'gauge' } });
   });
 
-  it('counts only the data points of an exponential histogram or summary, not its other fields', () => {
-    const body = [...len(1, []), ...int(2, 1), ...len(1, [1, 2]), ...fixed64(4, 1n), ...len(1, [])];
-    expect(metricOf(len(10, body)).data).toEqual({ type: 'unsupported', kind: 'exponential histogram', pointCount: 3 });
-    expect(metricOf(len(11, body)).data).toEqual({ type: 'unsupported', kind: 'summary', pointCount: 3 });
-    expect(metricOf(len(11, [])).data).toEqual({ type: 'unsupported', kind: 'summary', pointCount: 0 });
+  it('reads exponential histogram points: zigzag scale and offsets, packed and unpacked bucket counts', () => {
+    const sint = (field: number, v: number) => int(field, v >= 0 ? 2 * v : -2 * v - 1);
+    const p = [
+      ...len(1, [...str(1, 'a'), ...len(2, str(1, 'b'))]), ...fixed64(2, 1n), ...fixed64(3, 2n), ...fixed64(4, 9n), ...double(5, 20.5),
+      ...sint(6, -3), ...fixed64(7, 2n), ...len(8, [...sint(1, -2), ...len(2, [...varint(1), ...varint(300)])]),
+      ...len(9, [...sint(1, 5), ...int(2, 4), ...int(2, 0)]), ...int(10, 1), ...len(11, []), ...double(12, -7), ...double(13, 99), ...double(14, 0.001),
+    ];
+    expect(metricOf(len(10, [...len(1, p), ...int(2, 1)])).data).toEqual({
+      type: 'exponentialHistogram', temporality: 1,
+      points: [{
+        attributes: { a: 'b' }, startNs: 1n, timeNs: 2n, count: 9, sum: 20.5, min: -7, max: 99, scale: -3, zeroCount: 2, zeroThreshold: 0.001,
+        positive: { offset: -2, counts: [1, 300] }, negative: { offset: 5, counts: [4, 0] },
+      }],
+    });
+  });
+
+  it('reads summary points with their quantile values in the order sent', () => {
+    const p = [
+      ...fixed64(2, 1n), ...fixed64(3, 2n), ...fixed64(4, 5n), ...double(5, 7.5), ...len(6, [...double(1, 0.99), ...double(2, 3)]),
+      ...len(6, [...double(1, 0.5), ...double(2, 1)]), ...len(7, [...str(1, 'k'), ...len(2, str(1, 'v'))]), ...int(8, 1),
+    ];
+    expect(metricOf(len(11, len(1, p))).data).toEqual({
+      type: 'summary',
+      points: [{ attributes: { k: 'v' }, startNs: 1n, timeNs: 2n, count: 5, sum: 7.5, quantiles: [{ quantile: 0.99, value: 3 }, { quantile: 0.5, value: 1 }] }],
+    });
   });
 
   it('skips a metric\'s metadata', () => {
@@ -259,7 +279,11 @@ describe('unknown fields, whatever their payload', () => {
     ['Sum', (m) => metricOf(len(7, m)).data, int(2, 2), int(2, 1)],
     ['NumberDataPoint', (m) => metricOf(len(5, len(1, m))).data, double(4, 1.5), double(4, 99)],
     ['HistogramDataPoint', (m) => metricOf(len(9, len(1, m))).data, double(5, 1.5), double(5, 99)],
-    ['exponential histogram points', (m) => metricOf(len(10, m)).data, len(1, []), len(1, [])],
+    ['ExponentialHistogram', (m) => metricOf(len(10, m)).data, len(1, []), len(1, [])],
+    ['ExponentialHistogramDataPoint', (m) => metricOf(len(10, len(1, m))).data, double(5, 1.5), double(5, 99)],
+    ['ExponentialHistogramDataPoint.Buckets', (m) => metricOf(len(10, len(1, len(8, m)))).data, int(2, 3), int(2, 99)],
+    ['SummaryDataPoint', (m) => metricOf(len(11, len(1, m))).data, double(5, 1.5), double(5, 99)],
+    ['SummaryDataPoint.ValueAtQuantile', (m) => metricOf(len(11, len(1, len(6, m)))).data, double(2, 1.5), double(2, 99)],
     ['LogRecord', (m) => logOf(m), str(3, 'INFO'), str(3, 'evil')],
   ];
   /** Unknown fields of each wire type; the LEN one carries `hidden`, the I64 and I32 ones bytes that read as a string field. */

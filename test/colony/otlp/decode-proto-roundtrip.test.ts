@@ -32,7 +32,7 @@ describe('the protobuf decoder reads what the JSON decoder reads', () => {
     expect(decodeTracesProto(requestBytes(json, spanBytes))).toEqual(json);
   });
 
-  it('metrics: gauges and sums of doubles and integers, histograms, and the kinds it only counts', () => {
+  it('metrics: gauges and sums of doubles and integers, explicit and exponential histograms, summaries', () => {
     const point = (extra: Record<string, unknown>) => ({ startTimeUnixNano: '100', timeUnixNano: '200', attributes: [kv('route', { stringValue: '/a' })], ...extra });
     const json = decodeMetricsJson(buf({ resourceMetrics: [{ resource: RESOURCE, scopeMetrics: [{ scope: SCOPE, metrics: [
       { name: 'process.memory.usage', description: 'RSS', unit: 'By', gauge: { dataPoints: [point({ asDouble: 1.25e8 }), point({ asDouble: -0.5 })] } },
@@ -42,8 +42,12 @@ describe('the protobuf decoder reads what the JSON decoder reads', () => {
         point({ count: '10', sum: 1.5, min: 0.01, max: 0.9, bucketCounts: ['1', '2', '3', '4'], explicitBounds: [0.005, 0.1, 0.5] }),
         point({ count: '0', bucketCounts: [], explicitBounds: [] }),
       ] } },
-      { name: 'exp', exponentialHistogram: { dataPoints: [{}, {}, {}] } },
-      { name: 'quantiles', summary: { dataPoints: [{}] } },
+      { name: 'exp', exponentialHistogram: { aggregationTemporality: 2, dataPoints: [
+        point({ count: '12', sum: 40.5, min: -3, max: 30, scale: 2, zeroCount: '1', zeroThreshold: 0.5,
+          positive: { offset: -1, bucketCounts: ['3', '0', '5'] }, negative: { offset: 3, bucketCounts: ['2', '1'] } }),
+        point({ count: '0', scale: -4 }),
+      ] } },
+      { name: 'quantiles', summary: { dataPoints: [point({ count: '4', sum: 2.5, quantileValues: [{ quantile: 0.5, value: 0.25 }, { quantile: 1, value: 1.5 }] })] } },
       { name: 'nothing' },
     ] }] }] }));
     expect(decodeMetricsProto(requestBytes(json, (m) => metricBytes(m)))).toEqual(json);

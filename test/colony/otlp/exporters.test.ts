@@ -8,7 +8,7 @@ import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace } from '@opentelemetry/ap
 import { SeverityNumber } from '@opentelemetry/api-logs';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
+import { AggregationType, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import { LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { OTLPTraceExporter as JsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as ProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -121,6 +121,33 @@ describe.each(ENCODINGS)('official exporters over OTLP/HTTP $name', (enc) => {
       `SELECT value, metric_type, is_monotonic, attributes FROM otel_metrics_number WHERE service_name = $s AND metric_name = 'app.orders'`, { s: service });
     expect(counter).toMatchObject({ value: 7, metric_type: 'sum', is_monotonic: true });
     expect(JSON.parse(counter.attributes)).toEqual({ region: 'eu' });
+  });
+
+  it('stores exponential histograms (an ExponentialHistogram view) and summaries through the decode workers', async () => {
+    const exporter = new enc.metric({ url: `${receiver.url}/v1/metrics` });
+    const provider = new MeterProvider({
+      resource,
+      views: [{ instrumentName: 'rpc.server.duration', aggregation: { type: AggregationType.EXPONENTIAL_HISTOGRAM } }],
+      readers: [new PeriodicExportingMetricReader({ exporter, exportIntervalMillis: 3_600_000 })],
+    });
+    const h = provider.getMeter('checkout-metrics').createHistogram('rpc.server.duration', { unit: 'ms' });
+    for (const v of [1, 2, 2, 8]) h.record(v, { 'rpc.system': 'grpc', 'rpc.service': 'Cart', 'rpc.method': 'Get' });
+    await provider.forceFlush();
+    await provider.shutdown();
+    const now = String(BigInt(Date.now()) * 1_000_000n);
+    const summary = { resourceMetrics: [{ resource: { attributes: [{ key: 'service.name', value: { stringValue: service } }] }, scopeMetrics: [{ metrics: [{
+      name: 'gc.pause', unit: 'ms', summary: { dataPoints: [{ timeUnixNano: now, count: '3', sum: 6, quantileValues: [{ quantile: 0.5, value: 1.5 }, { quantile: 0.9, value: 3 }] }] },
+    }] }] }] };
+    expect((await fetch(`${receiver.url}/v1/metrics`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(summary) })).status).toBe(200);
+
+    const listed = await store.listMetrics({ range: WIDE, service, names: ['rpc.server.duration', 'gc.pause'] });
+    expect(listed).toMatchObject([
+      { metricName: 'gc.pause', type: 'summary', points: 1, series: 1, quantiles: [{ quantile: 0.5, value: 1.5 }, { quantile: 0.9, value: 3 }] },
+      { metricName: 'rpc.server.duration', type: 'histogram', series: 1, quantiles: null },
+    ]);
+    const [hist] = await store.db.query<{ bucket_counts: string; count: number }>(`SELECT bucket_counts, count FROM otel_metrics_histogram WHERE service_name = $s AND metric_name = 'rpc.server.duration' ORDER BY time_ns DESC LIMIT 1`, { s: service });
+    expect(hist.count).toBe(4);
+    expect((JSON.parse(hist.bucket_counts) as number[]).reduce((a, b) => a + b, 0)).toBe(4);
   });
 
   it('stores log records with severity, body, attributes and trace context', async () => {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { INVALID_TIME } from '../../../src/colony/otlp/decode-json.js';
-import type { Attributes, HistogramPoint, LogsRequest, MetricsRequest, NumberPoint, OtlpLogRecord, OtlpMetric, OtlpMetricData, OtlpSpan, TracesRequest } from '../../../src/colony/otlp/model.js';
+import type { Attributes, ExponentialPoint, HistogramPoint, SummaryPoint, LogsRequest, MetricsRequest, NumberPoint, OtlpLogRecord, OtlpMetric, OtlpMetricData, OtlpSpan, TracesRequest } from '../../../src/colony/otlp/model.js';
 import { UNKNOWN_SERVICE, eventKindOf, levelOf, normalizeLogs, normalizeMetrics, normalizeTraces, rejectionMessage } from '../../../src/colony/otlp/normalize.js';
 
 const TRACE = 'ab'.repeat(16);
@@ -162,14 +162,30 @@ describe('metrics to rows', () => {
     expect(key('m', RESOURCE, { a: 2 })).not.toBe(k);
   });
 
-  it('drops a metric without data silently, and counts the points of unsupported kinds as rejected', () => {
-    const n = metrics([
-      metric(null), metric({ type: 'unsupported', kind: 'summary', pointCount: 0 }),
-      metric({ type: 'unsupported', kind: 'exponential histogram', pointCount: 3 }), metric({ type: 'unsupported', kind: 'summary', pointCount: 2 }),
-      metric({ type: 'unsupported', kind: 'summary', pointCount: 1 }),
-    ]);
-    expect([n.accepted, n.rejected]).toEqual([0, 6]);
-    expect(rejectionMessage(n)).toBe('3 exponential histogram data points (not supported yet; send explicit-bucket histograms); 3 summary data points (not supported yet; send explicit-bucket histograms)');
+  it('drops a metric without data silently', () => {
+    const n = metrics([metric(null), metric({ type: 'summary', points: [] }), metric({ type: 'exponentialHistogram', points: [], temporality: 1 })]);
+    expect([n.accepted, n.rejected]).toEqual([0, 0]);
+  });
+
+  it('stores exponential histogram points as explicit bounds, in the histogram table, with their temporality', () => {
+    const e: ExponentialPoint = {
+      attributes: { 'http.route': '/a' }, startNs: T - 10n, timeNs: T, count: 6, sum: 9, min: 0, max: 4, scale: 0, zeroCount: 1, zeroThreshold: 0,
+      positive: { offset: 0, counts: [2, 3] }, negative: { offset: 0, counts: [] },
+    };
+    const n = metrics([metric({ type: 'exponentialHistogram', points: [e, { ...e, scale: 99 }], temporality: 2 }, 'http.server.request.duration')]);
+    expect(n.batch.histogramPoints).toMatchObject([{
+      metricName: 'http.server.request.duration', temporality: 'cumulative', httpRoute: '/a', count: 6, sum: 9, min: 0, max: 4,
+      bounds: [0, 1, 2, 4], bucketCounts: [1, 0, 2, 3, 0],
+    }]);
+    expect(reasons(n)).toEqual({ 'exponential histogram points with a scale outside -10..20': 1 });
+  });
+
+  it('stores summary points with their quantiles sorted, and rejects a quantile outside [0, 1]', () => {
+    const s: SummaryPoint = { attributes: {}, startNs: T - 10n, timeNs: T, count: 4, sum: 2, quantiles: [{ quantile: 0.99, value: 1.5 }, { quantile: 0.5, value: 0.4 }] };
+    const n = metrics([metric({ type: 'summary', points: [s, { ...s, quantiles: [{ quantile: 1.5, value: 1 }] }] }, 'rpc.duration')]);
+    expect(n.batch.summaryPoints).toMatchObject([{ metricName: 'rpc.duration', serviceName: 'checkout', count: 4, sum: 2, quantiles: [0.5, 0.99], quantileValues: [0.4, 1.5] }]);
+    expect([n.accepted, n.rejected]).toEqual([1, 1]);
+    expect(reasons(n)).toEqual({ 'summary points with a quantile outside [0, 1] or a non-finite value': 1 });
   });
 
   it('rejects every point of a metric without a name', () => {

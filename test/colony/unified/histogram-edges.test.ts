@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cumulativeDelta, histogramQuantile, mergeHistograms } from '../../../src/colony/unified/histogram.js';
+import { addHistograms, cumulativeDelta, histogramQuantile, mergeHistograms } from '../../../src/colony/unified/histogram.js';
 
 /** Inputs on which each rule decides the answer: no other rule of the function could hide a mistake in it. */
 describe('cumulativeDelta resets', () => {
@@ -10,9 +10,15 @@ describe('cumulativeDelta resets', () => {
     expect(cumulativeDelta(at([1, 1, 1], 1n), at([2, 3, 4], 15n))?.counts).toEqual([2, 3, 4]);
   });
 
-  it('treats changed bounds as a reset even when every count went up', () => {
-    expect(cumulativeDelta(at([1, 1, 1], 1n), at([2, 3, 4], 1n, [1, 5]))).toEqual({ bounds: [1, 5], counts: [2, 3, 4] });
-    expect(cumulativeDelta(at([1, 1], 1n, [1]), at([2, 3, 4], 1n, [1, 2]))?.counts).toEqual([2, 3, 4]);
+  it('subtracts on common bounds when the bounds changed but the start did not (an exponential layout widening or downscaling)', () => {
+    // Wider range: (2, 4] held 3 before; now (1, 2] holds 1, (2, 4] 5 and (4, 8] 2.
+    expect(cumulativeDelta(at([0, 3, 0], 1n, [2, 4]), at([0, 1, 5, 2, 0], 1n, [1, 2, 4, 8]))).toEqual({ bounds: [1, 2, 4, 8], counts: [0, 1, 2, 2, 0] });
+    // Scale 0 -> -1: (1, 2] and (2, 4] become (1, 4]; 2 of its 3 were there before.
+    expect(cumulativeDelta(at([0, 1, 1, 0], 1n, [1, 2, 4]), at([0, 3, 1, 0], 1n, [1, 4, 16]))).toEqual({ bounds: [1, 4, 16], counts: [0, 1, 1, 0] });
+  });
+
+  it('treats changed bounds as a reset when common bounds would lose most of the later point\'s shape', () => {
+    expect(cumulativeDelta(at([1, 1], 1n, [1]), at([0, 1, 1, 1, 1], 1n, [1, 2, 3, 4]))).toEqual({ bounds: [1, 2, 3, 4], counts: [0, 1, 1, 1, 1] });
   });
 
   it('subtracts bucket by bucket when start and bounds are the same, an unchanged bucket giving 0', () => {
@@ -61,8 +67,17 @@ describe('histogramQuantile input checks', () => {
 });
 
 describe('mergeHistograms picks the bounds with the most observations', () => {
-  it('keeps the first series when it holds more than a later one with other bounds', () => {
-    expect(mergeHistograms([{ bounds: [5], counts: [10, 10] }, { bounds: [1, 2], counts: [1, 0, 0] }])).toEqual({ bounds: [5], counts: [10, 10], skipped: 1 });
+  it('keeps the first series when it holds more than a later one whose buckets straddle its bounds', () => {
+    expect(mergeHistograms([{ bounds: [5], counts: [10, 10] }, { bounds: [1, 7], counts: [0, 1, 0] }])).toEqual({ bounds: [5], counts: [10, 10], skipped: 1 });
+  });
+
+  it('when not every layout meets, adds those that do and reports the others as skipped', () => {
+    const m = mergeHistograms([{ bounds: [5], counts: [10, 10] }, { bounds: [1, 7], counts: [0, 1, 0] }, { bounds: [1, 2], counts: [2, 0, 0] }]);
+    expect(m).toEqual({ bounds: [5], counts: [12, 10], skipped: 1 });
+  });
+
+  it('adds a series with other bounds whose occupied buckets each fall inside one of the merged buckets', () => {
+    expect(mergeHistograms([{ bounds: [5], counts: [10, 10] }, { bounds: [1, 2], counts: [1, 0, 0] }])).toEqual({ bounds: [5], counts: [11, 10], skipped: 0 });
   });
 
   it('on equal totals keeps the bounds seen first, so the answer does not depend on chance', () => {
@@ -71,5 +86,17 @@ describe('mergeHistograms picks the bounds with the most observations', () => {
 
   it('adds a shorter series as zeros in its missing buckets', () => {
     expect(mergeHistograms([{ bounds: [1, 2], counts: [1, 1, 1] }, { bounds: [1, 2], counts: [1, 1] }])?.counts).toEqual([2, 2, 1]);
+  });
+});
+
+describe('addHistograms sums one series\' delta points', () => {
+  it('adds points of one layout bucket by bucket', () => {
+    expect(addHistograms([{ bounds: [1, 2], counts: [1, 2, 3] }, { bounds: [1, 2], counts: [1, 1, 1] }])).toEqual({ bounds: [1, 2], counts: [2, 3, 4] });
+  });
+
+  it('adds points whose exponential layout changed (range widened, scale lowered) on the coarser common bounds', () => {
+    // Scale 0: (1, 2] 1, (2, 4] 2; then scale -1: (1, 4] 3, (4, 16] 1.
+    expect(addHistograms([{ bounds: [0, 1, 2, 4], counts: [0, 0, 1, 2, 0] }, { bounds: [0, 1, 4, 16], counts: [0, 0, 3, 1, 0] }]))
+      .toEqual({ bounds: [0, 1, 4, 16], counts: [0, 0, 6, 1, 0] });
   });
 });

@@ -99,9 +99,9 @@ describe('mergeHistograms', () => {
     expect(m).toEqual({ bounds: [1, 2], counts: [5, 7, 9], skipped: 0 });
   });
 
-  it('never mixes bounds: the bounds with the most observations win, the rest are reported', () => {
+  it('never mixes bounds that straddle: the bounds with the most observations win, the rest are reported', () => {
     const m = mergeHistograms([
-      { bounds: [1, 2], counts: [1, 0, 0] },
+      { bounds: [1, 7], counts: [0, 1, 0] },
       { bounds: [5], counts: [10, 10] },
     ]);
     expect(m).toEqual({ bounds: [5], counts: [10, 10], skipped: 1 });

@@ -1,3 +1,5 @@
+import { MAX_BUCKETS_PER_SIDE, MAX_SCALE, MIN_SCALE } from '../../otlp/exponential.js';
+
 /**
  * The OpenTelemetry Collector ClickHouse exporter's tables, as its own DDL creates them
  * (opentelemetry-collector-contrib exporter/clickhouseexporter/internal/sql_templates), so that a
@@ -19,6 +21,19 @@ export const DEFAULT_TABLES: TableNames = {
   sum: 'otel_metrics_sum',
   histogram: 'otel_metrics_histogram',
 };
+
+/**
+ * The exporter's summary table, by its default name (`metrics_tables.summary.name`; DDL from
+ * exporter/clickhouseexporter/internal/sqltemplates/metrics_summary_table.sql).
+ */
+export const SUMMARY_TABLE = 'otel_metrics_summary';
+
+/**
+ * The exporter's exponential histogram table, by its default name. Coral does not write it (it
+ * stores exponential histograms as explicit bounds, otlp/exponential.ts); what a Collector writes
+ * there reaches the histogram table, converted the same way, through a materialized view.
+ */
+export const EXPONENTIAL_TABLE = 'otel_metrics_exponential_histogram';
 
 /** A quoted identifier: names come from config and must never break out of the statement. */
 export function ident(name: string): string {
@@ -202,5 +217,91 @@ ${metricTail}`,
     ${METRIC_INDEXES}
 ) ENGINE = ${engine}
 ${metricTail}`,
+    `CREATE TABLE IF NOT EXISTS ${q(EXPONENTIAL_TABLE)} (
+    ${METRIC_COMMON}
+    Count UInt64 CODEC(Delta, ZSTD(1)),
+    Sum Float64 CODEC(ZSTD(1)),
+    Scale Int32 CODEC(ZSTD(1)),
+    ZeroCount UInt64 CODEC(ZSTD(1)),
+    PositiveOffset Int32 CODEC(ZSTD(1)),
+    PositiveBucketCounts Array(UInt64) CODEC(ZSTD(1)),
+    NegativeOffset Int32 CODEC(ZSTD(1)),
+    NegativeBucketCounts Array(UInt64) CODEC(ZSTD(1)),
+    ${EXEMPLARS}
+    Flags UInt32 CODEC(ZSTD(1)),
+    Min Float64 CODEC(ZSTD(1)),
+    Max Float64 CODEC(ZSTD(1)),
+    AggregationTemporality Int32 CODEC(ZSTD(1)),
+    ${METRIC_INDEXES}
+) ENGINE = ${engine}
+${metricTail}`,
+    exponentialView(database, t.histogram),
+    summaryStatement(database, engine, settings),
   ];
+}
+
+/**
+ * otlp/exponential.ts exponentialToExplicit in SQL, for the Collector's rows (the exporter keeps no
+ * zero threshold: it is 0). Bucket edge i is 2^(i * 2^-Scale); negative edges, then the empty gap up
+ * to the zero bucket (0, 0], then the gap up to the first positive edge and the positive buckets.
+ * Points coral would refuse (exponentialProblem) are left out.
+ */
+function exponentialView(database: string, histogram: string): string {
+  const edge = (i: string) => `pow(2, (${i}) * pow(2, -Scale))`;
+  const kn = 'length(NegativeBucketCounts)';
+  const kp = 'length(PositiveBucketCounts)';
+  const bounds = `arrayConcat(
+      if(${kn} = 0, CAST([] AS Array(Float64)), arrayConcat(arrayMap(j -> -${edge(`NegativeOffset + toInt64(${kn}) - toInt64(j)`)}, range(${kn} + 1)), [0.])),
+      [0.],
+      if(${kp} = 0, CAST([] AS Array(Float64)), arrayMap(i -> ${edge('PositiveOffset + toInt64(i)')}, range(${kp} + 1))))`;
+  const counts = `arrayConcat(
+      if(${kn} = 0, CAST([] AS Array(UInt64)), arrayConcat([toUInt64(0)], arrayReverse(NegativeBucketCounts), [toUInt64(0)])),
+      [ZeroCount],
+      if(${kp} = 0, CAST([] AS Array(UInt64)), arrayConcat([toUInt64(0)], PositiveBucketCounts)),
+      [toUInt64(0)])`;
+  return `CREATE MATERIALIZED VIEW IF NOT EXISTS ${qualified(database, `${EXPONENTIAL_TABLE}_coral_mv`)} TO ${qualified(database, histogram)} AS
+  SELECT ResourceAttributes, ResourceSchemaUrl, ScopeName, ScopeVersion, ScopeAttributes, ScopeDroppedAttrCount, ScopeSchemaUrl, ServiceName,
+    MetricName, MetricDescription, MetricUnit, Attributes, StartTimeUnix, TimeUnix, Count, Sum,
+    ${counts} AS BucketCounts,
+    ${bounds} AS ExplicitBounds,
+    Flags, Min, Max, AggregationTemporality
+  FROM ${qualified(database, EXPONENTIAL_TABLE)}
+  WHERE Scale BETWEEN ${MIN_SCALE} AND ${MAX_SCALE} AND ${kn} <= ${MAX_BUCKETS_PER_SIDE} AND ${kp} <= ${MAX_BUCKETS_PER_SIDE}
+    AND isFinite(${edge(`PositiveOffset + ${kp}`)}) AND isFinite(${edge(`NegativeOffset + ${kn}`)})
+    AND ${edge('PositiveOffset')} > 0 AND ${edge('NegativeOffset')} > 0`;
+}
+
+function summaryStatement(database: string, engine: string, settings: string): string {
+  return `CREATE TABLE IF NOT EXISTS ${qualified(database, SUMMARY_TABLE)} (
+    ResourceAttributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+    ResourceSchemaUrl String CODEC(ZSTD(1)),
+    ScopeName String CODEC(ZSTD(1)),
+    ScopeVersion String CODEC(ZSTD(1)),
+    ScopeAttributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+    ScopeDroppedAttrCount UInt32 CODEC(ZSTD(1)),
+    ScopeSchemaUrl String CODEC(ZSTD(1)),
+    ServiceName LowCardinality(String) CODEC(ZSTD(1)),
+    MetricName String CODEC(ZSTD(1)),
+    MetricDescription String CODEC(ZSTD(1)),
+    MetricUnit String CODEC(ZSTD(1)),
+    Attributes Map(LowCardinality(String), String) CODEC(ZSTD(1)),
+    StartTimeUnix DateTime64(9) CODEC(Delta, ZSTD(1)),
+    TimeUnix DateTime64(9) CODEC(Delta, ZSTD(1)),
+    Count UInt64 CODEC(Delta, ZSTD(1)),
+    Sum Float64 CODEC(ZSTD(1)),
+    ValueAtQuantiles Nested(
+        Quantile Float64,
+        Value Float64
+    ) CODEC(ZSTD(1)),
+    Flags UInt32 CODEC(ZSTD(1)),
+    INDEX idx_res_attr_key mapKeys(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_res_attr_value mapValues(ResourceAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_scope_attr_key mapKeys(ScopeAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_scope_attr_value mapValues(ScopeAttributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_attr_key mapKeys(Attributes) TYPE bloom_filter(0.01) GRANULARITY 1,
+    INDEX idx_attr_value mapValues(Attributes) TYPE bloom_filter(0.01) GRANULARITY 1
+) ENGINE = ${engine}
+PARTITION BY toDate(TimeUnix)
+ORDER BY (ServiceName, MetricName, Attributes, toUnixTimestamp64Nano(TimeUnix))
+${settings}`;
 }

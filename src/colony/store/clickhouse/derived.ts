@@ -92,7 +92,7 @@ export function eventKindExpr(logsHaveEventName: boolean): string {
 
 const SOURCE: DerivedColumn = { name: 'source', type: 'LowCardinality(String)', expr: sourceExpr('ResourceAttributes', 'ScopeName') };
 /** Identity of a metric series, as normalize.ts seriesKey (metric, service, source, resource, attributes). */
-const SERIES_KEY: DerivedColumn = { name: 'series_key', type: 'String', expr: `hex(cityHash64(MetricName, ServiceName, ScopeName, ResourceAttributes, Attributes))` };
+export const SERIES_KEY: DerivedColumn = { name: 'series_key', type: 'String', expr: `hex(cityHash64(MetricName, ServiceName, ScopeName, ResourceAttributes, Attributes))` };
 
 /** Identity of a span's resource: trace detail reads this instead of the map itself (see resources.ts). */
 export const RESOURCE_HASH: DerivedColumn = { name: 'resource_hash', type: 'UInt64', expr: 'cityHash64(ResourceAttributes)' };

@@ -4,7 +4,8 @@ import type { LogQuery, LogQueryResult } from '../queries/logs.js';
 import type { EventOut, EventQuery } from '../queries/events.js';
 import { type ServiceHealth, type ServiceInfo, classifyHealth } from '../queries/services.js';
 import type { TopologyEdge } from '../queries/topology.js';
-import type { MetricInfo, MetricQuery } from '../queries/metrics.js';
+import { type MetricInfo, type MetricInfoRow, type MetricQuery, metricInfoOf } from '../queries/metrics.js';
+import { summaryPoints } from './summary.js';
 import type { GaugePoint } from '../queries/timeline.js';
 import type { StoreCounts } from '../colony.js';
 import type { ChClient } from './client.js';
@@ -156,20 +157,32 @@ export async function listMetrics(ch: ChClient, s: ChSchema, q: MetricQuery): Pr
   if (q.names && q.names.length > 0) w.add(`metric_name IN ${list(q.names)}`);
   if (q.nameContains) w.add('metric_name ILIKE ?', likeContains(q.nameContains));
   const time = inRange('TimeUnix', q.range);
-  const rows = await ch.query<MetricInfo>(
+  const none = 'CAST([] AS Array(Float64)), CAST([] AS Array(Float64))';
+  const nulls = 'CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64))';
+  // Quantiles of different series cannot be combined: shown for a summary of one series only.
+  const summaries = s.summaries
+    ? `UNION ALL
+       SELECT metric_name, any(unit), 'summary', source, service_name, toInt32(count()), toInt32(uniqExact(series_key)), ${nulls},
+         if(uniqExact(series_key) = 1, argMax(quantiles, time_ns), CAST([] AS Array(Float64))),
+         if(uniqExact(series_key) = 1, argMax(quantile_values, time_ns), CAST([] AS Array(Float64)))
+       FROM ${summaryPoints(s.database, time)} WHERE ${w.sql()}
+       GROUP BY metric_name, source, service_name`
+    : '';
+  const rows = await ch.query<MetricInfoRow>(
     `SELECT * FROM (
        SELECT metric_name AS metricName, any(unit) AS unit, metric_type AS type, source, service_name AS serviceName,
          toInt32(count()) AS points, toInt32(uniqExact(series_key)) AS series,
-         argMax(value, time_ns) AS last, min(value) AS min, max(value) AS max, avg(value) AS avg
+         argMax(value, time_ns) AS last, min(value) AS min, max(value) AS max, avg(value) AS avg,
+         CAST([] AS Array(Float64)) AS quantileKeys, CAST([] AS Array(Float64)) AS quantileValues
        FROM ${numbers(s, time)} WHERE ${w.sql()} GROUP BY metric_name, metric_type, source, service_name
        UNION ALL
-       SELECT metric_name, any(unit), 'histogram', source, service_name, toInt32(count()), toInt32(uniqExact(series_key)),
-         CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64))
+       SELECT metric_name, any(unit), 'histogram', source, service_name, toInt32(count()), toInt32(uniqExact(series_key)), ${nulls}, ${none}
        FROM ${histogramPoints(s, time)} WHERE ${w.sql()}
        GROUP BY metric_name, source, service_name
+       ${summaries}
      ) ORDER BY serviceName, metricName, source`,
   );
-  return rows;
+  return rows.map(metricInfoOf);
 }
 
 

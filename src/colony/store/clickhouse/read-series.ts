@@ -26,8 +26,8 @@ interface ChSegmentRow {
   fields: SeriesFields[keyof SeriesFields][];
   last: Snapshot;
   first: Snapshot;
-  /** Delta points' counts; left empty in segment 0, which lies before every window. */
-  window_counts: number[][];
+  /** Delta points' counts and bounds; left empty in segment 0, which lies before every window. */
+  window_points: [number[], number[]][];
 }
 
 /** Every boundary of the windows, once, in order. */
@@ -61,7 +61,7 @@ export function seriesDeltas(s: ChSchema, outer: Conditions, ranges: readonly Ti
     sql: `WITH ${histogramAliases(s, ['series_key', ...SERIES_FIELDS, 'bucket_counts', 'bounds', 'start_ns', 'time_ns'])}, ${seg} AS seg
      SELECT series_key, seg, any((${SERIES_FIELDS.join(', ')})) AS fields,
        argMax(${snapshot}, time_ns) AS last, argMin(${snapshot}, time_ns) AS first,
-       groupArrayIf(bucket_counts, seg > 0 AND temporality = 'delta') AS window_counts
+       groupArrayIf((bucket_counts, bounds), seg > 0 AND temporality = 'delta') AS window_points
      FROM ${table(s, 'histogram')} WHERE ${where}${history}
      GROUP BY series_key, seg`,
     read: (rows) => {
@@ -103,7 +103,7 @@ function inWindow(segs: readonly ChSegmentRow[], i: number, j: number): Histogra
   const last = snap(inside.at(-1)?.last);
   const first = snap(inside[0]?.first);
   const prior = snap(before.at(-1)?.last);
-  const windowCounts = inside.flatMap((x) => x.window_counts);
+  const window = inside.flatMap((x) => x.window_points);
   return {
     ...fields,
     series_key: upTo[0].series_key,
@@ -119,6 +119,7 @@ function inWindow(segs: readonly ChSegmentRow[], i: number, j: number): Histogra
     before_bounds: prior.bounds,
     before_start: prior.start,
     before_time: prior.time,
-    window_counts: windowCounts.length > 0 ? windowCounts : null,
+    window_counts: window.length > 0 ? window.map((p) => p[0]) : null,
+    window_bounds: window.length > 0 ? window.map((p) => p[1]) : null,
   };
 }

@@ -23,6 +23,7 @@ import { type ClickHouseTarget, describeTarget } from './url.js';
 import type { ChSchema } from './views.js';
 import { lit } from './sql.js';
 import { writeBatch } from './write.js';
+import { hasSummaryTable } from './summary.js';
 import { ensureDerivedColumns } from './materialize.js';
 import { ensureRegistry } from './registry.js';
 import { ensureResources } from './resources.js';
@@ -84,7 +85,8 @@ export class ClickHouseStore implements Colony {
       const m = await ensureDerivedColumns(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
       const reg = await ensureRegistry(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
       const res = await ensureResources(ch, o.target.database, tables, m.materialized.traces, o.materialize ?? true);
-      const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized, registryTable: reg.table, resourceTable: res.table };
+      const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized, registryTable: reg.table, resourceTable: res.table,
+        summaries: await hasSummaryTable(ch, o.target.database) };
       const rows = new TableRows();
       return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note, res.note], new TraceReadCache(o.traceBoundsMinRows, rows), rows,
         o.skipHistoryMinRows ?? SKIP_HISTORY_MIN_ROWS);

@@ -19,6 +19,8 @@ export interface ChSchema {
   registryTable: string | null;
   /** The resource table (resources.ts), or null when spans are read with their ResourceAttributes. */
   resourceTable: string | null;
+  /** Whether the exporter's summary table exists (summary.ts); a colony that only reads may lack it. */
+  summaries: boolean;
 }
 
 export function table(s: ChSchema, which: keyof TableNames): string {

@@ -1,4 +1,6 @@
-import type { EventKind, HistogramPointRow, IngestBatch, LogRow, NumberPointRow, SpanRow, Temporality } from '../rows.js';
+import type { EventKind, HistogramPointRow, IngestBatch, LogRow, NumberPointRow, SpanRow, SummaryPointRow, Temporality } from '../rows.js';
+import { SUMMARY_TABLE, qualified } from './ddl.js';
+import { summaryRow } from './summary.js';
 import type { ChClient } from './client.js';
 import { type ChSchema, table } from './views.js';
 
@@ -90,7 +92,7 @@ function logRow(r: LogRow, eventKind: EventKind | undefined): object {
   };
 }
 
-function pointBase(r: NumberPointRow | HistogramPointRow): Record<string, unknown> {
+function pointBase(r: NumberPointRow | HistogramPointRow | SummaryPointRow): Record<string, unknown> {
   return {
     ResourceAttributes: attributeMap(r.resourceAttributes),
     ScopeName: r.scopeName,
@@ -128,5 +130,6 @@ export async function writeBatch(ch: ChClient, s: ChSchema, b: IngestBatch): Pro
     ch.insert(table(s, 'gauge'), gauges.map((p) => ({ ...pointBase(p), Value: p.value }))),
     ch.insert(table(s, 'sum'), sums.map((p) => ({ ...pointBase(p), Value: p.value, AggregationTemporality: TEMPORALITY[p.temporality], IsMonotonic: p.isMonotonic }))),
     ch.insert(table(s, 'histogram'), b.histogramPoints.map(histogramRow)),
+    b.summaryPoints.length === 0 ? undefined : ch.insert(qualified(s.database, SUMMARY_TABLE), b.summaryPoints.map((p) => summaryRow(p, pointBase(p)))),
   ]);
 }

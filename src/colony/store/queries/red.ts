@@ -8,6 +8,7 @@ import { Where } from './filters.js';
 import {
   type BucketCounts,
   type HistogramSnapshot,
+  addHistograms,
   histogramQuantile,
   mergeHistograms,
   total,
@@ -205,6 +206,8 @@ export interface HistogramSeries extends KeyColumns {
   first_start: bigint | null;
   first_time: bigint | null;
   window_counts: NumberList[] | null;
+  /** Each delta point's bounds, in window_counts' order: an exponential series' layout changes from point to point. */
+  window_bounds: NumberList[] | null;
 }
 
 type NumberList = string | number[];
@@ -221,11 +224,9 @@ function snapshot(counts: NumberList | null, bounds: NumberList | null, start: b
 /** What one series observed in the window, whatever its temporality. */
 function seriesDelta(r: HistogramSeries, windowFromNs: bigint): BucketCounts | null {
   if (r.temporality === 'delta') {
-    if (!r.window_counts || r.window_counts.length === 0 || !r.last_bounds) return null;
-    const bounds = numbers(r.last_bounds);
-    const counts = new Array<number>(bounds.length + 1).fill(0);
-    for (const point of r.window_counts) numbers(point).forEach((c, i) => (counts[i] += c));
-    return { bounds, counts };
+    if (!r.window_counts || r.window_counts.length === 0 || !r.last_bounds || !r.window_bounds) return null;
+    const bounds = r.window_bounds;
+    return addHistograms(r.window_counts.map((c, k) => ({ bounds: numbers(bounds[k]), counts: numbers(c) })));
   }
   return windowDelta(
     snapshot(r.before_counts, r.before_bounds, r.before_start, r.before_time),
@@ -268,7 +269,8 @@ export async function histogramSeriesDeltas(db: Database, w: Where, range: TimeR
        arg_min(bounds, time_ns) FILTER (WHERE ${after}) AS first_bounds,
        arg_min(start_ns, time_ns) FILTER (WHERE ${after}) AS first_start,
        min(time_ns) FILTER (WHERE ${after}) AS first_time,
-       list(bucket_counts) FILTER (WHERE ${after} AND temporality = 'delta') AS window_counts
+       list(bucket_counts ORDER BY time_ns, bounds, bucket_counts) FILTER (WHERE ${after} AND temporality = 'delta') AS window_counts,
+       list(bounds ORDER BY time_ns, bounds, bucket_counts) FILTER (WHERE ${after} AND temporality = 'delta') AS window_bounds
      FROM otel_metrics_histogram WHERE ${w.sql()}
      GROUP BY series_key`,
     w.params,
