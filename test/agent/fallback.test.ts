@@ -82,6 +82,14 @@ describe('fallback and consent', () => {
     expect(r.error).toMatchObject({ message: expect.stringMatching(/google:gemini-test failed \(.*\); openai:gpt-4o-mini cannot take over: No API key for openai\. Set ai\.ask\.api_keys\.openai/) });
   });
 
+  it('a notice before the failure (a prompt longer than Ollama\'s context) does not stop the fallback', async () => {
+    const primary = await h.fake('ollama', [{ status: 500 }]);
+    const backup = await h.fake('anthropic', [{ text: ['from anthropic'] }]);
+    const r = await turn(h, new FallbackProvider([provider('ollama', primary, { contextTokens: 100 }), provider('anthropic', backup)], async () => undefined), 'q');
+    expect(r.events.some((e) => e.type === 'warning' && /Ollama's context/.test(e.message))).toBe(true);
+    expect(r.answer).toBe('from anthropic');
+  });
+
   it('asks consent for the fallback provider and refuses without it, naming that provider', async () => {
     const primary = await h.fake('ollama', [{ status: 500 }]);
     const backup = await h.fake('anthropic', [{ text: ['from anthropic'] }]);

@@ -65,7 +65,8 @@ export class FallbackProvider implements ModelProvider {
       let said = false;
       try {
         for await (const chunk of p.generate(req, signal)) {
-          said = true;
+          // A notice (the prompt is longer than Ollama's context) says nothing of the answer: a failure after it may still fall back.
+          if (chunk.type !== 'notice') said = true;
           yield chunk;
         }
         return;
