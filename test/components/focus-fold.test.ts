@@ -5,7 +5,7 @@ import type { ConsoleAction, ConsoleState, TraceJson, TraceNodeJson } from '../.
 import { visibleRows } from '../../components/trace/rows.js';
 
 function node(id: string, children: TraceNodeJson[] = []): TraceNodeJson {
-  return { spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], children };
+  return { spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], links: [], children };
 }
 
 const TRACE: TraceJson = {

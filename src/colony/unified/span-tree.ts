@@ -1,4 +1,5 @@
 import type { SpanRecord } from '../store/queries/spans.js';
+import type { SpanLink } from '../store/span-links.js';
 import { normalizeSpanName } from './names.js';
 import { isErrorSpan } from '../otlp/span-error.js';
 
@@ -43,6 +44,8 @@ export interface TreeNode {
   /** For the span detail view (the text rendering leaves them out). */
   attributes: Record<string, unknown>;
   events: unknown[];
+  /** Spans elsewhere this one points to (a batch's messages, a job's trigger), shown with it. */
+  links: SpanLink[];
   children: TreeNode[];
 }
 
@@ -155,6 +158,7 @@ export function buildTraceTree(traceId: string, input: SpanRecord[], opts: Build
       } : null,
       attributes: s.attributes,
       events: s.events,
+      links: s.links,
       children: [],
     });
   }

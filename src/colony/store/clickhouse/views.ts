@@ -66,6 +66,8 @@ const SPAN_FIXED = {
   event_times: 'arrayMap(t -> toString(toUnixTimestamp64Nano(t)), Events.Timestamp)',
   event_names: 'Events.Name',
   event_attributes: 'Events.Attributes',
+  link_trace_ids: 'Links.TraceId',
+  link_span_ids: 'Links.SpanId',
 };
 
 /** A span column by its DuckDB colony name; `resource` is the span's resource, as the map or (with a resource table) its hash. */
