@@ -52,6 +52,8 @@ export function spanLines(node: TraceNodeJson, trace: TraceJson, width: number):
   if (node.error) raw.push({ text: `ERROR ${node.statusMessage}`, color: TAG_COLORS.error });
   if (node.merged) raw.push({ text: `eBPF twin ${node.merged.spanId}: ${ms(node.merged.durationMs)}, queue ${ms(node.merged.queueMs)}, status ${node.merged.statusCode}${node.merged.httpStatusCode ? ` HTTP ${node.merged.httpStatusCode}` : ''}${node.merged.rpcStatusCode !== null ? ` gRPC ${node.merged.rpcStatusCode}` : ''}` });
   raw.push({ text: 'attributes:', bold: true }, ...Object.entries(node.attributes).map(([k, v]) => ({ text: `  ${k} = ${JSON.stringify(v)}` })));
+  const links = node.links ?? [];
+  if (links.length) raw.push({ text: `links (l opens ${links.length > 1 ? 'the first other trace' : 'it'}):`, bold: true }, ...links.map((l) => ({ text: `  trace ${l.traceId}${l.spanId ? ` span ${l.spanId}` : ''}` })));
   if (node.events.length) raw.push({ text: 'events:', bold: true }, ...node.events.map((e) => ({ text: `  ${JSON.stringify(e)}` })));
   const resource = trace.resources[`${node.service} ${node.source}`];
   if (resource) raw.push({ text: 'resource:', bold: true }, ...Object.entries(resource).map(([k, v]) => ({ text: `  ${k} = ${JSON.stringify(v)}` })));

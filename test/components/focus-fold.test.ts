@@ -13,7 +13,7 @@ const TRACE: TraceJson = {
   services: ['svc'], depth: 3, incomplete: false, resources: {}, roots: [node('r', [node('a', [node('a1')]), node('b')])],
 };
 
-const noActions: ConsoleActions = { submit: () => undefined, cancel: () => undefined, runCommand: () => undefined, complete: () => [], quit: () => undefined, redraw: () => undefined, openService: () => undefined, setLivePaused: () => undefined, copy: () => undefined };
+const noActions: ConsoleActions = { submit: () => undefined, cancel: () => undefined, runCommand: () => undefined, complete: () => [], quit: () => undefined, redraw: () => undefined, openService: () => undefined, openTrace: () => undefined, setLivePaused: () => undefined, copy: () => undefined };
 
 /** Presses a key the way the console does: the registry resolves it, its binding dispatches into the reducer. */
 function press(s: ConsoleState, key: string): ConsoleState {

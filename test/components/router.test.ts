@@ -23,6 +23,7 @@ const recorder = (complete: (line: string) => string[] = () => []): Recorded => 
     quit: () => calls.push('quit'),
     redraw: () => calls.push('redraw'),
     openService: (svc) => calls.push(`open ${svc}`),
+    openTrace: (id) => calls.push(`trace ${id}`),
     setLivePaused: (p) => calls.push(`paused ${p}`),
     copy: (t) => calls.push(`copy ${t}`),
   };
