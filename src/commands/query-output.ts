@@ -3,6 +3,7 @@ import { formatCount, formatMs, formatPercent } from '../core/format.js';
 import { tableStyle } from '../core/color.js';
 import { jsonForTerminal, terminalSafeDeep } from '../core/terminal-text.js';
 import type { ToolOutput } from '../colony/tools/types.js';
+import { httpOperation } from '../colony/unified/names.js';
 
 export type OutputFormat = 'table' | 'json' | 'tree' | 'text';
 export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'tree', 'text'];
@@ -17,6 +18,7 @@ export function formatsFor(tool: string): readonly OutputFormat[] {
 type Rec = Record<string, unknown>;
 const tagOf = (s: unknown) => (s === 'ebpf' ? '[eBPF]' : '[OTLP]');
 const ms = (v: unknown) => (typeof v === 'number' ? formatMs(v) : '');
+const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
 function table(head: string[], rows: (string | number)[][]): string {
   const t = new Table({ head, style: tableStyle() });
@@ -30,7 +32,7 @@ function asTable(tool: string, s: Rec): string | null {
     const rows = (s.sections as Rec[]).flatMap((sec) => (sec.rows as Rec[]).map((r) => [
       tagOf(r.source),
       String(r.protocol),
-      r.protocol === 'http' ? `${r.httpMethod} ${r.httpRoute}` : r.protocol === 'grpc' ? `${r.rpcService ?? ''}/${r.rpcMethod}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`,
+      r.protocol === 'http' ? httpOperation(str(r.httpMethod), str(r.httpRoute)) : r.protocol === 'grpc' ? `${r.rpcService ?? ''}/${r.rpcMethod}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`,
       formatCount(r.requests as number),
       ms(r.p50Ms),
       `${r.percentilesAtLeast ? '>=' : ''}${ms(r.p95Ms)}`,
@@ -67,8 +69,9 @@ function asTable(tool: string, s: Rec): string | null {
     return table(['time', 'service', 'level', 'body', 'trace'], (s.logs as Rec[]).map((l) => [String(l.time), String(l.serviceName), String(l.level), String(l.body).slice(0, 100), String(l.traceId)]));
   }
   if (Array.isArray(s.metrics)) {
-    return table(['metric', 'type', 'unit', 'series', 'points', 'last', 'min', 'max'], (s.metrics as Rec[]).map((m) => [
-      String(m.metricName), String(m.type), String(m.unit), String(m.series), String(m.points), m.last === null ? '' : String(m.last), m.min === null ? '' : String(m.min), m.max === null ? '' : String(m.max),
+    const v = (x: unknown) => (typeof x === 'number' ? String(x) : '');
+    return table(['metric', 'type', 'unit', 'series', 'points', 'last', 'min', 'max', 'count', 'sum'], (s.metrics as Rec[]).map((m) => [
+      String(m.metricName), String(m.type), String(m.unit), String(m.series), String(m.points), v(m.last), v(m.min), v(m.max), v(m.count), v(m.sum),
     ]));
   }
   return null;

@@ -1,4 +1,4 @@
-import { SEC, T0, hexId, sdkResource, tracesBody } from './otlp-json.js';
+import { SEC, T0, attrs, hexId, sdkResource, tracesBody } from './otlp-json.js';
 
 /**
  * Span shapes as real SDKs send them (the OpenTelemetry Demo's export): a Kafka batch consumer
@@ -21,4 +21,39 @@ export function kafkaBatchExports(): Record<string, unknown>[] {
     links: PRODUCER_TRACES.map((traceId, i) => ({ traceId, spanId: PRODUCER_SPANS[i] })),
   }]);
   return [producers, consumer];
+}
+
+/**
+ * A histogram as the OTel Java and .NET SDKs export it: cumulative, with sum, min and max (the
+ * OTel Demo's ad service, `http.server.request.duration` in seconds), two points of one series.
+ */
+export function sdkHistogramExport(): Record<string, unknown> {
+  const point = (timeNs: bigint, counts: number[], sum: number, min: number, max: number) => ({
+    attributes: attrs({ 'http.request.method': 'POST', 'http.response.status_code': 200 }),
+    startTimeUnixNano: T0.toString(), timeUnixNano: timeNs.toString(),
+    count: String(counts.reduce((a, b) => a + b, 0)), sum, min, max, bucketCounts: counts.map(String), explicitBounds: [0.005, 0.01, 0.025],
+  });
+  return {
+    resourceMetrics: [{
+      resource: { attributes: attrs(sdkResource('ad', { 'telemetry.sdk.language': 'java' })) },
+      scopeMetrics: [{
+        scope: { name: 'io.opentelemetry.http' },
+        metrics: [{ name: 'http.server.request.duration', unit: 's', histogram: { aggregationTemporality: 2, dataPoints: [
+          point(T0 + 30n * SEC, [2, 1, 0, 0], 0.012, 0.002, 0.006),
+          point(T0 + 60n * SEC, [4, 3, 1, 0], 0.05, 0.001, 0.02),
+        ] } }],
+      }],
+    }],
+  };
+}
+
+/** Spans named as SDKs name them: a POST without a route, names that are only the method (`GET`, `HTTP GET`). */
+export function routelessHttpExport(): Record<string, unknown> {
+  const server = (i: number, name: string, method: string, route?: string) => ({
+    traceId: hexId(16, 300 + i), spanId: hexId(8, 300 + i), name, kind: 2, startNs: T0 + BigInt(i) * SEC, durationMs: 3 + i,
+    attributes: { 'http.request.method': method, 'http.response.status_code': 200, ...(route ? { 'http.route': route } : {}) },
+  });
+  return tracesBody(sdkResource('frontend-proxy'), 'envoy', [
+    server(0, 'POST', 'POST'), server(1, 'GET', 'GET'), server(2, 'HTTP GET', 'GET'), server(3, 'GET /api/cart', 'GET', '/api/cart'),
+  ]);
 }

@@ -5,8 +5,17 @@ import { limit, logLevel, serviceName, text, timeRange, traceIdField, windowOf }
 import { boundLines } from './text.js';
 import { unknownServiceLine } from './service-hint.js';
 import { defineTool } from './types.js';
+import type { MetricInfo } from '../store/queries/metrics.js';
 
 const num = (v: number | null) => (v === null ? '' : Number.isInteger(v) ? formatCount(v) : v.toPrecision(4));
+
+/** A gauge's or sum's latest value and range; a histogram's observations (count, sum, average, and min/max when reported). */
+function valuesText(m: MetricInfo): string {
+  if (m.last !== null) return `, last ${num(m.last)}, min ${num(m.min)}, max ${num(m.max)}`;
+  if (m.count === null || m.count === undefined) return '';
+  const range = m.min !== null && m.max !== null ? `, min ${num(m.min)}, max ${num(m.max)}` : '';
+  return `, latest points: count ${num(m.count)}, sum ${num(m.sum ?? null)}${m.avg !== null ? `, avg ${num(m.avg)}` : ''}${range}`;
+}
 
 export const telemetryMetricsTool = defineTool({
   name: 'coral_query_telemetry_metrics',
@@ -17,13 +26,15 @@ export const telemetryMetricsTool = defineTool({
     metrics: z.array(z.object({
       metricName: z.string(), unit: z.string(), type: z.string(), source: z.enum(['ebpf', 'otlp']), serviceName: z.string(),
       points: z.number(), series: z.number(), last: z.number().nullable(), min: z.number().nullable(), max: z.number().nullable(), avg: z.number().nullable(),
+      count: z.number().nullable().optional().describe('Histograms: observations in the latest point of each series'),
+      sum: z.number().nullable().optional().describe('Histograms: their sum'),
     })),
   },
   run: async (ctx, a) => {
     const metrics = await ctx.store.listMetrics({ range: windowOf(ctx, a.time_range), service: a.service, source: 'otlp', nameContains: a.metric });
     const lines = metrics.length === 0
       ? [`No OTLP metrics found for ${a.service} in the last ${a.time_range}${a.metric ? ` matching "${a.metric}"` : ''}.`, (await unknownServiceLine(ctx, a.service)) ?? 'Hint: eBPF request metrics are in coral_query_metrics.']
-      : [`OTLP metrics of ${a.service}, last ${a.time_range}:`, ...metrics.map((m) => `  ${m.metricName} (${m.type}${m.unit ? `, ${m.unit}` : ''}): ${m.series} series, ${m.points} points${m.last !== null ? `, last ${num(m.last)}, min ${num(m.min)}, max ${num(m.max)}` : ''}`)];
+      : [`OTLP metrics of ${a.service}, last ${a.time_range}:`, ...metrics.map((m) => `  ${m.metricName} (${m.type}${m.unit ? `, ${m.unit}` : ''}): ${m.series} series, ${m.points} points${valuesText(m)}`)];
     return { text: boundLines(lines, ctx.maxResponseChars, 'filter with metric.').text, structured: { metrics } };
   },
 });

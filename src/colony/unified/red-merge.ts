@@ -1,7 +1,7 @@
 import { formatCount, formatMs, formatPercent } from '../../core/format.js';
 import type { Protocol, RedRow } from '../store/queries/red.js';
 import type { Source } from '../store/rows.js';
-import { normalizeRoute } from './names.js';
+import { httpOperation, httpRoutePart, normalizeRoute } from './names.js';
 import { tag } from './render-tree.js';
 
 /**
@@ -34,13 +34,16 @@ export function chooseSections(protocols: Protocol[], fromSpans: RedRow[], fromH
 
 /** The operation a row describes, spelled the same whichever source reported it. */
 export function operationKey(r: RedRow): string {
-  if (r.protocol === 'http') return `${r.httpMethod ?? ''} ${normalizeRoute(r.httpRoute ?? '')}`;
+  if (r.protocol === 'http') return `${r.httpMethod ?? ''} ${normalizeRoute(httpRoutePart(r.httpMethod, r.httpRoute) ?? '')}`;
   if (r.protocol === 'grpc') return `${r.rpcService ?? ''}/${r.rpcMethod ?? ''}`.toLowerCase();
   return `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`.toLowerCase();
 }
 
 export function operationLabel(r: RedRow): string {
-  if (r.protocol === 'http') return `Route: ${r.httpRoute ?? '(none)'} (${r.httpMethod ?? '?'})`;
+  if (r.protocol === 'http') {
+    const route = httpRoutePart(r.httpMethod, r.httpRoute);
+    return route ? `Route: ${route} (${r.httpMethod ?? '?'})` : `Operation: ${httpOperation(r.httpMethod, null)} (no route)`;
+  }
   if (r.protocol === 'grpc') return `Method: ${r.rpcService ? `${r.rpcService}/` : ''}${r.rpcMethod ?? '?'}`;
   return `Operation: ${[r.dbOperation, r.dbTable].filter(Boolean).join(' ') || '(unknown)'} (${r.dbSystem ?? 'db'})`;
 }

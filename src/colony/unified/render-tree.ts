@@ -35,7 +35,7 @@ export function spanLine(n: TreeNode): string {
 }
 
 export function traceHeader(t: TraceTree): string {
-  return `Trace: ${t.traceId} (Duration: ${formatCount(t.durationMs)}ms, Start: ${nsToIso(t.startNs).replace(/\.\d{3}Z$/, 'Z')})`
+  return `Trace: ${t.traceId} (Duration: ${formatMs(t.durationMs)}, Start: ${nsToIso(t.startNs).replace(/\.\d{3}Z$/, 'Z')})`
     + ` · ${t.spanCount} spans${t.mergedCount ? ` (${t.mergedCount} eBPF twins merged)` : ''}, ${t.services.length} services, depth ${t.depth}`
     + (t.incomplete ? ' · INCOMPLETE: some parents are missing' : '');
 }

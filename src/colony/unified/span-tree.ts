@@ -72,6 +72,12 @@ export interface BuildOptions {
   slowShare?: number;
 }
 
+/**
+ * Below this self time no span is a bottleneck, whatever its share: in a trace of 0.1 ms every
+ * span holds a large share of almost nothing (and clock skew between processes decides which).
+ */
+export const MIN_SLOW_SELF_MS = 1;
+
 const ms = (ns: bigint) => Number(ns) / 1e6;
 
 function tolerance(a: SpanRecord, b: SpanRecord): number {
@@ -182,7 +188,7 @@ export function buildTraceTree(traceId: string, input: SpanRecord[], opts: Build
     depth = Math.max(depth, d);
     n.children.sort(byStart);
     n.selfMs = Math.max(0, n.durationMs - coveredMs(n));
-    n.slow = traceMs > 0 && n.selfMs >= slowShare * traceMs;
+    n.slow = n.selfMs >= MIN_SLOW_SELF_MS && n.selfMs >= slowShare * traceMs;
     for (const c of n.children) visit(c, d + 1);
   };
   roots.sort(byStart);

@@ -4,12 +4,12 @@ import type { LogQuery, LogQueryResult } from '../queries/logs.js';
 import type { EventOut, EventQuery } from '../queries/events.js';
 import { type ServiceHealth, type ServiceInfo, classifyHealth } from '../queries/services.js';
 import type { TopologyEdge } from '../queries/topology.js';
-import type { MetricInfo, MetricQuery } from '../queries/metrics.js';
+import { HISTOGRAM_RANGE, type MetricInfo, type MetricQuery } from '../queries/metrics.js';
 import type { GaugePoint } from '../queries/timeline.js';
 import type { StoreCounts } from '../colony.js';
 import type { ChClient } from './client.js';
 import { Conditions, byWindow, inAnyRange, inRange, likeContains, lit, list, windowsOf } from './sql.js';
-import { type ChSchema, type SpanColumn, eventKindExpr, histogramPoints, logs, numbers, registry, spans, table } from './views.js';
+import { type ChSchema, type SpanColumn, eventKindExpr, histogramPoints, histogramTotals, logs, numbers, registry, spans, table } from './views.js';
 import { SPAN_OUTCOME_COLUMNS, errorSpanSql } from '../../otlp/span-error.js';
 
 interface ChLogRow {
@@ -156,17 +156,25 @@ export async function listMetrics(ch: ChClient, s: ChSchema, q: MetricQuery): Pr
   if (q.names && q.names.length > 0) w.add(`metric_name IN ${list(q.names)}`);
   if (q.nameContains) w.add('metric_name ILIKE ?', likeContains(q.nameContains));
   const time = inRange('TimeUnix', q.range);
+  const NULL = 'CAST(NULL AS Nullable(Float64))';
   const rows = await ch.query<MetricInfo>(
     `SELECT * FROM (
        SELECT metric_name AS metricName, any(unit) AS unit, metric_type AS type, source, service_name AS serviceName,
          toInt32(count()) AS points, toInt32(uniqExact(series_key)) AS series,
-         argMax(value, time_ns) AS last, min(value) AS min, max(value) AS max, avg(value) AS avg
+         argMax(value, time_ns) AS last, min(value) AS min, max(value) AS max, avg(value) AS avg, ${NULL} AS count, ${NULL} AS sum
        FROM ${numbers(s, time)} WHERE ${w.sql()} GROUP BY metric_name, metric_type, source, service_name
        UNION ALL
-       SELECT metric_name, any(unit), 'histogram', source, service_name, toInt32(count()), toInt32(uniqExact(series_key)),
-         CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64))
-       FROM ${histogramPoints(s, time)} WHERE ${w.sql()}
-       GROUP BY metric_name, source, service_name
+       SELECT metric_name, unit, 'histogram', source, service_name, points, series, ${NULL}, ${HISTOGRAM_RANGE},
+         if(c = 0, ${NULL}, s / c), c, s
+       FROM (
+         SELECT metric_name, any(unit) AS unit, source, service_name, toInt32(sum(p)) AS points, toInt32(count()) AS series,
+           min(smn) AS mn, max(smx) AS mx, toFloat64(sum(sc)) AS c, toFloat64(sum(ss)) AS s
+         FROM (
+           SELECT metric_name, any(unit) AS unit, source, service_name, count() AS p, min(min) AS smn, max(max) AS smx,
+             argMax(count, time_ns) AS sc, argMax(sum, time_ns) AS ss
+           FROM ${histogramTotals(s, time)} WHERE ${w.sql()} GROUP BY metric_name, source, service_name, series_key
+         ) GROUP BY metric_name, source, service_name
+       )
      ) ORDER BY serviceName, metricName, source`,
   );
   return rows;

@@ -175,6 +175,11 @@ export function histogramPoints(s: ChSchema, where: string): string {
   return `(SELECT ${pointColumns(s, 'histogram').join(', ')} FROM ${table(s, 'histogram')} WHERE ${where})`;
 }
 
+/** Histogram points with what each says of its observations (count, sum, min, max; the exporter writes 0 for a missing one). */
+export function histogramTotals(s: ChSchema, where: string): string {
+  return `(SELECT ${pointColumns(s, 'histogram').join(', ')}, toFloat64(Count) AS count, Sum AS sum, Min AS min, Max AS max FROM ${table(s, 'histogram')} WHERE ${where})`;
+}
+
 /** Gauges and sums together, as the DuckDB colony's otel_metrics_number. */
 export function numbers(s: ChSchema, where: string): string {
   return `(SELECT ${pointColumns(s, 'gauge').join(', ')}, 'gauge' AS metric_type, Value AS value FROM ${table(s, 'gauge')} WHERE ${where}

@@ -1,0 +1,61 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HAVE_CHDB, SKIP_REASON } from './chdb.js';
+import { answer, firstDifference } from './parity.js';
+import { ColonyStore } from '../../../src/colony/store/store.js';
+import { ClickHouseStore } from '../../../src/colony/store/clickhouse/store.js';
+import type { Colony } from '../../../src/colony/store/colony.js';
+import { ingestExport } from '../../../src/colony/otlp/ingest.js';
+import { MIN, T0 } from '../../support/otlp-json.js';
+import { routelessHttpExport, sdkHistogramExport } from '../../support/real-shapes.js';
+
+const DIR = join(tmpdir(), `coral-ch-readright-${process.pid}`);
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+const NOW = T0 + 2n * MIN;
+
+async function load(store: Colony): Promise<void> {
+  await ingestExport(store, 'traces', 'json', Buffer.from(JSON.stringify(routelessHttpExport())));
+  await ingestExport(store, 'metrics', 'json', Buffer.from(JSON.stringify(sdkHistogramExport())));
+}
+
+async function check(store: Colony): Promise<void> {
+  const ops = [...new Set((await store.operationSpanBuckets({ fromNs: T0 - MIN, toNs: NOW })).map((r) => r.operation))].sort();
+  expect(ops).toEqual(['GET', 'GET /api/cart', 'POST']);
+  const hist = (await store.operationHistograms({ fromNs: T0 - MIN, toNs: NOW })).map((r) => r.operation);
+  expect(hist).toEqual(['POST']);
+  const m = await answer(store, NOW, 'coral_query_telemetry_metrics', { service: 'ad' });
+  expect(m.text).toContain('http.server.request.duration (histogram, s): 1 series, 2 points, latest points: count 8, sum 0.05, avg 0.00625, min 0.001, max 0.02');
+  expect((m.structured as { metrics: unknown[] }).metrics[0]).toMatchObject({ count: 8, sum: 0.05, min: 0.001, max: 0.02, last: null });
+}
+
+describe('names and numbers that read right', () => {
+  it('DuckDB: operations without a route or named by the method, histogram count/sum/min/max', async () => {
+    const duck = await ColonyStore.open({ path: ':memory:' });
+    try {
+      await load(duck);
+      await check(duck);
+    } finally {
+      await duck.close();
+    }
+  });
+
+  it.skipIf(!HAVE_CHDB)(`ClickHouse answers the same${HAVE_CHDB ? '' : ` (skipped: ${SKIP_REASON})`}`, async () => {
+    const duck = await ColonyStore.open({ path: ':memory:' });
+    const ch = await ClickHouseStore.open({ target: { kind: 'chdb', dir: DIR, database: 'readright' }, create: true });
+    try {
+      await load(duck);
+      await load(ch);
+      await check(ch);
+      for (const [tool, args] of [['coral_query_telemetry_metrics', { service: 'ad' }], ['coral_query_metrics', { service: 'frontend-proxy' }]] as const) {
+        const [a, b] = await Promise.all([answer(duck, NOW, tool, args), answer(ch, NOW, tool, args)]);
+        expect(b.text).toBe(a.text);
+        expect(firstDifference(a.structured, b.structured)).toBeNull();
+      }
+    } finally {
+      await ch.close();
+      await duck.close();
+    }
+  }, 120_000);
+});
