@@ -66,7 +66,7 @@ function asTable(tool: string, s: Rec): string | null {
     return table(['time', 'service', 'kind', 'title'], (s.events as Rec[]).map((e) => [String(e.time), String(e.serviceName), String(e.kind), String(e.title)]));
   }
   if (Array.isArray(s.logs)) {
-    return table(['time', 'service', 'level', 'body', 'trace'], (s.logs as Rec[]).map((l) => [String(l.time), String(l.serviceName), String(l.level), String(l.body).slice(0, 100), String(l.traceId)]));
+    return table(['time', 'service', 'level', 'event', 'body', 'trace'], (s.logs as Rec[]).map((l) => [String(l.time), String(l.serviceName), String(l.level), String(l.eventName ?? ''), String(l.body).slice(0, 100), String(l.traceId)]));
   }
   if (Array.isArray(s.metrics)) {
     const v = (x: unknown) => (typeof x === 'number' ? String(x) : '');

@@ -1,4 +1,4 @@
-import { SEC, T0, attrs, hexId, sdkResource, tracesBody } from './otlp-json.js';
+import { SEC, T0, attrs, hexId, logsBody, sdkResource, tracesBody } from './otlp-json.js';
 
 /**
  * Span shapes as real SDKs send them (the OpenTelemetry Demo's export): a Kafka batch consumer
@@ -55,5 +55,13 @@ export function routelessHttpExport(): Record<string, unknown> {
   });
   return tracesBody(sdkResource('frontend-proxy'), 'envoy', [
     server(0, 'POST', 'POST'), server(1, 'GET', 'GET'), server(2, 'HTTP GET', 'GET'), server(3, 'GET /api/cart', 'GET', '/api/cart'),
+  ]);
+}
+
+/** Log records that are events (OTLP LogRecord.eventName, as the OpenFeature hooks in the demo send them) beside a plain line. */
+export function eventLogsExport(): Record<string, unknown> {
+  return logsBody(sdkResource('frontend', { 'telemetry.sdk.language': 'nodejs' }), '@openfeature/open-telemetry-hooks', [
+    { timeNs: T0 + SEC, body: '', eventName: 'feature_flag.evaluation', attributes: { 'feature_flag.key': 'adFailure', 'feature_flag.result.variant': 'off' } },
+    { timeNs: T0 + 2n * SEC, body: 'GET /api/products 200' },
   ]);
 }

@@ -9,7 +9,11 @@ import { ClickHouseStore } from '../../../src/colony/store/clickhouse/store.js';
 import type { Colony } from '../../../src/colony/store/colony.js';
 import { ingestExport } from '../../../src/colony/otlp/ingest.js';
 import { MIN, T0 } from '../../support/otlp-json.js';
-import { routelessHttpExport, sdkHistogramExport } from '../../support/real-shapes.js';
+import { eventLogsExport, routelessHttpExport, sdkHistogramExport } from '../../support/real-shapes.js';
+import { printToolOutput } from '../../../src/commands/query-output.js';
+import { runTool } from '../../../src/colony/tools/run.js';
+import { toolByName } from '../../../src/colony/tools/index.js';
+import { createToolContext } from '../../../src/colony/tools/types.js';
 
 const DIR = join(tmpdir(), `coral-ch-readright-${process.pid}`);
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -18,6 +22,21 @@ const NOW = T0 + 2n * MIN;
 async function load(store: Colony): Promise<void> {
   await ingestExport(store, 'traces', 'json', Buffer.from(JSON.stringify(routelessHttpExport())));
   await ingestExport(store, 'metrics', 'json', Buffer.from(JSON.stringify(sdkHistogramExport())));
+  await ingestExport(store, 'logs', 'json', Buffer.from(JSON.stringify(eventLogsExport())));
+}
+
+/** What `coral query telemetry logs` prints as a table. */
+async function cliTable(store: Colony, tool: string, args: Record<string, unknown>): Promise<string> {
+  const out = await runTool(toolByName(tool)!, createToolContext(store, () => NOW), args);
+  const chunks: string[] = [];
+  const write = process.stdout.write;
+  process.stdout.write = ((c: string) => chunks.push(c) > 0) as typeof process.stdout.write;
+  try {
+    printToolOutput(tool, out, 'table');
+  } finally {
+    process.stdout.write = write;
+  }
+  return chunks.join('');
 }
 
 async function check(store: Colony): Promise<void> {
@@ -28,6 +47,12 @@ async function check(store: Colony): Promise<void> {
   const m = await answer(store, NOW, 'coral_query_telemetry_metrics', { service: 'ad' });
   expect(m.text).toContain('http.server.request.duration (histogram, s): 1 series, 2 points, latest points: count 8, sum 0.05, avg 0.00625, min 0.001, max 0.02');
   expect((m.structured as { metrics: unknown[] }).metrics[0]).toMatchObject({ count: 8, sum: 0.05, min: 0.001, max: 0.02, last: null });
+  const logs = await answer(store, NOW, 'coral_query_telemetry_logs', { service: 'frontend' });
+  expect(logs.text).toMatch(/frontend INFO \[event feature_flag\.evaluation\]: ""/);
+  expect(logs.text).toMatch(/frontend INFO: "GET \/api\/products 200"/);
+  expect((logs.structured as { logs: { eventName: string }[] }).logs.map((l) => l.eventName)).toEqual(['', 'feature_flag.evaluation']);
+  expect(await cliTable(store, 'coral_query_telemetry_logs', { service: 'frontend' })).toMatch(/│ event\s+│[\s\S]*feature_flag\.evaluation/);
+  expect(await cliTable(store, 'coral_query_telemetry_metrics', { service: 'ad' })).toMatch(/│ count │ sum\s+│[\s\S]*│ 8\s+│ 0\.05/);
 }
 
 describe('names and numbers that read right', () => {
@@ -48,7 +73,7 @@ describe('names and numbers that read right', () => {
       await load(duck);
       await load(ch);
       await check(ch);
-      for (const [tool, args] of [['coral_query_telemetry_metrics', { service: 'ad' }], ['coral_query_metrics', { service: 'frontend-proxy' }]] as const) {
+      for (const [tool, args] of [['coral_query_telemetry_metrics', { service: 'ad' }], ['coral_query_metrics', { service: 'frontend-proxy' }], ['coral_query_telemetry_logs', { service: 'frontend' }]] as const) {
         const [a, b] = await Promise.all([answer(duck, NOW, tool, args), answer(ch, NOW, tool, args)]);
         expect(b.text).toBe(a.text);
         expect(firstDifference(a.structured, b.structured)).toBeNull();

@@ -22,6 +22,7 @@ interface ChLogRow {
   trace_id: string;
   span_id: string;
   attributes: Record<string, string>;
+  event_name: string;
   total: number;
 }
 
@@ -33,7 +34,7 @@ export async function queryLogs(ch: ChClient, s: ChSchema, q: LogQuery): Promise
   if (q.text) w.add('body ILIKE ?', likeContains(q.text));
   w.maybe(q.traceId?.toLowerCase(), 'trace_id = ?');
   const rows = await ch.query<ChLogRow>(
-    `SELECT toString(time_ns) AS time_ns, service_name, source, level, severity_text, body, trace_id, span_id, attributes,
+    `SELECT toString(time_ns) AS time_ns, service_name, source, level, severity_text, body, trace_id, span_id, attributes, event_name,
        toInt32(count() OVER ()) AS total
      FROM ${logs(s, inner.sql())} WHERE ${w.sql()} ORDER BY time_ns DESC, body, service_name LIMIT ${lit(q.limit)}`,
   );
@@ -49,6 +50,7 @@ export async function queryLogs(ch: ChClient, s: ChSchema, q: LogQuery): Promise
       traceId: r.trace_id,
       spanId: r.span_id,
       attributes: r.attributes,
+      eventName: r.event_name,
     })),
   };
 }

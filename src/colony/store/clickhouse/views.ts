@@ -127,10 +127,13 @@ export function eventKindExpr(s: ChSchema): string {
   return derived(s, 'logs', 'event_kind');
 }
 
+/** A record's event name: the attribute coral writes (normalize.ts withEventName), else the exporter's EventName column. */
+const LOG_EVENT_NAME = (s: ChSchema) => (s.logsHaveEventName ? `if(LogAttributes['event.name'] != '', LogAttributes['event.name'], EventName)` : `LogAttributes['event.name']`);
+
 export function logs(s: ChSchema, where: string): string {
   return `(SELECT toUnixTimestamp64Nano(Timestamp) AS time_ns, ServiceName AS service_name,
     ${derived(s, 'logs', 'source')} AS source, ${LEVEL} AS level, SeverityText AS severity_text,
-    Body AS body, TraceId AS trace_id, SpanId AS span_id, LogAttributes AS attributes, ${select(s, 'logs', ['event_kind', 'has_sdk']).join(', ')}
+    Body AS body, TraceId AS trace_id, SpanId AS span_id, LogAttributes AS attributes, ${LOG_EVENT_NAME(s)} AS event_name, ${select(s, 'logs', ['event_kind', 'has_sdk']).join(', ')}
     FROM ${table(s, 'logs')} WHERE ${where})`;
 }
 
