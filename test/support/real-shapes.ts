@@ -65,3 +65,18 @@ export function eventLogsExport(): Record<string, unknown> {
     { timeNs: T0 + 2n * SEC, body: 'GET /api/products 200' },
   ]);
 }
+
+/**
+ * flagd as the OTel Demo runs it (connect-go with otelconnect): unary ResolveBoolean calls of a few
+ * milliseconds all hour, and EventStream, a server-streaming RPC whose span lasts as long as a
+ * client stays connected (30-48 s here); streams closed only in the second half hour.
+ */
+export function flagdExport(): Record<string, unknown> {
+  const rpc = (i: number, method: string, startNs: bigint, durationMs: number) => ({
+    traceId: hexId(16, 5000 + i), spanId: hexId(8, 5000 + i), name: `flagd.evaluation.v1.Service/${method}`, kind: 2, startNs, durationMs,
+    attributes: { 'rpc.system': 'connect_rpc', 'rpc.service': 'flagd.evaluation.v1.Service', 'rpc.method': method, 'rpc.connect_rpc.status_code': 'ok' },
+  });
+  const calls = Array.from({ length: 240 }, (_, i) => rpc(i, 'ResolveBoolean', T0 + 7n * SEC + BigInt(i) * 15n * SEC, 1 + (i % 3)));
+  const streams = [30, 34, 41, 45, 48, 38, 31, 36, 44, 47, 33, 40].map((s, i) => rpc(1000 + i, 'EventStream', T0 + 32n * 60n * SEC + BigInt(i) * 2n * 60n * SEC, s * 1000));
+  return tracesBody(sdkResource('flagd', { 'telemetry.sdk.language': 'go' }), 'connectrpc.com/otelconnect', [...calls, ...streams]);
+}

@@ -3,6 +3,7 @@ import type { Protocol, RedRow } from '../store/queries/red.js';
 import type { Source } from '../store/rows.js';
 import { httpOperation, httpRoutePart, normalizeRoute } from './names.js';
 import { tag } from './render-tree.js';
+import { STREAM_METHOD } from './streams.js';
 
 /**
  * Merging RED metrics from both sources (pure). Per source the better basis wins: for eBPF the
@@ -39,12 +40,14 @@ export function operationKey(r: RedRow): string {
   return `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`.toLowerCase();
 }
 
+const isStreamRow = (r: RedRow) => r.protocol === 'grpc' && r.rpcMethod !== null && STREAM_METHOD.test(r.rpcMethod);
+
 export function operationLabel(r: RedRow): string {
   if (r.protocol === 'http') {
     const route = httpRoutePart(r.httpMethod, r.httpRoute);
     return route ? `Route: ${route} (${r.httpMethod ?? '?'})` : `Operation: ${httpOperation(r.httpMethod, null)} (no route)`;
   }
-  if (r.protocol === 'grpc') return `Method: ${r.rpcService ? `${r.rpcService}/` : ''}${r.rpcMethod ?? '?'}`;
+  if (r.protocol === 'grpc') return `Method: ${r.rpcService ? `${r.rpcService}/` : ''}${r.rpcMethod ?? '?'}${isStreamRow(r) ? ' (stream: durations are how long clients stayed connected)' : ''}`;
   return `Operation: ${[r.dbOperation, r.dbTable].filter(Boolean).join(' ') || '(unknown)'} (${r.dbSystem ?? 'db'})`;
 }
 
@@ -90,7 +93,8 @@ export function analysis(sections: RedSection[]): string {
   const worst = rows.filter(({ r }) => r.errorRate >= 0.01 && r.errors >= 1).sort((a, b) => b.r.errorRate - a.r.errorRate)[0];
   if (worst) parts.push(`${operationLabel(worst.r).replace(/^\w+: /, '')} fails ${formatPercent(worst.r.errorRate)} of requests ${tag(worst.s.source)}`);
   else parts.push('no operation has a notable error rate');
-  const slowest = rows.filter(({ r }) => r.p99Ms !== null).sort((a, b) => (b.r.p99Ms ?? 0) - (a.r.p99Ms ?? 0))[0];
+  // A stream's P99 is a connection's lifetime, not a slow answer (streams.ts).
+  const slowest = rows.filter(({ r }) => r.p99Ms !== null && !isStreamRow(r)).sort((a, b) => (b.r.p99Ms ?? 0) - (a.r.p99Ms ?? 0))[0];
   if (slowest) parts.push(`slowest P99 is ${pct(slowest.r.p99Ms, slowest.r.percentilesAtLeast)} on ${operationLabel(slowest.r).replace(/^\w+: /, '')} ${tag(slowest.s.source)}`);
   return `Analysis: ${parts.join('; ')}.`;
 }

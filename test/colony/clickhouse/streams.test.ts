@@ -1,0 +1,69 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HAVE_CHDB, SKIP_REASON } from './chdb.js';
+import { answer, firstDifference } from './parity.js';
+import { ColonyStore } from '../../../src/colony/store/store.js';
+import { ClickHouseStore } from '../../../src/colony/store/clickhouse/store.js';
+import type { Colony } from '../../../src/colony/store/colony.js';
+import { ingestExport } from '../../../src/colony/otlp/ingest.js';
+import { MIN, T0 } from '../../support/otlp-json.js';
+import { flagdExport } from '../../support/real-shapes.js';
+
+const DIR = join(tmpdir(), `coral-ch-streams-${process.pid}`);
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+const NOW = T0 + 60n * MIN;
+
+async function load(store: Colony): Promise<void> {
+  await ingestExport(store, 'traces', 'json', Buffer.from(JSON.stringify(flagdExport())));
+}
+
+interface Summary { services: { service: string; p95Ms: number | null; requests: number; slower: boolean; signals: string[] }[]; standOut: unknown[]; streams: { operation: string; streams: number }[] }
+
+async function check(store: Colony): Promise<void> {
+  const s = await answer(store, NOW, 'coral_query_summary', {});
+  const summary = s.structured as Summary;
+  const flagd = summary.services.find((c) => c.service === 'flagd');
+  // The unary calls' P95, not a stream's lifetime; nothing blamed for latency.
+  expect(flagd?.p95Ms).toBeLessThan(5);
+  // Its requests are the 120 calls of the window: the 12 streams are not requests it answered.
+  expect(flagd?.requests).toBe(120);
+  expect(flagd?.slower).toBe(false);
+  expect(summary.standOut).toEqual([]);
+  expect(summary.streams).toEqual([expect.objectContaining({ operation: 'flagd.evaluation.v1.Service/EventStream', streams: 12 })]);
+  expect(s.text).toMatch(/Streams \(long-lived RPCs[^\n]*\n  flagd flagd\.evaluation\.v1\.Service\/EventStream: 12 streams closed, half within \d+\.\ds, longest ~\d+\.\ds \(SDK spans\)/);
+  const red = await answer(store, NOW, 'coral_query_metrics', { service: 'flagd', time_range: '30m' });
+  expect(red.text).toMatch(/Method: flagd\.evaluation\.v1\.Service\/EventStream \(stream: durations are how long clients stayed connected\)/);
+  expect(red.text).toMatch(/slowest P99 is [\d.]+ms on flagd\.evaluation\.v1\.Service\/ResolveBoolean/);
+}
+
+describe('streaming RPCs are read as streams, not slow calls', () => {
+  it('DuckDB', async () => {
+    const duck = await ColonyStore.open({ path: ':memory:' });
+    try {
+      await load(duck);
+      await check(duck);
+    } finally {
+      await duck.close();
+    }
+  });
+
+  it.skipIf(!HAVE_CHDB)(`ClickHouse, the same answers${HAVE_CHDB ? '' : ` (skipped: ${SKIP_REASON})`}`, async () => {
+    const duck = await ColonyStore.open({ path: ':memory:' });
+    const ch = await ClickHouseStore.open({ target: { kind: 'chdb', dir: DIR, database: 'streams' }, create: true });
+    try {
+      await load(duck);
+      await load(ch);
+      await check(ch);
+      for (const [tool, args] of [['coral_query_summary', {}], ['coral_query_metrics', { service: 'flagd', time_range: '30m' }]] as const) {
+        const [a, b] = await Promise.all([answer(duck, NOW, tool, args), answer(ch, NOW, tool, args)]);
+        expect(b.text).toBe(a.text);
+        expect(firstDifference(a.structured, b.structured)).toBeNull();
+      }
+    } finally {
+      await ch.close();
+      await duck.close();
+    }
+  }, 120_000);
+});
