@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HAVE_CHDB, SKIP_REASON } from './chdb.js';
-import { answer, firstDifference } from './parity.js';
-import { ColonyStore } from '../../../src/colony/store/store.js';
-import { ClickHouseStore } from '../../../src/colony/store/clickhouse/store.js';
+import { answer } from './parity.js';
+import { expectSameAnswers, withBothBackends, withDuckDB } from './both.js';
 import type { Colony } from '../../../src/colony/store/colony.js';
 import { ingestExport } from '../../../src/colony/otlp/ingest.js';
 import { MIN, T0 } from '../../support/otlp-json.js';
@@ -56,31 +55,10 @@ async function check(store: Colony): Promise<void> {
 }
 
 describe('names and numbers that read right', () => {
-  it('DuckDB: operations without a route or named by the method, histogram count/sum/min/max', async () => {
-    const duck = await ColonyStore.open({ path: ':memory:' });
-    try {
-      await load(duck);
-      await check(duck);
-    } finally {
-      await duck.close();
-    }
-  });
+  it('DuckDB: operations without a route or named by the method, histogram count/sum/min/max', () => withDuckDB(load, check));
 
-  it.skipIf(!HAVE_CHDB)(`ClickHouse answers the same${HAVE_CHDB ? '' : ` (skipped: ${SKIP_REASON})`}`, async () => {
-    const duck = await ColonyStore.open({ path: ':memory:' });
-    const ch = await ClickHouseStore.open({ target: { kind: 'chdb', dir: DIR, database: 'readright' }, create: true });
-    try {
-      await load(duck);
-      await load(ch);
-      await check(ch);
-      for (const [tool, args] of [['coral_query_telemetry_metrics', { service: 'ad' }], ['coral_query_metrics', { service: 'frontend-proxy' }], ['coral_query_telemetry_logs', { service: 'frontend' }]] as const) {
-        const [a, b] = await Promise.all([answer(duck, NOW, tool, args), answer(ch, NOW, tool, args)]);
-        expect(b.text).toBe(a.text);
-        expect(firstDifference(a.structured, b.structured)).toBeNull();
-      }
-    } finally {
-      await ch.close();
-      await duck.close();
-    }
-  }, 120_000);
+  it.skipIf(!HAVE_CHDB)(`ClickHouse answers the same${HAVE_CHDB ? '' : ` (skipped: ${SKIP_REASON})`}`, () => withBothBackends(DIR, 'readright', load, async (duck, ch) => {
+    await check(ch);
+    await expectSameAnswers(duck, ch, NOW, [['coral_query_telemetry_metrics', { service: 'ad' }], ['coral_query_metrics', { service: 'frontend-proxy' }], ['coral_query_telemetry_logs', { service: 'frontend' }]]);
+  }), 120_000);
 });

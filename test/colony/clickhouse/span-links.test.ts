@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HAVE_CHDB, SKIP_REASON } from './chdb.js';
-import { answer, firstDifference } from './parity.js';
+import { answer } from './parity.js';
+import { expectSameAnswers, withBothBackends } from './both.js';
 import { ColonyStore } from '../../../src/colony/store/store.js';
-import { ClickHouseStore } from '../../../src/colony/store/clickhouse/store.js';
 import type { Colony } from '../../../src/colony/store/colony.js';
 import { ingestExport } from '../../../src/colony/otlp/ingest.js';
 import { MIN, T0 } from '../../support/otlp-json.js';
@@ -37,22 +37,8 @@ describe('span links', () => {
     }
   });
 
-  it.skipIf(!HAVE_CHDB)(`ClickHouse answers as DuckDB does${HAVE_CHDB ? '' : ` (skipped: ${SKIP_REASON})`}`, async () => {
-    const duck = await ColonyStore.open({ path: ':memory:' });
-    const ch = await ClickHouseStore.open({ target: { kind: 'chdb', dir: DIR, database: 'links' }, create: true });
-    try {
-      await load(duck);
-      await load(ch);
-      expect((await ch.getTrace(CONSUMER_TRACE))[0].links).toEqual(WANT);
-      for (const tool of ['coral_get_trace_by_id', 'coral_query_traces']) {
-        const args = { trace_id: CONSUMER_TRACE };
-        const [a, b] = await Promise.all([answer(duck, T0 + MIN, tool, args), answer(ch, T0 + MIN, tool, args)]);
-        expect(b.text).toBe(a.text);
-        expect(firstDifference(a.structured, b.structured)).toBeNull();
-      }
-    } finally {
-      await ch.close();
-      await duck.close();
-    }
-  }, 120_000);
+  it.skipIf(!HAVE_CHDB)(`ClickHouse answers as DuckDB does${HAVE_CHDB ? '' : ` (skipped: ${SKIP_REASON})`}`, () => withBothBackends(DIR, 'links', load, async (duck, ch) => {
+    expect((await ch.getTrace(CONSUMER_TRACE))[0].links).toEqual(WANT);
+    await expectSameAnswers(duck, ch, T0 + MIN, [['coral_get_trace_by_id', { trace_id: CONSUMER_TRACE }], ['coral_query_traces', { trace_id: CONSUMER_TRACE }]]);
+  }), 120_000);
 });
