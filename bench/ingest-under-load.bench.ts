@@ -59,7 +59,7 @@ const db = join(dir, 'colony.duckdb');
 try {
   const end = nowNs();
   const store = await ColonyStore.open({ path: db, threads: 1, memoryLimit: '4GB' });
-  await populate(store, SPANS, 200_000, end);
+  await populate(store, SPANS, 200_000, { end });
   await store.close();
   const serve = await startServe(db, dir, SERVE_ARGS);
   let rssPeak = 0;

@@ -46,21 +46,40 @@ const attributesOf = (() => {
   };
 })();
 
-/**
- * Fills a store with `spans` server spans over one day and `points` cumulative histogram points,
- * the day ending at `end` (END by default; a served colony's benches use now, which its tools read back from).
- */
-export async function populate(store: ColonyWriter, SPANS: number, POINTS: number, end = END): Promise<void> {
+/** Options of a synthetic colony; the defaults are the colony every other bench measures. */
+export interface SyntheticShape {
+  /** Services the spans are spread over (default 20). */
+  services?: number;
+  /** Pods per service, each with its own resource (instance id, pod, host); the first one 4x slower. Default 0: a resource names the service only. */
+  pods?: number;
+  /** The instant the day of spans ends (END by default; a served colony's benches use now, which its tools read back from). */
+  end?: bigint;
+}
+
+/** A resource per (service, pod), made once. */
+function resourceOf(svc: number, pod: number, pods: number): string {
+  if (pods === 0) return `{"service.name":"svc-${svc}"}`;
+  const name = `svc-${svc}-pod-${pod}`;
+  return JSON.stringify({ 'service.name': `svc-${svc}`, 'service.instance.id': `${name}-1`, 'k8s.pod.name': name, 'host.name': `node-${pod % 3}` });
+}
+
+/** Fills a store with `spans` server spans over one day and `points` cumulative histogram points, the day ending at `shape.end`. */
+export async function populate(store: ColonyWriter, SPANS: number, POINTS: number, shape: SyntheticShape = {}): Promise<void> {
+  const end = shape.end ?? END;
+  const services = shape.services ?? SERVICES;
+  const pods = shape.pods ?? 0;
+  const resources = Array.from({ length: services }, (_, svc) => Array.from({ length: Math.max(1, pods) }, (_, pod) => resourceOf(svc, pod, pods)));
   const rand = rng(42);
   const spanWindowNs = 24n * 3600n * SEC; // one day of spans
   for (let done = 0; done < SPANS; ) {
     const batch = emptyBatch();
     for (let i = 0; i < 50_000 && done < SPANS; i++, done++) {
-      const svc = done % SERVICES;
+      const svc = done % services;
+      const pod = pods === 0 ? 0 : Math.floor(done / services) % pods;
       const route = Math.floor(rand() * ROUTES);
       const code = CODES[Math.floor(rand() * rand() * CODES.length)];
       const start = end - spanWindowNs + (BigInt(done) * spanWindowNs) / BigInt(SPANS);
-      const durNs = BigInt(Math.floor(1e6 * (2 + 50 * rand() ** 3)));
+      const durNs = BigInt(Math.floor(1e6 * (2 + 50 * rand() ** 3) * (pods > 0 && pod === 0 ? 4 : 1)));
       const row: SpanRow = Object.assign<Omit<SpanRow, keyof typeof hot>, typeof hot>({
         traceId: done.toString(16).padStart(32, '0'),
         spanId: done.toString(16).padStart(16, '0'),
@@ -77,7 +96,7 @@ export async function populate(store: ColonyWriter, SPANS: number, POINTS: numbe
         statusCode: code >= 500 ? 'ERROR' : 'UNSET',
         statusMessage: '',
         attributes: attributesOf(route, code),
-        resourceAttributes: `{"service.name":"svc-${svc}"}`,
+        resourceAttributes: resources[svc][pod],
         events: '[]',
         links: '[]',
       }, hot);

@@ -29,6 +29,8 @@ export interface EngineLike {
   openService?(service: string): void;
   /** A span's linked trace, shown in the trace view. */
   openTrace?(traceId: string): void;
+  /** A service's breakdown (coral_query_breakdown), shown. */
+  breakdownService?(service: string): void;
   /** Engines with a live colony: stop or restart its refresh. */
   setLivePaused?(paused: boolean): void;
   close(): Promise<void>;
@@ -99,6 +101,7 @@ export function App({ initial, engine, redraw, copy }: { initial: ConsoleState; 
     redraw: () => redraw?.(),
     openService: (service: string) => engine.openService?.(service),
     openTrace: (traceId: string) => engine.openTrace?.(traceId),
+    breakdownService: (service: string) => engine.breakdownService?.(service),
     setLivePaused: (paused: boolean) => engine.setLivePaused?.(paused),
     copy: (text: string) => copy?.(text),
   }), [engine, exit, redraw, copy]);

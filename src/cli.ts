@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-import { Command, Option } from 'commander';
+import { type Command, Option } from 'commander';
 import { VERSION } from './core/version.js';
 import { describeError, CoralError } from './core/errors.js';
 import { terminalSafe } from './core/terminal-text.js';
 import { applyRootOptions } from './commands/cli-globals.js';
+import { addNestedHelp, unknownCommandMessage } from './commands/command-tree.js';
+import { CoralCommand, FLAT_FORMATS, TRACE_FORMATS, settleOutput } from './commands/output-option.js';
 import { applyTokenOptions } from './commands/token-options.js';
 
 /**
@@ -12,7 +14,7 @@ import { applyTokenOptions } from './commands/token-options.js';
  */
 const CLICKHOUSE_HELP = 'a ClickHouse colony (tables of the OpenTelemetry Collector\'s clickhouse exporter): http(s)://[user@]host:8123[/database] or chdb:DIR';
 
-const program = new Command()
+const program = new CoralCommand()
   .name('coral')
   .description('Coral: incident investigation over eBPF and OpenTelemetry data, from the terminal.')
   .version(VERSION, '-v, --version')
@@ -32,8 +34,8 @@ const program = new Command()
   .option('-y, --yes', 'console: accept sending telemetry to a cloud model without asking (remembered per provider)')
   .action(async (opts, cmd: Command) => {
     if (cmd.args.length > 0) {
-      // Commander's own message, with the nearest command suggested.
-      (cmd as unknown as { unknownCommand(): never }).unknownCommand();
+      // Commander's wording, with the nearest command suggested (or those there are).
+      cmd.error(unknownCommandMessage(cmd.args[0], cmd), { exitCode: 1, code: 'commander.unknownCommand' });
     }
     await (await import('./commands/console.js')).consoleCommand(opts);
   });
@@ -41,6 +43,7 @@ const program = new Command()
 program.hook('preAction', (root, leaf) => {
   applyRootOptions(root, leaf);
   applyTokenOptions(leaf);
+  settleOutput(leaf);
 });
 
 const colony = program.command('colony').description('the embedded telemetry store and its OTLP receiver').helpCommand(true);
@@ -75,7 +78,7 @@ colony
   .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
   .option('--token <secret>', 'bearer token for --colony (visible in ps: prefer --token-file or CORAL_COLONY_TOKEN)')
   .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
-  .option('--json', 'print JSON instead of text')
+  .outputs(['text', 'json'])
   .action(async (opts) => (await import('./commands/colony-status.js')).colonyStatus(opts));
 
 program
@@ -88,7 +91,7 @@ program
   .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
   .option('--token <secret>', 'bearer token for --colony (visible in ps: prefer --token-file or CORAL_COLONY_TOKEN)')
   .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
-  .option('--json', 'print exactly one JSON object: answer, model, tool_calls, citations, usage')
+  .outputs(['text', 'json'], ' (json: exactly one object: answer, model, tool_calls, citations, usage)')
   .option('--stream', 'print the answer as it is written (the default on a terminal)')
   .option('--events', 'print every agent event as a JSON line')
   .option('--continue', 'continue the latest conversation (on the colony it used)')
@@ -102,12 +105,12 @@ const config = program.command('config').description('the settings coral ask and
 config
   .command('show')
   .description('the effective settings, where each comes from, secrets masked')
-  .option('--json', 'print JSON')
+  .outputs(['text', 'json'])
   .action(async (o) => (await import('./commands/config.js')).configShow(o));
 config
   .command('validate')
   .description('check the config files, the keys and variables they reference, and the MCP server commands')
-  .option('--json', 'print JSON: {valid, problems}')
+  .outputs(['text', 'json'], ' (json: {valid, problems})')
   .action(async (o) => (await import('./commands/config.js')).configValidate(o));
 config
   .command('trust')
@@ -155,14 +158,14 @@ const query = program
   .helpCommand(true);
 
 /** Options every query sub-command takes: where the colony is, which window, how to print. */
-function queryCommand(parent: Command, spec: string, description: string, since = '1h'): Command {
+function queryCommand(parent: CoralCommand, spec: string, description: string, since = '1h', formats = FLAT_FORMATS): CoralCommand {
   return parent
     .command(spec)
     .description(description)
     .option('--since <duration>', 'how far back from now: 30m, 1h, 24h, 7d', since)
     .option('--from <time>', 'window start: ISO-8601, epoch seconds or ms, now-2h; with --to instead of --since')
     .option('--to <time>', 'window end (default now)')
-    .option('-o, --output <format>', 'table, text or json (traces also tree)')
+    .outputs(formats)
     .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb, or CORAL_COLONY / config colony.url)')
     .option('--clickhouse <url>', CLICKHOUSE_HELP)
     .option('--colony <url>', 'a running colony, e.g. http://127.0.0.1:4318')
@@ -186,7 +189,7 @@ queryCommand(query, 'metrics <service>', 'RED metrics from eBPF and OTLP, merged
     }, o, 'table');
   });
 
-queryCommand(query, 'traces [service]', 'traces as merged span trees (coral_query_traces)')
+queryCommand(query, 'traces [service]', 'traces as merged span trees (coral_query_traces)', '1h', TRACE_FORMATS)
   .option('--min-duration <d>', 'only traces with a span this slow: 500ms, 2s')
   .option('--max <n>', 'how many traces (1-50)', '10')
   .option('--order <o>', 'errors (failing first, then slowest), duration or recent', 'errors')
@@ -195,12 +198,22 @@ queryCommand(query, 'traces [service]', 'traces as merged span trees (coral_quer
     await runQuery('coral_query_traces', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 1, 50), order: o.order }, o, 'tree');
   });
 
-queryCommand(query, 'trace <id>', 'one trace, merged (coral_query_traces with trace_id)')
+queryCommand(query, 'trace <id>', 'one trace, merged (coral_query_traces with trace_id)', '1h', TRACE_FORMATS)
   .action(async (id, o) => (await q()).runQuery('coral_query_traces', { trace_id: id }, o, 'tree'));
 
 // The same default as the tool's time_range: the last half hour against the half hour before.
 queryCommand(query, 'summary', 'where to look first (coral_query_summary)', '30m')
   .action(async (o) => (await q()).runQuery('coral_query_summary', {}, o, 'text'));
+
+queryCommand(query, 'breakdown [service]', 'what the failing or slow requests of a service have in common (coral_query_breakdown)', '30m')
+  .option('--service <name>', 'the service (or give it as the argument)')
+  .option('--operation <op>', 'only this operation, route or span name')
+  .option('--compare <c>', 'auto, errors, slow or window', 'auto')
+  .option('--threshold <d>', 'with --compare slow: what counts as slow (250ms, 1s) instead of the P95')
+  .action(async (service, o) => {
+    const { runQuery, ms } = await q();
+    await runQuery('coral_query_breakdown', { service: o.service ?? service, operation: o.operation, compare: o.compare, threshold_ms: ms(o.threshold) }, o, 'text');
+  });
 
 queryCommand(query, 'health [service]', 'service health (coral_get_service_health)')
   .action(async (service, o) => (await q()).runQuery('coral_get_service_health', { service }, o, 'table'));
@@ -217,7 +230,7 @@ for (const p of ['http', 'grpc', 'sql'] as const) {
   queryCommand(ebpf, `${p} <service>`, `eBPF ${p.toUpperCase()} metrics (coral_query_ebpf_${p}_metrics)`)
     .action(async (service, o) => (await q()).runQuery(`coral_query_ebpf_${p}_metrics`, { service }, o, 'table'));
 }
-queryCommand(ebpf, 'traces [service]', 'traces of eBPF spans only (coral_query_ebpf_traces)')
+queryCommand(ebpf, 'traces [service]', 'traces of eBPF spans only (coral_query_ebpf_traces)', '1h', TRACE_FORMATS)
   .option('--min-duration <d>', 'only traces with a span this slow').option('--max <n>', 'how many traces (1-50)', '10')
   .action(async (service, o) => {
     const { runQuery, ms, int } = await q();
@@ -225,7 +238,7 @@ queryCommand(ebpf, 'traces [service]', 'traces of eBPF spans only (coral_query_e
   });
 
 const telemetry = query.command('telemetry').description('OTLP (SDK) data only').helpCommand(true);
-queryCommand(telemetry, 'spans [service]', 'traces of OTLP spans only (coral_query_telemetry_spans)')
+queryCommand(telemetry, 'spans [service]', 'traces of OTLP spans only (coral_query_telemetry_spans)', '1h', TRACE_FORMATS)
   .option('--min-duration <d>', 'only traces with a span this slow').option('--max <n>', 'how many traces (1-50)', '10')
   .action(async (service, o) => {
     const { runQuery, ms, int } = await q();
@@ -245,7 +258,7 @@ queryCommand(telemetry, 'logs [service]', 'logs, newest first (coral_query_telem
 const honeycomb = program.command('honeycomb').description('find columns across Honeycomb datasets (the bundled fake environment without HONEYCOMB_API_KEY)').helpCommand(true);
 
 /** Where the Honeycomb answers come from. */
-function honeycombCommand(spec: string, description: string): Command {
+function honeycombCommand(spec: string, description: string): CoralCommand {
   return honeycomb
     .command(spec)
     .description(description)
@@ -260,13 +273,13 @@ honeycombCommand('search <query>', 'search columns by name across datasets (hone
   .option('--limit <n>', 'results per page (1-1000)', '50')
   .option('--offset <n>', 'skip this many results', '0')
   .addOption(new Option('--tie-break <order>', 'order among equal scores').choices(['stable', 'tokens']))
-  .option('-o, --output <format>', 'table or json', 'table')
+  .outputs(['table', 'json'])
   .action(async (query, o) => (await import('./commands/honeycomb.js')).honeycombSearch(query, o));
 
 honeycombCommand('summary', 'datasets, their conventions and custom columns (honeycomb_get_environment_summary)')
   .option('--samples <n>', 'sample columns per dataset (1-50)', '10')
   .option('--no-samples', 'leave sample columns out')
-  .option('-o, --output <format>', 'table or json', 'table')
+  .outputs(['table', 'json'])
   .action(async (o) => (await import('./commands/honeycomb.js')).honeycombSummary(o));
 
 honeycombCommand('mcp', 'serve the two Honeycomb tools over stdio to MCP clients')
@@ -277,7 +290,7 @@ const demo = program.command('demo').description('bundled incident scenarios mod
 demo
   .command('list')
   .description('the scenarios: name, size and one-line story')
-  .option('--json', 'print JSON (with each scenario\'s ground truth)')
+  .outputs(['table', 'json'], ' (json: with each scenario\'s ground truth)')
   .action(async (opts) => (await import('./commands/demo.js')).demoList(opts));
 
 demo
@@ -286,7 +299,7 @@ demo
   .option('--db <file>', 'colony database file, or :memory: (default: ~/.coral/colony.duckdb)')
   .option('--clickhouse <url>', `${CLICKHOUSE_HELP}; creates the exporter's tables when missing`)
   .option('--at <time>', 'end the scenario at this instant instead of now (ISO-8601, epoch seconds or ms, now-1h)')
-  .option('--json', 'print the result as JSON')
+  .outputs(['text', 'json'])
   .action(async (name, opts) => (await import('./commands/demo.js')).demoLoad(name, opts));
 
 demo
@@ -295,7 +308,7 @@ demo
   .option('--speed <n>', 'times faster than real time (60 plays the hour in a minute)', '10')
   .option('--otlp <url>', 'OTLP receiver (default: OTEL_EXPORTER_OTLP_ENDPOINT, else http://127.0.0.1:4318, or :4317 for grpc)')
   .addOption(new Option('--protocol <p>', 'OTLP protocol (default: OTEL_EXPORTER_OTLP_PROTOCOL, else http/json)').choices(['http/json', 'http/protobuf', 'grpc']))
-  .option('--json', 'print the result as JSON')
+  .outputs(['text', 'json'])
   .action(async (name, opts) => (await import('./commands/demo.js')).demoReplay(name, opts));
 
 demo
@@ -310,8 +323,16 @@ demo
   .description('run the summary and the automatic triage on every scenario with several generator seeds, scored against the ground truth')
   .option('--seeds <n>', 'seeds per scenario: the committed one, then others generated on the spot', '3')
   .option('--random <n>', 'also N random incidents drawn by the generator (fault type, service, onset, sampling, noise)', '0')
-  .option('--json', 'print the rows as JSON')
+  .outputs(['table', 'json'], ' (the rows and the per-kind scores)')
   .action(async (names, opts) => (await import('./commands/demo.js')).demoEval(names, opts));
+
+program
+  .command('completion <shell>')
+  .description('print a completion script for bash, zsh or fish (see the README to install it)')
+  .action(async (shell: string) => (await import('./commands/completion.js')).printCompletion(shell, program));
+
+// Last, so that every group's help (replacing the helpCommand(true) above) reaches nested commands.
+addNestedHelp(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   // An error may quote what it refused (a flag, a file's content): shown, never acted on by the terminal.

@@ -23,8 +23,10 @@ export interface ConsoleActions {
   redraw(): void;
   /** A service's metrics and its worst traces (Enter in the Summary tab). */
   openService(service: string): void;
-  /** A span's linked trace (l in the span details). */
-  openTrace(traceId: string): void;
+  /** A span's linked trace (l in the span details); engines without it ignore the key. */
+  openTrace?(traceId: string): void;
+  /** What a service's failing or slow requests have in common (b in the Summary and Metrics tabs); engines without it ignore the key. */
+  breakdownService?(service: string): void;
   /** Stops or restarts the live refresh of a running colony. */
   setLivePaused(paused: boolean): void;
   /** Puts text on the terminal's clipboard (OSC 52). */
@@ -68,7 +70,7 @@ function copyId(c: KeyContext): void {
 /** l: the first link of the span under the cursor opens its trace; the status line says when there is none. */
 function followLink(c: KeyContext): void {
   const link = cursorLink(c.state.trace);
-  if (!link) return c.dispatch({ type: 'status', patch: { message: 'No link here: open a trace and put the cursor on a span with links', messageError: false } });
+  if (!link || !c.actions.openTrace) return c.dispatch({ type: 'status', patch: { message: 'No link here: open a trace and put the cursor on a span with links', messageError: false } });
   c.dispatch({ type: 'trace_follow', traceId: link.traceId });
   c.actions.openTrace(link.traceId);
   c.dispatch({ type: 'status', patch: { message: `Opening linked trace ${link.traceId}`, messageError: false } });
@@ -127,6 +129,15 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'summary.open', keys: ['return'], description: "open the service's metrics and worst traces", scope: 'summary', hint: true, run: (c) => {
     const svc = summaryServices(c.state.summary.data)[c.state.summary.cursor];
     if (svc) c.actions.openService(svc.service);
+  } },
+  { id: 'summary.breakdown', keys: ['b'], description: 'breakdown: what its failing or slow requests have in common', scope: 'summary', hint: true, run: (c) => {
+    const svc = summaryServices(c.state.summary.data)[c.state.summary.cursor];
+    if (svc) c.actions.breakdownService?.(svc.service);
+  } },
+
+  { id: 'metrics.breakdown', keys: ['b'], description: "breakdown of the table's service: what its failing or slow requests have in common", scope: 'metrics', hint: true, run: (c) => {
+    const service = (c.state.metrics?.args as { service?: unknown } | undefined)?.service;
+    if (typeof service === 'string') c.actions.breakdownService?.(service);
   } },
 
   { id: 'columns.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'columns', run: (c, key) => c.dispatch({ type: 'columns_move', delta: STEP[key] }) },

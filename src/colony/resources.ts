@@ -1,5 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
+import { strictInput } from '../core/input.js';
 import { colonyStatusOf } from './status.js';
 import type { ToolContext } from './tools/types.js';
 
@@ -63,16 +64,19 @@ export function investigateText(a: { symptom?: string; service?: string; time_ra
 }
 
 export function registerColonyPrompts(server: McpServer): void {
-  server.registerPrompt('investigate', {
+  const argsSchema = {
+    symptom: z.string().optional().describe('what the user sees, e.g. "checkout is slow"'),
+    service: z.string().optional().describe('a service to focus on'),
+    time_range: z.string().optional().describe('the window to examine: 30m (default), 1h, 24h'),
+  };
+  const prompt = server.registerPrompt('investigate', {
     title: 'Investigate an incident',
     description: 'Start from the colony summary, then drill into metrics, traces, events and logs.',
-    argsSchema: {
-      symptom: z.string().optional().describe('what the user sees, e.g. "checkout is slow"'),
-      service: z.string().optional().describe('a service to focus on'),
-      time_range: z.string().optional().describe('the window to examine: 30m (default), 1h, 24h'),
-    },
+    argsSchema,
   }, (args) => ({
     description: 'Investigate with the colony tools, starting with coral_query_summary',
     messages: [{ role: 'user', content: { type: 'text', text: investigateText(args) } }],
   }));
+  // registerPrompt takes only a raw shape (made a stripping z.object); the strict one refuses a misspelt argument.
+  prompt.argsSchema = strictInput(argsSchema);
 }

@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { strictInput } from '../core/input.js';
 import { VERSION } from '../core/version.js';
 import { type Gate, GateFullError } from '../core/gate.js';
 import { STRUCTURED_BUDGET_FACTOR, boundStructured, boundText } from './tools/answer-bounds.js';
@@ -30,7 +31,7 @@ export function createColonyServer(ctx: ToolContext, opts: ColonyServerOptions =
   for (const def of ALL_TOOLS) {
     server.registerTool(
       def.name,
-      { title: def.title, description: def.description, inputSchema: def.input, outputSchema: def.output, annotations: { readOnlyHint: true, openWorldHint: false } },
+      { title: def.title, description: def.description, inputSchema: strictInput(def.input), outputSchema: def.output, annotations: { readOnlyHint: true, openWorldHint: false } },
       async (args: Record<string, unknown>): Promise<CallToolResult> => {
         try {
           const out = opts.gate ? await opts.gate.run(() => def.run(ctx, args as never)) : await def.run(ctx, args as never);

@@ -6,7 +6,7 @@ import { ToolHub } from '../agent/toolhub.js';
 import { TriageProvider } from '../agent/providers/triage.js';
 import type { AgentEvent, Message } from '../agent/events.js';
 import { CoralError } from '../core/errors.js';
-import { type ScenarioDef, SCENARIOS, SCENARIO_BASE_ISO, SCENARIO_SECONDS } from '../demo/scenarios.js';
+import { type IncidentKind, type ScenarioDef, SCENARIOS, SCENARIO_BASE_ISO, SCENARIO_SECONDS } from '../demo/scenarios.js';
 import { GENERATOR_VERSION, generateScenario, serialize } from '../demo/generate.js';
 import { loadLines, loadScenario } from '../demo/load.js';
 import { randomScenario } from '../demo/random.js';
@@ -18,6 +18,8 @@ import { randomScenario } from '../demo/random.js';
  */
 export interface EvalRow {
   scenario: string;
+  /** The kind of incident (scenarios.ts), for the per-kind report. */
+  kind: IncidentKind;
   seed: number;
   culprits: string[];
   /** 1-based rank of the first culprit among the services that stand out; null when it does not stand out. */
@@ -69,7 +71,7 @@ export async function evaluate(def: ScenarioDef, seed: number): Promise<EvalRow>
       const answer = (events.find((e) => e.type === 'message_end') as { text: string } | undefined)?.text ?? '';
       const { rank, ok } = judge(def.truth.culprits, standOut);
       const triageNamed = triageNames(answer, def.truth.culprits);
-      return { scenario: def.name, seed, culprits: def.truth.culprits, culpritRank: rank, standOut, triageNamed, ok: ok && triageNamed, seconds: (Date.now() - started) / 1000 };
+      return { scenario: def.name, kind: def.kind, seed, culprits: def.truth.culprits, culpritRank: rank, standOut, triageNamed, ok: ok && triageNamed, seconds: (Date.now() - started) / 1000 };
     } finally {
       await hub.close();
     }
@@ -93,7 +95,45 @@ export function formatTable(rows: readonly EvalRow[]): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
   const passed = rows.filter((r) => r.ok).length;
-  return [line(head), ...body.map(line), '', `${passed}/${rows.length} right (culprit first, or a quiet healthy hour, and the triage names it).`].join('\n');
+  return [
+    line(head), ...body.map(line), '', `${passed}/${rows.length} right (culprit first, or a quiet healthy hour, and the triage names it).`,
+    '', 'Per kind of incident (top@1: the culprit ranked first, or a quiet hour for none; found: at any rank):', formatKinds(scoreByKind(rows)),
+  ].join('\n');
+}
+
+/** How one kind of incident fared: Top@1 is the culprit ranked first (for 'none': a quiet hour). */
+export interface KindScore {
+  kind: IncidentKind;
+  runs: number;
+  top1: number;
+  /** The culprit among what stands out at any rank. */
+  found: number;
+  triageNamed: number;
+  ok: number;
+}
+
+export function scoreByKind(rows: readonly EvalRow[]): KindScore[] {
+  const byKind = new Map<IncidentKind, KindScore>();
+  for (const r of rows) {
+    const k = byKind.get(r.kind) ?? { kind: r.kind, runs: 0, top1: 0, found: 0, triageNamed: 0, ok: 0 };
+    const quiet = r.culprits.length === 0 && r.standOut.length === 0;
+    k.runs++;
+    if (r.culpritRank === 1 || quiet) k.top1++;
+    if (r.culpritRank !== null || quiet) k.found++;
+    if (r.triageNamed) k.triageNamed++;
+    if (r.ok) k.ok++;
+    byKind.set(r.kind, k);
+  }
+  return [...byKind.values()].sort((a, b) => a.kind.localeCompare(b.kind));
+}
+
+export function formatKinds(scores: readonly KindScore[]): string {
+  const head = ['kind', 'runs', 'top@1', 'found', 'triage', 'right'];
+  const pct = (n: number, of: number) => `${n}/${of} ${Math.round((100 * n) / of)}%`;
+  const body = scores.map((k) => [k.kind, String(k.runs), pct(k.top1, k.runs), pct(k.found, k.runs), pct(k.triageNamed, k.runs), pct(k.ok, k.runs)]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  return [line(head), ...body.map(line)].join('\n');
 }
 
 /** Seeds of the random draws: fixed, so two runs draw the same incidents. */

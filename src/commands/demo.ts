@@ -153,18 +153,20 @@ export async function demoGenerate(names: string[], opts: { out?: string; check?
 }
 
 /** `coral demo eval`: the investigation's quality on every scenario and several seeds; exit code 1 unless all are right. */
-export async function demoEval(names: string[], opts: { seeds: string; random?: string; json?: boolean }): Promise<void> {
+export async function demoEval(names: string[], opts: { seeds: string; random?: string; json?: boolean; output?: string }): Promise<void> {
   const seeds = Number(opts.seeds);
   if (!Number.isInteger(seeds) || seeds < 0 || seeds > 20) throw new CoralError(`Invalid --seeds "${opts.seeds}".`, 'Use a whole number from 0 to 20 (0 runs only the random draws).');
   const random = Number(opts.random ?? '0');
   if (!Number.isInteger(random) || random < 0 || random > 200) throw new CoralError(`Invalid --random "${opts.random}".`, 'Use a whole number from 0 to 200.');
-  const { runEval, formatTable } = await import('./demo-eval.js');
+  if (opts.output !== undefined && opts.output !== 'table' && opts.output !== 'json') throw new CoralError(`Invalid --output "${opts.output}".`, 'Use table or json.');
+  const json = opts.json === true || opts.output === 'json';
+  const { runEval, formatTable, scoreByKind } = await import('./demo-eval.js');
   const rows = await runEval({
     scenarios: names,
     seeds,
     random,
-    onRow: opts.json ? undefined : (r) => process.stderr.write(`  ${r.scenario} seed ${r.seed}: ${r.ok ? 'right' : 'WRONG'} (${r.seconds.toFixed(1)} s)\n`),
+    onRow: json ? undefined : (r) => process.stderr.write(`  ${r.scenario} seed ${r.seed}: ${r.ok ? 'right' : 'WRONG'} (${r.seconds.toFixed(1)} s)\n`),
   });
-  print(opts.json ? JSON.stringify(rows, null, 2) : formatTable(rows));
+  print(json ? JSON.stringify({ rows, kinds: scoreByKind(rows) }, null, 2) : formatTable(rows));
   if (rows.some((r) => !r.ok)) process.exitCode = 1;
 }

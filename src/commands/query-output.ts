@@ -4,16 +4,7 @@ import { tableStyle } from '../core/color.js';
 import { jsonForTerminal, terminalSafeDeep } from '../core/terminal-text.js';
 import type { ToolOutput } from '../colony/tools/types.js';
 import { httpOperation } from '../colony/unified/names.js';
-
-export type OutputFormat = 'table' | 'json' | 'tree' | 'text';
-export const OUTPUT_FORMATS: readonly OutputFormat[] = ['table', 'json', 'tree', 'text'];
-
-const TRACE_TOOLS = new Set(['coral_query_traces', 'coral_query_ebpf_traces', 'coral_query_telemetry_spans']);
-
-/** The formats a tool's result prints in: every tool has table, text and json; span trees only for traces. */
-export function formatsFor(tool: string): readonly OutputFormat[] {
-  return TRACE_TOOLS.has(tool) ? OUTPUT_FORMATS : ['table', 'text', 'json'];
-}
+import type { OutputFormat } from './output-option.js';
 
 type Rec = Record<string, unknown>;
 const tagOf = (s: unknown) => (s === 'ebpf' ? '[eBPF]' : '[OTLP]');

@@ -5,7 +5,8 @@ import { resolveColonyChoice } from '../agent/colony-choice.js';
 import { toolByName } from '../colony/tools/index.js';
 import { parseToolInput } from '../core/input.js';
 import { type AccessOptions, openResolvedAccess } from './colony-access.js';
-import { type OutputFormat, formatsFor, printToolOutput } from './query-output.js';
+import type { OutputFormat } from './output-option.js';
+import { printToolOutput } from './query-output.js';
 
 export interface QueryOptions extends AccessOptions {
   since?: string;
@@ -32,18 +33,9 @@ export function queryWindow(opts: QueryOptions, remote: boolean, now: Nanos = no
   return { timeRange: `${seconds}s`, now: remote ? nowNs : () => to };
 }
 
-function format(tool: string, opts: QueryOptions, fallback: OutputFormat): OutputFormat {
-  const f = (opts.output ?? fallback) as OutputFormat;
-  const accepted = formatsFor(tool);
-  if (!accepted.includes(f)) {
-    throw new CoralError(`--output "${opts.output}" is not available here.`, `This command prints as ${accepted.join(', ')}${accepted.includes('tree') ? '' : ' (span trees are for traces)'}.`);
-  }
-  return f;
-}
-
 /** Runs one colony tool for the CLI, exactly as an MCP client would call it, and prints it. */
 export async function runQuery(tool: string, args: Record<string, unknown>, opts: QueryOptions, defaultFormat: OutputFormat): Promise<void> {
-  const fmt = format(tool, opts, defaultFormat);
+  const fmt = (opts.output ?? defaultFormat) as OutputFormat;
   const target = await resolveColonyChoice(opts);
   const w = queryWindow(target, target.colony !== undefined);
   const clean = Object.fromEntries(Object.entries({ time_range: w.timeRange, ...args }).filter(([, v]) => v !== undefined));

@@ -21,6 +21,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { name: 'summary', usage: ':summary [30m]', description: 'where to look first' },
   { name: 'traces', usage: ':traces [service] [--min 500ms] [--max 10]', description: 'merged span trees' },
   { name: 'metrics', usage: ':metrics <service> [http|grpc|sql]', description: 'RED metrics, eBPF and OTLP' },
+  { name: 'breakdown', usage: ':breakdown <service> [errors|slow|window] [--since 30m]', description: 'what the failing or slow requests have in common' },
   { name: 'columns', usage: ':columns <query> [--dataset d]', description: 'search Honeycomb columns' },
   { name: 'env', usage: ':env', description: 'Honeycomb environment summary' },
   { name: 'load', usage: ':load <scenario>', description: 'load another demo scenario' },
@@ -67,6 +68,9 @@ export function parseCommand(line: string): ConsoleCommand {
     case 'metrics':
       if (!rest[0]) throw new CommandError('usage: :metrics <service> [http|grpc|sql]');
       return { kind: 'tool', tool: 'coral_query_metrics', args: { service: rest[0], ...(rest[1] ? { protocol: rest[1] } : {}), ...(opts.since ? { time_range: opts.since } : {}) } };
+    case 'breakdown':
+      if (!rest[0]) throw new CommandError('usage: :breakdown <service> [errors|slow|window] [--since 30m]');
+      return { kind: 'tool', tool: 'coral_query_breakdown', args: { service: rest[0], ...(rest[1] ? { compare: rest[1] } : {}), ...(opts.since ? { time_range: opts.since } : {}) } };
     case 'columns':
       if (!rest[0]) throw new CommandError('usage: :columns <query> [--dataset name]');
       return { kind: 'tool', tool: 'honeycomb_search_columns', args: { query: rest.join(' '), ...(opts.dataset ? { dataset: opts.dataset } : {}) } };
@@ -94,7 +98,7 @@ export function complete(line: string, words: { scenarios: string[]; services: s
   const parts = text.split(/\s+/);
   if (parts.length <= 1) return COMMANDS.map((c) => c.name).filter((n) => n.startsWith(parts[0] ?? '')).map((n) => `:${n}`);
   const last = parts[parts.length - 1];
-  const pool = parts[0] === 'load' ? words.scenarios : ['traces', 'metrics'].includes(parts[0]) ? words.services : [];
+  const pool = parts[0] === 'load' ? words.scenarios : ['traces', 'metrics', 'breakdown'].includes(parts[0]) ? words.services : [];
   const head = `:${parts.slice(0, -1).join(' ')} `;
   return pool.filter((w) => w.startsWith(last)).map((w) => `${head}${w}`);
 }

@@ -12,6 +12,7 @@ import { privateDir, writePrivateFile } from '../core/private-files.js';
 import { hasConsent } from '../agent/consent.js';
 import { CommandError, complete, parseCommand } from './commands.js';
 import { renumberCitations } from './citations.js';
+import type { EngineEvent } from './engine-events.js';
 import { exportMarkdown } from './export.js';
 import { jsonForTerminal } from '../core/terminal-text.js';
 import { DEFAULT_LIVE_INTERVAL_MS, LivePoller } from './live.js';
@@ -20,18 +21,7 @@ import { DEFAULT_LIVE_INTERVAL_MS, LivePoller } from './live.js';
  * The console's engine: the agent session, the model, the conversation and the `:` commands.
  * It knows nothing of Ink; the UI subscribes to its events and calls its actions.
  */
-export type EngineEvent =
-  /**
-   * `seq`: a tool call's number in this session, in the order calls start (what answers cite).
-   * `quiet`: a call the console made on the side: its result fills its tab without showing it.
-   */
-  | { type: 'agent'; event: AgentEvent; seq?: number; quiet?: boolean }
-  /** A live view's query asked again, with a different result (never logged: it repeats). */
-  | { type: 'refresh'; tool: string; args: Record<string, unknown>; structured: Record<string, unknown> }
-  | { type: 'status'; patch: { colony?: string; source?: string; model?: string; loading?: number | null; message?: string | null; live?: 'on' | 'paused' | null } }
-  | { type: 'notice'; text: string; error?: boolean }
-  | { type: 'clear' }
-  | { type: 'help' };
+export type { EngineEvent };
 
 export interface EngineOptions extends ColonyChoice {
   model?: string;
@@ -179,6 +169,12 @@ export class ConsoleEngine {
   /** l on a span with links: the linked trace, merged, from the last day (a batch's messages may be hours old). */
   openTrace(traceId: string): void {
     void this.callTool('coral_query_traces', { trace_id: traceId, time_range: '24h' });
+  }
+
+  /** b on a service (Summary or Metrics tab): what its failing or slow requests have in common, shown. */
+  breakdownService(service: string): void {
+    void this.callTool('coral_query_breakdown', { service });
+    this.emit({ type: 'status', patch: { message: `${service}: breakdown of its failing or slow requests` } });
   }
 
   private startLive(): void {

@@ -1,5 +1,5 @@
 import { terminalSafe } from '../core/terminal-text.js';
-import type { EngineEvent } from './engine.js';
+import type { EngineEvent } from './engine-events.js';
 
 interface Provenance {
   colony: string;

@@ -30,6 +30,8 @@ export interface CallError {
   httpStatus?: number;
   grpcCode?: number;
   message: string;
+  /** The service whose fault this is, for the faults whose callers name it (faults.ts). */
+  origin?: string;
 }
 
 export interface CallNode {
@@ -51,6 +53,10 @@ export interface CallNode {
   httpStatus?: number;
   attributes: Record<string, string | number | boolean>;
   children: CallNode[];
+  /** Which instance of the callee served it (scenarios with a fleet). */
+  instance?: number;
+  /** The callee never received it (gone, or the caller's circuit breaker refused): only the caller's client span exists. */
+  unsent?: boolean;
 }
 
 export const PEERS = new Set(['postgres', 'valkey', 'kafka']);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { promisify } from 'node:util';
 import { createGunzip, gunzip } from 'node:zlib';
-import type { ScenarioMeta } from './files.js';
+import type { ScenarioMeta } from './scenario-meta.js';
 import type { ExportLine } from './generate.js';
 
 export const telemetryFile = (dir: string, name: string) => join(dir, `${name}.otlp.jsonl.gz`);

@@ -4,27 +4,8 @@ import { gzipSync } from 'node:zlib';
 import { CoralError } from '../core/errors.js';
 import { packageRoot } from '../core/package-root.js';
 import { metaFile, offsetOf, telemetryFile } from './export-lines.js';
-import { type GroundTruth, SCENARIOS } from './scenarios.js';
-
-/** The metadata written beside each scenario's telemetry. */
-export interface ScenarioMeta {
-  name: string;
-  story: string;
-  seed: number;
-  generatorVersion: number;
-  /** When the file's hour starts, before any shift. */
-  baseTime: string;
-  durationSec: number;
-  counts: { spans: number; metricPoints: number; logs: number; events: number; exports: number };
-  /** SHA-256 of the uncompressed telemetry: what regenerating must reproduce. */
-  sha256: string;
-  truth: GroundTruth;
-  /**
-   * The compressed size of each gzip member of the telemetry file, oldest first (written by
-   * writeScenarioFiles): the newest exports can be inflated without the rest. Absent: one member.
-   */
-  members?: number[];
-}
+import { SCENARIOS } from './scenarios.js';
+import type { ScenarioMeta } from './scenario-meta.js';
 
 export function scenariosDir(): string {
   return join(packageRoot(), 'demo-data', 'scenarios');

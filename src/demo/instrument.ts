@@ -14,6 +14,8 @@ export type Source = 'sdk' | 'ebpf';
 
 export interface SpanOut {
   service: ServiceDef;
+  /** The instance that sent it (scenarios with a fleet). */
+  instance?: number;
   source: Source;
   scope: string;
   endMs: number;
@@ -22,6 +24,7 @@ export interface SpanOut {
 
 export interface Observation {
   service: ServiceDef;
+  instance?: number;
   source: Source;
   metric: 'http.server.request.duration' | 'http.server.duration' | 'rpc.server.duration' | 'rpc.server.call.duration' | 'db.client.operation.duration';
   attributes: Record<string, string | number>;
@@ -32,6 +35,7 @@ export interface Observation {
 
 export interface LogOut {
   service: ServiceDef;
+  instance?: number;
   atMs: number;
   severity: 'INFO' | 'WARN' | 'ERROR';
   body: string;
@@ -74,6 +78,7 @@ export function sdkScope(svc: ServiceDef, op: Operation): string {
 
 /** Beyla >= 3.23 renamed the RPC attributes; currency runs the newer Beyla. */
 const NEW_BEYLA = new Set(['currency']);
+const newBeyla = (svc: ServiceDef) => svc.newBeyla === true || NEW_BEYLA.has(svc.name);
 
 function httpStatus(node: CallNode): number {
   return node.error?.httpStatus ?? node.httpStatus ?? 200;
@@ -81,6 +86,11 @@ function httpStatus(node: CallNode): number {
 
 function grpcCode(node: CallNode): number {
   return node.error?.grpcCode ?? 0;
+}
+
+/** Whether the callee's own server span counts the call as its failure (a 4xx or INVALID_ARGUMENT is the caller's). */
+function serverFailed(node: CallNode): boolean {
+  return node.op.protocol === 'grpc' ? GRPC_SERVER_ERROR_CODES.includes(grpcCode(node)) : httpStatus(node) >= 500;
 }
 
 function status(error: boolean, message = ''): Record<string, unknown> {
@@ -94,6 +104,8 @@ const SUCCESS_LOGS: Record<string, (n: CallNode) => string> = {
 };
 
 export interface ServerIds {
+  /** The instance of the service these spans belong to. */
+  instance?: number;
   sdk?: string;
   ebpf?: string;
   traceId: string;
@@ -118,6 +130,8 @@ export class Instrumenter {
     private readonly overrides: Readonly<Record<string, InstrumentationOverride>> = {},
     /** Sampling decisions draw from their own stream, so scenarios without sampling stay as they were. */
     private readonly sampler: Random | null = null,
+    /** The world's services by name: the shop's, or a random topology's. */
+    private readonly lookup: (name: string) => ServiceDef = service,
   ) {}
 
   private sdkRecords(svc: ServiceDef): boolean {
@@ -131,12 +145,13 @@ export class Instrumenter {
     return ids.traceId;
   }
 
-  private span(svc: ServiceDef, source: Source, scope: string, s: {
+  private span(svc: ServiceDef, instance: number | undefined, source: Source, scope: string, s: {
     traceId: string; spanId: string; parentSpanId: string; name: string; kind: number; startMs: number; endMs: number;
     attrs: Record<string, string | number | boolean | string[] | undefined>; status: Record<string, unknown>; links?: unknown[];
   }): void {
     this.sink.span({
       service: svc,
+      instance,
       source,
       scope,
       endMs: s.endMs,
@@ -157,24 +172,26 @@ export class Instrumenter {
 
   /** The callee side of a call: SDK and/or eBPF server spans, then its own outgoing calls. */
   private server(node: CallNode, wire: { traceId: string; parentSpanId: string } | null): ServerIds {
-    const svc = service(node.callee);
+    const svc = this.lookup(node.callee);
     const traceId = wire?.traceId ?? this.rng.hex(16);
-    const ids: ServerIds = { traceId, ebpfTraceId: traceId };
+    const instance = node.instance;
+    const ids: ServerIds = { instance, traceId, ebpfTraceId: traceId };
     const op = node.op;
     const processStart = node.startMs + node.queueMs;
     if (this.sdkRecords(svc)) {
       ids.sdk = this.rng.hex(8);
       const s = this.sdkServerSpan(svc, node);
-      this.span(svc, 'sdk', sdkScope(svc, op), { ...s, traceId, spanId: ids.sdk, parentSpanId: wire?.parentSpanId ?? '', kind: KIND.SERVER, startMs: processStart, endMs: node.endMs });
+      this.span(svc, instance, 'sdk', sdkScope(svc, op), { ...s, traceId, spanId: ids.sdk, parentSpanId: wire?.parentSpanId ?? '', kind: KIND.SERVER, startMs: processStart, endMs: node.endMs });
       if (node.error) {
-        this.sink.log({ service: svc, atMs: node.endMs, severity: 'ERROR', body: node.error.message, traceId, spanId: ids.sdk, attributes: { 'exception.type': 'Error', 'exception.message': node.error.message } });
+        const severity = serverFailed(node) ? 'ERROR' : 'WARN';
+        this.sink.log({ service: svc, instance, atMs: node.endMs, severity, body: node.error.message, traceId, spanId: ids.sdk, attributes: { 'exception.type': 'Error', 'exception.message': node.error.message } });
       } else {
         const success = SUCCESS_LOGS[`${svc.name} ${op.rpcMethod ?? op.route}`];
-        if (success) this.sink.log({ service: svc, atMs: node.endMs, severity: 'INFO', body: success(node), traceId, spanId: ids.sdk, attributes: {} });
+        if (success) this.sink.log({ service: svc, instance, atMs: node.endMs, severity: 'INFO', body: success(node), traceId, spanId: ids.sdk, attributes: {} });
       }
       if (svc.name === 'frontend') {
         // The frontend's older SDK also records the legacy millisecond histogram.
-        this.sink.observe({ service: svc, source: 'sdk', metric: 'http.server.duration', attributes: { 'http.method': op.method ?? 'GET', 'http.route': op.route ?? '/', 'http.status_code': httpStatus(node) }, value: node.endMs - processStart, atMs: node.endMs });
+        this.sink.observe({ service: svc, instance, source: 'sdk', metric: 'http.server.duration', attributes: { 'http.method': op.method ?? 'GET', 'http.route': op.route ?? '/', 'http.status_code': httpStatus(node) }, value: node.endMs - processStart, atMs: node.endMs });
       }
     }
     if (hasEbpf(svc) && this.overrides[svc.name]?.ebpfSpans === false) this.observeServer(svc, node);
@@ -183,7 +200,7 @@ export class Instrumenter {
       // Without context propagation through this hop, Beyla starts a new trace.
       if (svc.losesContext) ids.ebpfTraceId = this.rng.hex(16);
       const s = this.ebpfServerSpan(svc, node);
-      this.span(svc, 'ebpf', '', {
+      this.span(svc, instance, 'ebpf', '', {
         ...s,
         traceId: ids.ebpfTraceId,
         spanId: ids.ebpf,
@@ -207,18 +224,19 @@ export class Instrumenter {
     if (ids.sdk) {
       sdkClient = this.rng.hex(8);
       const s = this.sdkClientSpan(caller, seen);
-      this.span(caller, 'sdk', sdkScope(caller, op), { ...s, traceId: ids.traceId, spanId: sdkClient, parentSpanId: ids.sdk, startMs: node.startMs, endMs: seen.endMs });
+      this.span(caller, ids.instance, 'sdk', sdkScope(caller, op), { ...s, traceId: ids.traceId, spanId: sdkClient, parentSpanId: ids.sdk, startMs: node.startMs, endMs: seen.endMs });
       if (op.protocol === 'kafka' && node.attributes['app.order.id']) {
         this.published.push({ traceId: ids.traceId, spanId: sdkClient, atMs: node.endMs, orderId: String(node.attributes['app.order.id']) });
       }
     }
-    if (ids.ebpf && op.protocol !== 'kafka' && op.protocol !== 'cache') {
+    // A call never sent (no connection) leaves Beyla nothing to see.
+    if (ids.ebpf && !node.unsent && op.protocol !== 'kafka' && op.protocol !== 'cache') {
       ebpfClient = this.rng.hex(8);
       const s = this.ebpfClientSpan(caller, seen);
-      this.span(caller, 'ebpf', '', { ...s, traceId: ids.ebpfTraceId, spanId: ebpfClient, parentSpanId: ids.ebpf, kind: KIND.CLIENT, startMs: node.startMs - 0.02, endMs: seen.endMs + 0.02 });
-      if (op.protocol === 'sql') this.observeSql(caller, node);
+      this.span(caller, ids.instance, 'ebpf', '', { ...s, traceId: ids.ebpfTraceId, spanId: ebpfClient, parentSpanId: ids.ebpf, kind: KIND.CLIENT, startMs: node.startMs - 0.02, endMs: seen.endMs + 0.02 });
+      if (op.protocol === 'sql') this.observeSql(caller, ids.instance, node);
     }
-    if (PEERS.has(node.callee)) return;
+    if (PEERS.has(node.callee) || node.unsent) return;
     const wire = sdkClient
       ? { traceId: ids.traceId, parentSpanId: sdkClient }
       : ebpfClient && !caller.losesContext
@@ -228,16 +246,16 @@ export class Instrumenter {
   }
 
   /** A Kafka consumer span: a new trace linked to the producer span. */
-  consumer(svc: ServiceDef, msg: Published, startMs: number, endMs: number, children: (ids: ServerIds) => void): void {
+  consumer(svc: ServiceDef, msg: Published, startMs: number, endMs: number, children: (ids: ServerIds) => void, instance?: number): void {
     const traceId = this.rng.hex(16);
     const spanId = this.rng.hex(8);
-    this.span(svc, 'sdk', sdkScope(svc, { protocol: 'kafka' }), {
+    this.span(svc, instance, 'sdk', sdkScope(svc, { protocol: 'kafka' }), {
       traceId, spanId, parentSpanId: '', name: 'orders process', kind: KIND.CONSUMER, startMs, endMs,
       attrs: { 'messaging.system': 'kafka', 'messaging.destination.name': 'orders', 'messaging.operation.type': 'process', 'messaging.consumer.group.name': svc.name, 'app.order.id': msg.orderId },
       status: {},
       links: [{ traceId: msg.traceId, spanId: msg.spanId }],
     });
-    children({ sdk: spanId, traceId, ebpfTraceId: traceId });
+    children({ instance, sdk: spanId, traceId, ebpfTraceId: traceId });
   }
 
   /** Lets consumers make client calls (accounting's INSERT) under their consumer span. */
@@ -252,7 +270,7 @@ export class Instrumenter {
       return {
         name: `${op.rpcService}/${op.rpcMethod}`,
         attrs: { 'rpc.system': 'grpc', 'rpc.service': op.rpcService, 'rpc.method': op.rpcMethod, 'rpc.grpc.status_code': code, ...node.attributes },
-        status: status(code !== 0, node.error?.message),
+        status: status(serverFailed(node), node.error?.message),
       };
     }
     const code = httpStatus(node);
@@ -323,7 +341,7 @@ export class Instrumenter {
     if (op.protocol === 'grpc') {
       const code = grpcCode(node);
       const path = `/${op.rpcService}/${op.rpcMethod}`;
-      const attrs = NEW_BEYLA.has(svc.name)
+      const attrs = newBeyla(svc)
         ? { 'rpc.system.name': 'grpc', 'rpc.method': path, 'rpc.response.status_code': GRPC_CODE_NAMES[code] }
         : { 'rpc.system': 'grpc', 'rpc.method': path, 'rpc.grpc.status_code': code };
       return { name: path, attrs: { ...attrs, 'server.port': 8080 }, status: status(GRPC_SERVER_ERROR_CODES.includes(code)) };
@@ -357,19 +375,20 @@ export class Instrumenter {
   private observeServer(svc: ServiceDef, node: CallNode): void {
     const op = node.op;
     const seconds = (node.endMs + 0.05 - node.startMs) / 1000;
+    const instance = node.instance;
     if (op.protocol === 'grpc') {
       const path = `/${op.rpcService}/${op.rpcMethod}`;
       const code = grpcCode(node);
-      this.sink.observe(NEW_BEYLA.has(svc.name)
-        ? { service: svc, source: 'ebpf', metric: 'rpc.server.call.duration', attributes: { 'rpc.system.name': 'grpc', 'rpc.method': path, 'rpc.response.status_code': GRPC_CODE_NAMES[code] }, value: seconds, atMs: node.endMs }
-        : { service: svc, source: 'ebpf', metric: 'rpc.server.duration', attributes: { 'rpc.system': 'grpc', 'rpc.method': path, 'rpc.grpc.status_code': code }, value: seconds, atMs: node.endMs });
+      this.sink.observe(newBeyla(svc)
+        ? { service: svc, instance, source: 'ebpf', metric: 'rpc.server.call.duration', attributes: { 'rpc.system.name': 'grpc', 'rpc.method': path, 'rpc.response.status_code': GRPC_CODE_NAMES[code] }, value: seconds, atMs: node.endMs }
+        : { service: svc, instance, source: 'ebpf', metric: 'rpc.server.duration', attributes: { 'rpc.system': 'grpc', 'rpc.method': path, 'rpc.grpc.status_code': code }, value: seconds, atMs: node.endMs });
     } else {
-      this.sink.observe({ service: svc, source: 'ebpf', metric: 'http.server.request.duration', attributes: { 'http.request.method': op.method ?? 'GET', 'http.route': op.beylaRoute ?? '/', 'http.response.status_code': httpStatus(node) }, value: seconds, atMs: node.endMs });
+      this.sink.observe({ service: svc, instance, source: 'ebpf', metric: 'http.server.request.duration', attributes: { 'http.request.method': op.method ?? 'GET', 'http.route': op.beylaRoute ?? '/', 'http.response.status_code': httpStatus(node) }, value: seconds, atMs: node.endMs });
     }
   }
 
-  private observeSql(svc: ServiceDef, node: CallNode): void {
+  private observeSql(svc: ServiceDef, instance: number | undefined, node: CallNode): void {
     const op = node.op;
-    this.sink.observe({ service: svc, source: 'ebpf', metric: 'db.client.operation.duration', attributes: { 'db.system.name': 'postgresql', 'db.operation.name': op.dbOperation ?? '', 'db.collection.name': op.dbTable ?? '' }, value: (node.endMs - node.startMs + 0.04) / 1000, atMs: node.endMs });
+    this.sink.observe({ service: svc, instance, source: 'ebpf', metric: 'db.client.operation.duration', attributes: { 'db.system.name': 'postgresql', 'db.operation.name': op.dbOperation ?? '', 'db.collection.name': op.dbTable ?? '' }, value: (node.endMs - node.startMs + 0.04) / 1000, atMs: node.endMs });
   }
 }

@@ -4,7 +4,7 @@ import { decodeLogsValue, decodeMetricsValue, decodeTracesValue } from '../colon
 import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces } from '../colony/otlp/normalize.js';
 import { type Nanos, nowNs } from '../core/time.js';
 import type { ExportLine } from './generate.js';
-import type { ScenarioMeta } from './files.js';
+import type { ScenarioMeta } from './scenario-meta.js';
 import { shiftTimestamps } from './shift.js';
 
 /** Counts of what a load stored, by kind. */

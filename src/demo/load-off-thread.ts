@@ -7,9 +7,9 @@
 import { Worker } from 'node:worker_threads';
 import type { ColonyWriter } from '../colony/store/colony.js';
 import { workerSource } from '../core/worker-source.js';
-import type { ScenarioMeta } from './files.js';
+import type { ScenarioMeta } from './scenario-meta.js';
 import { type Placement, noCounts } from './load-chunks.js';
-import type { LoadOptions, LoadResult } from './load.js';
+import type { LoadOptions, LoadResult } from './load-types.js';
 import type { LoadCredit, LoadJob, LoadReply } from './load-protocol.js';
 
 /** The worker's code, bundled, in the built CLI (scripts/build.mjs); absent when running from sources. */

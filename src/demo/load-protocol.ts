@@ -1,5 +1,5 @@
 import type { ColumnarBatch } from '../colony/store/columnar-batch.js';
-import type { LoadCounts } from './load.js';
+import type { LoadCounts } from './load-chunks.js';
 
 /** What a load worker loads (its workerData). */
 export interface LoadJob {

@@ -1,41 +1,11 @@
 import type { ColonyWriter } from '../colony/store/colony.js';
-import type { Nanos } from '../core/time.js';
 import type { ExportLine } from './generate.js';
 import { exportLines } from './export-lines.js';
-import { type ScenarioMeta, readMeta, scenariosDir } from './files.js';
-import { type DecodedChunk, type LoadCounts, type Placement, decodedChunks, noCounts, placement } from './load-chunks.js';
+import { readMeta, scenariosDir } from './files.js';
+import type { ScenarioMeta } from './scenario-meta.js';
+import { type DecodedChunk, decodedChunks, noCounts, placement } from './load-chunks.js';
+import type { LoadOptions, LoadResult } from './load-types.js';
 import { LoadWorker, LoadWorkerUnavailable } from './load-off-thread.js';
-
-export type { LoadCounts };
-
-export interface LoadOptions {
-  /** Where the scenario's hour ends after shifting; default now. */
-  endAtNs?: Nanos;
-  dir?: string;
-  onProgress?: (p: { exportsDone: number; exportsTotal: number; rows: number }) => void;
-  /**
-   * Newest exports first, the first of them written after FIRST_WRITE_ROWS rows: a console can
-   * query the last minutes within a second while the rest of the hour loads. The store ends
-   * with the same rows either way.
-   */
-  newestFirst?: boolean;
-  /**
-   * Decode on a worker thread when the store takes columnar batches (default): the load then uses
-   * both cores and leaves this thread free to draw. false decodes here.
-   */
-  offThread?: boolean;
-  /**
-   * With newestFirst: after its first write the load waits for this, so that a first look answered
-   * from the newest minutes (the console's) has both cores to itself.
-   */
-  holdAfterFirst?: Promise<unknown>;
-}
-
-export interface LoadResult extends Placement {
-  meta: ScenarioMeta;
-  accepted: LoadCounts;
-  rejected: number;
-}
 
 /** A demo load begun before its store is there (startDemoLoad). */
 export interface DemoLoad {

@@ -8,6 +8,7 @@ import { BEYLA_BOUNDS_S, SDK_BOUNDS_MS, type ServiceDef } from './world.js';
  */
 interface Series {
   service: ServiceDef;
+  instance?: number;
   source: 'sdk' | 'ebpf';
   metric: Observation['metric'];
   attributes: KeyValue[];
@@ -19,6 +20,7 @@ interface Series {
 
 export interface MetricPoint {
   service: ServiceDef;
+  instance?: number;
   source: 'sdk' | 'ebpf';
   scope: string;
   metric: Record<string, unknown>;
@@ -58,11 +60,11 @@ export class HistogramAccumulator {
     for (const o of this.pending) {
       if (o.atMs > untilMs) break;
       taken++;
-      const key = `${o.service.name}|${o.source}|${o.metric}|${JSON.stringify(o.attributes)}`;
+      const key = `${o.service.name}|${o.source}|${o.metric}|${JSON.stringify(o.attributes)}${o.instance === undefined ? '' : `|${o.instance}`}`;
       let s = this.series.get(key);
       if (!s) {
         const bounds = o.metric === 'http.server.duration' ? SDK_BOUNDS_MS : BEYLA_BOUNDS_S;
-        s = { service: o.service, source: o.source, metric: o.metric, attributes: attributes(o.attributes), bounds, counts: new Array<number>(bounds.length + 1).fill(0), count: 0, sum: 0 };
+        s = { service: o.service, instance: o.instance, source: o.source, metric: o.metric, attributes: attributes(o.attributes), bounds, counts: new Array<number>(bounds.length + 1).fill(0), count: 0, sum: 0 };
         this.series.set(key, s);
       }
       s.counts[bucketOf(s.bounds, o.value)]++;
@@ -74,6 +76,7 @@ export class HistogramAccumulator {
     for (const s of this.series.values()) {
       out.push({
         service: s.service,
+        instance: s.instance,
         source: s.source,
         scope: s.source === 'ebpf' ? '' : 'frontend-metrics',
         metric: {

@@ -1,87 +1,14 @@
 import type { CallError, CallNode, Operation } from './calls.js';
+import { Cursor, failed, grpc, http } from './cursor.js';
+import { failureMessage } from './faults.js';
+import type { Fleet } from './fleet.js';
 import { PRODUCTS } from './world.js';
 import type { Random } from '../core/random.js';
-
-/** Failure flags of the OpenTelemetry Demo that the scenarios switch on. */
-export type Flag =
-  | 'paymentFailure' | 'productCatalogFailure' | 'recommendationCacheFailure' | 'kafkaQueueProblems'
-  // Faults beyond the OpenTelemetry Demo's flags, for the investigation scenarios.
-  | 'cartViewN1' | 'paymentSlow' | 'currencySlow' | 'cartWriteFailure' | 'checkoutBug' | 'adMemoryLeak';
-
-/** Faults the random draws put on any service: `slow:<service>` adds latency, `fail:<service>` fails requests. */
-export type ServiceFault = `slow:${string}` | `fail:${string}`;
-
-/** What is broken at a given instant: each active flag with its intensity in (0, 1]. */
-export type Conditions = Partial<Record<Flag | ServiceFault, number>>;
+import type { Conditions } from './conditions.js';
 
 export const BROKEN_PRODUCT = 'OLJCESPC7Z';
 
 const CART_STORAGE_ERROR: CallError = { grpcCode: 14, message: "Can't access cart storage. System.ApplicationException: Wasn't able to connect to redis" };
-
-/** Builds one call node: a cursor moves through the callee's own work and its outgoing calls. */
-class Cursor {
-  readonly node: CallNode;
-  t: number;
-
-  private fault: CallError | undefined;
-
-  constructor(
-    readonly rng: Random,
-    caller: string | null,
-    callee: string,
-    op: Operation,
-    startMs: number,
-    attributes: CallNode['attributes'] = {},
-    private readonly cond: Conditions = {},
-  ) {
-    const queueMs = rng.lognormal(0.15, 0.6);
-    this.node = { caller, callee, op, startMs, endMs: startMs, queueMs, attributes, children: [] };
-    this.t = startMs + queueMs;
-  }
-
-  work(ms: number): this {
-    this.t += ms;
-    return this;
-  }
-
-  /** An outgoing call that starts now; the cursor waits for it. */
-  call(build: (startMs: number) => CallNode): CallNode {
-    const child = build(this.t + 0.05);
-    this.node.children.push(child);
-    this.t = Math.max(this.t, child.clientEndMs ?? child.endMs) + 0.05;
-    return child;
-  }
-
-  /** Outgoing calls issued together; the cursor waits for the slowest. */
-  parallel(builds: ((startMs: number) => CallNode)[]): CallNode[] {
-    const start = this.t + 0.05;
-    const children = builds.map((b) => b(start));
-    this.node.children.push(...children);
-    this.t = Math.max(this.t, ...children.map((c) => c.clientEndMs ?? c.endMs)) + 0.05;
-    return children;
-  }
-
-  /** Random-draw faults on this callee: extra time, and a share of requests failing UNAVAILABLE. */
-  private injectFaults(mayFail: boolean): void {
-    const slow = this.cond[`slow:${this.node.callee}`];
-    if (slow) this.t += this.rng.lognormal(200 * slow, 0.5);
-    const fail = this.cond[`fail:${this.node.callee}`];
-    if (fail && mayFail && this.rng.chance(fail)) this.fault = { grpcCode: 14, httpStatus: 503, message: `${this.node.callee}: upstream connect error or disconnect/reset before headers` };
-  }
-
-  end(error?: CallError, httpStatus?: number): CallNode {
-    this.injectFaults(error === undefined);
-    this.node.endMs = this.t + 0.1;
-    error ??= this.fault;
-    if (error) this.node.error = error;
-    if (httpStatus !== undefined) this.node.httpStatus = httpStatus;
-    return this.node;
-  }
-}
-
-const grpc = (rpcService: string, rpcMethod: string): Operation => ({ protocol: 'grpc', rpcService, rpcMethod });
-const http = (method: string, route: string, beylaRoute: string, path: string): Operation => ({ protocol: 'http', method, route, beylaRoute, path });
-const failed = (e: CallNode) => e.error !== undefined || e.clientError !== undefined;
 
 /** Callers of currency give up after this long (a gRPC deadline); the server span runs on. */
 const CURRENCY_DEADLINE_MS = 250;
@@ -98,10 +25,11 @@ export class RequestBuilder {
   constructor(
     private readonly rng: Random,
     private readonly cond: Conditions,
+    private readonly fleet: Fleet | null = null,
   ) {}
 
   private cursor(caller: string | null, callee: string, op: Operation, start: number, attrs?: CallNode['attributes']): Cursor {
-    return new Cursor(this.rng, caller, callee, op, start, attrs, this.cond);
+    return new Cursor(this.rng, caller, callee, op, start, attrs, this.cond, this.fleet);
   }
 
   private sql(caller: string, start: number, operation: string, table: string, statement: string, medianMs: number): CallNode {
@@ -136,7 +64,8 @@ export class RequestBuilder {
     const cacheFailure = this.cond.recommendationCacheFailure ?? 0;
     // Cache misses grow the product list it walks: time grows with how long the flag has been on.
     c.work(this.rng.lognormal(3 + 180 * cacheFailure, 0.45 + 0.35 * cacheFailure));
-    c.call((t) => this.listProducts('recommendation', t));
+    const list = c.call((t) => this.listProducts('recommendation', t));
+    if (failed(list)) return c.work(0.3).end({ grpcCode: 13, message: failureMessage(list, 'failed to list products') });
     return c.work(this.rng.lognormal(1.5 + 60 * cacheFailure, 0.5)).end();
   }
 
@@ -240,19 +169,21 @@ export class RequestBuilder {
   placeOrder(caller: string, start: number, items: string[]): CallNode {
     const c = this.cursor(caller, 'checkout', grpc('oteldemo.CheckoutService', 'PlaceOrder'), start, { 'app.user.currency': 'USD' });
     c.work(this.rng.lognormal(0.6, 0.3));
-    c.call((t) => this.getCart('checkout', t));
+    const cart = c.call((t) => this.getCart('checkout', t));
+    if (failed(cart)) return c.work(0.3).end({ grpcCode: 13, message: `failed to get user cart during checkout: ${failureMessage(cart, 'cart unavailable')}` });
     for (const id of items) {
       const p = c.call((t) => this.getProduct('checkout', t, id));
-      if (failed(p)) return c.work(0.4).end({ grpcCode: 13, message: `failed to prepare order: failed to get product #"${id}"` });
+      if (failed(p)) return c.work(0.4).end({ grpcCode: 13, message: `failed to prepare order: failed to get product #"${id}"${p.error?.origin || p.clientError?.origin ? `: ${failureMessage(p, '')}` : ''}` });
     }
     const converted = c.call((t) => this.convert('checkout', t));
-    if (failed(converted)) return c.work(0.3).end({ grpcCode: 13, message: 'failed to convert price: rpc error: code = DeadlineExceeded desc = context deadline exceeded' });
-    c.call((t) => this.shippingQuote('checkout', t));
+    if (failed(converted)) return c.work(0.3).end({ grpcCode: 13, message: `failed to convert price: ${failureMessage(converted, 'rpc error: code = DeadlineExceeded desc = context deadline exceeded')}` });
+    const quote = c.call((t) => this.shippingQuote('checkout', t));
+    if (failed(quote)) return c.work(0.3).end({ grpcCode: 13, message: `failed to get shipping quote: ${failureMessage(quote, 'shipping unavailable')}` });
     const bug = this.cond.checkoutBug ?? 0;
     if (bug > 0 && this.rng.chance(bug)) return c.work(0.8).end({ grpcCode: 13, message: 'failed to prepare order: shipping address validation failed: invalid zip code format' });
     const amount = Math.round(this.rng.lognormal(80, 0.8) * 100) / 100;
     const charge = c.call((t) => this.charge('checkout', t, amount));
-    if (failed(charge)) return c.work(0.4).end({ grpcCode: 13, message: `failed to charge card: could not charge the card: rpc error: code = Unknown desc = ${charge.error?.message}` });
+    if (failed(charge)) return c.work(0.4).end({ grpcCode: 13, message: `failed to charge card: could not charge the card: ${failureMessage(charge, `rpc error: code = Unknown desc = ${charge.error?.message}`)}` });
     c.call((t) => this.shipOrder('checkout', t));
     c.call((t) => this.emptyCart('checkout', t));
     c.call((t) => this.sendConfirmation('checkout', t));
@@ -277,9 +208,9 @@ export class RequestBuilder {
     const id = this.rng.weighted(PRODUCTS.map((p, i) => [p, i === 0 ? 2 : 1] as const));
     return this.frontend('/api/products/[productId]', '/api/products/*', `/api/products/${id}`, 'GET', start, (c) => {
       const [product] = c.parallel([(t) => this.getProduct('frontend', t, id), (t) => this.listRecommendations('frontend', t), (t) => this.getAds('frontend', t)]);
-      if (failed(product)) return { message: `Error: 13 INTERNAL: Error: Product Catalog Fail Feature Flag Enabled` };
+      if (failed(product)) return { message: failureMessage(product, 'Error: 13 INTERNAL: Error: Product Catalog Fail Feature Flag Enabled') };
       const converted = c.call((t) => this.convert('frontend', t));
-      if (failed(converted)) return { message: 'Error: 4 DEADLINE_EXCEEDED: Deadline exceeded' };
+      if (failed(converted)) return { message: failureMessage(converted, 'Error: 4 DEADLINE_EXCEEDED: Deadline exceeded') };
       return undefined;
     });
   }
@@ -293,7 +224,8 @@ export class RequestBuilder {
 
   cartView(start: number): CallNode {
     return this.frontend('/api/cart', '/api/cart', '/api/cart', 'GET', start, (c) => {
-      c.call((t) => this.getCart('frontend', t));
+      const cart = c.call((t) => this.getCart('frontend', t));
+      if (failed(cart)) return { message: failureMessage(cart, 'cart unavailable') };
       // cartViewN1: a release that fetches the cart once more per item it renders (N+1 calls).
       if (this.cond.cartViewN1) {
         const items = this.rng.int(10, 24);
@@ -308,9 +240,9 @@ export class RequestBuilder {
     const id = this.rng.pick(PRODUCTS);
     return this.frontend('/api/cart', '/api/cart', '/api/cart', 'POST', start, (c) => {
       const p = c.call((t) => this.getProduct('frontend', t, id));
-      if (failed(p)) return { message: 'Error: 13 INTERNAL: Error: Product Catalog Fail Feature Flag Enabled' };
+      if (failed(p)) return { message: failureMessage(p, 'Error: 13 INTERNAL: Error: Product Catalog Fail Feature Flag Enabled') };
       const added = c.call((t) => this.addItem('frontend', t, id));
-      if (failed(added)) return { message: `Error: 14 UNAVAILABLE: ${added.error?.message ?? ''}` };
+      if (failed(added)) return { message: failureMessage(added, `Error: 14 UNAVAILABLE: ${added.error?.message ?? ''}`) };
       return undefined;
     });
   }
@@ -326,15 +258,15 @@ export class RequestBuilder {
   currencies(start: number): CallNode {
     return this.frontend('/api/currency', '/api/currency', '/api/currency', 'GET', start, (c) => {
       const list = c.call((t) => this.supportedCurrencies('frontend', t));
-      if (failed(list)) return { message: 'Error: 4 DEADLINE_EXCEEDED: Deadline exceeded' };
+      if (failed(list)) return { message: failureMessage(list, 'Error: 4 DEADLINE_EXCEEDED: Deadline exceeded') };
       return undefined;
     });
   }
 
   ads(start: number): CallNode {
     return this.frontend('/api/data', '/api/data', '/api/data', 'GET', start, (c) => {
-      c.call((t) => this.getAds('frontend', t));
-      return undefined;
+      const ads = c.call((t) => this.getAds('frontend', t));
+      return failed(ads) ? { message: failureMessage(ads, 'ad unavailable') } : undefined;
     });
   }
 
@@ -358,10 +290,10 @@ export const ROUTE_MIX: readonly (readonly [keyof RequestBuilder & string, numbe
 ];
 
 /** The entry point: frontend-proxy receives the request and routes it. */
-export function edgeRequest(rng: Random, cond: Conditions, startMs: number): CallNode {
-  const b = new RequestBuilder(rng, cond);
+export function edgeRequest(rng: Random, cond: Conditions, startMs: number, fleet: Fleet | null = null): CallNode {
+  const b = new RequestBuilder(rng, cond, fleet);
   const route = rng.weighted(ROUTE_MIX) as 'productPage' | 'image' | 'cartView' | 'recommendations' | 'cartAdd' | 'checkout' | 'currencies' | 'ads';
-  const proxy = new Cursor(rng, null, 'frontend-proxy', { protocol: 'http', method: 'GET' }, startMs);
+  const proxy = new Cursor(rng, null, 'frontend-proxy', { protocol: 'http', method: 'GET' }, startMs, {}, {}, fleet);
   proxy.work(rng.lognormal(0.3, 0.3));
   const inner = proxy.call((t) => b[route](t));
   proxy.node.op = { ...inner.op };

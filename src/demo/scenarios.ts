@@ -1,62 +1,12 @@
-import type { EventKind } from '../colony/store/rows.js';
-import type { Conditions, Flag, ServiceFault } from './requests.js';
-import type { InstrumentationOverride } from './instrument.js';
+import type { Conditions } from './conditions.js';
+import { KIND_SCENARIOS } from './kind-scenarios.js';
+import type { ScenarioDef } from './scenario-def.js';
 
 /**
  * The incident scenarios, each one hour long, modelled on the OpenTelemetry Demo's failure flags,
  * with their ground truth in machine-readable form (tests and the agent's evaluation use it).
  */
-export interface FlagWindow {
-  flag: Flag | ServiceFault;
-  startSec: number;
-  /** Intensity at full strength, 0..1 (for paymentFailure: the share of charges that fail). */
-  level: number;
-  /** Seconds to ramp from 0 to `level`; absent means at once. */
-  rampSec?: number;
-  /** A sawtooth: the intensity climbs to `level` over each cycle, then starts again (a leak and its restarts). */
-  cycleSec?: number;
-}
-
-export interface DemoEvent {
-  atSec: number;
-  service: string;
-  kind: EventKind;
-  title: string;
-  attributes: Record<string, string>;
-}
-
-export interface AffectedOperation {
-  service: string;
-  /** An HTTP route as the SDK spells it, or a gRPC method, or a messaging operation. */
-  route?: string;
-  method?: string;
-  rpcMethod?: string;
-  operation?: string;
-}
-
-export interface GroundTruth {
-  /** Services where the fault is; empty for a healthy hour. */
-  culprits: string[];
-  symptom: 'none' | 'errors' | 'latency' | 'backlog' | 'saturation';
-  /** Seconds from the scenario's start when the fault begins; null when there is none. */
-  startSec: number | null;
-  affected: AffectedOperation[];
-  /** What a good investigation concludes, in a sentence. */
-  summary: string;
-}
-
-export interface ScenarioDef {
-  name: string;
-  story: string;
-  seed: number;
-  /** Average edge requests per second; the traffic shape varies around it. */
-  ratePerSec: number;
-  flags: FlagWindow[];
-  events: DemoEvent[];
-  truth: GroundTruth;
-  /** Per service, how its instrumentation departs from the world's defaults in this scenario. */
-  instrumentation?: Record<string, InstrumentationOverride>;
-}
+export type { AffectedOperation, DemoEvent, FlagWindow, GroundTruth, IncidentKind, ScenarioDef } from './scenario-def.js';
 
 export const SCENARIO_SECONDS = 3600;
 /** Every scenario file is written as if it ran from this instant; loading shifts it (usually to end now). */
@@ -68,6 +18,7 @@ const RATE = 0.95;
 export const SCENARIOS: readonly ScenarioDef[] = [
   {
     name: 'healthy',
+    kind: 'none',
     story: 'A normal hour of the Astronomy Shop; a routine frontend deploy changes nothing.',
     seed: 1001,
     ratePerSec: RATE,
@@ -77,6 +28,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'payment-failure',
+    kind: 'operation-bug',
     story: 'Half of all card charges fail with "Invalid token" right after a payment release; checkouts return 500.',
     seed: 2002,
     ratePerSec: RATE,
@@ -96,6 +48,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'product-catalog-failure',
+    kind: 'operation-bug',
     story: 'GetProduct fails for one product (OLJCESPC7Z): its page and every checkout containing it return 500.',
     seed: 3003,
     ratePerSec: RATE,
@@ -116,6 +69,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'recommendation-cache-failure',
+    kind: 'leaf-latency',
     story: 'A broken cache makes recommendation walk an ever-growing list: latency, memory and CPU climb, no errors.',
     seed: 4004,
     ratePerSec: RATE,
@@ -135,6 +89,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'kafka-queue-problems',
+    kind: 'queue-flood',
     story: 'checkout floods the orders topic with duplicate messages and fraud-detection takes a second per record: consumer lag explodes.',
     seed: 5005,
     ratePerSec: RATE,
@@ -153,6 +108,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'cart-view-regression',
+    kind: 'operation-bug',
     story: 'A frontend release renders the cart item by item: GET /api/cart makes one GetCart call per item and goes from ~5 ms to ~40 ms, while the frontend\'s overall P95 (set by checkouts) barely moves.',
     seed: 6006,
     ratePerSec: RATE,
@@ -168,6 +124,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'payment-slow-sampled',
+    kind: 'sampled-slow',
     story: 'The card network slows down: payment Charge takes ~1.5 s. payment\'s SDK samples 10% of requests and Beyla exports only metrics for it, so only its rpc.server.duration histogram sees every charge.',
     seed: 7007,
     ratePerSec: RATE,
@@ -184,6 +141,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'currency-slow-timeouts',
+    kind: 'leaf-latency',
     story: 'currency (eBPF only) stalls on its rates provider: Convert takes ~130 ms and often more than its callers\' 250 ms deadline, so checkout and the frontend fail with DEADLINE_EXCEEDED while currency itself reports no error.',
     seed: 8008,
     ratePerSec: RATE,
@@ -205,6 +163,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'checkout-bug-chronic-cart',
+    kind: 'operation-bug',
     story: 'cart has failed ~5% of its writes all day (cache connection errors); a checkout release then rejects ~20% of orders with an address validation bug.',
     seed: 9009,
     ratePerSec: RATE,
@@ -220,6 +179,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
   },
   {
     name: 'ad-memory-leak',
+    kind: 'memory-leak',
     story: 'An ad release leaks memory: the JVM heap climbs until the pod is OOM-killed and restarts, every 8 minutes; GC pauses slow GetAds as the heap fills, and product pages with it.',
     seed: 10010,
     ratePerSec: RATE,
@@ -236,6 +196,7 @@ export const SCENARIOS: readonly ScenarioDef[] = [
       summary: 'Since the ad 2.1.0 release, ad\'s memory climbs until it is OOM-killed and restarts every ~8 minutes (the latest memory point alone looks normal); GetAds slows down as the heap fills and product pages wait on it.',
     },
   },
+  ...KIND_SCENARIOS,
 ];
 
 export function scenarioByName(name: string): ScenarioDef | undefined {

@@ -14,6 +14,8 @@ export interface ServiceDef {
   losesContext?: boolean;
   /** SDK spans use the older semantic-convention attribute names. */
   legacyNames?: boolean;
+  /** Beyla >= 3.23 with the renamed RPC attributes (rpc.system.name, rpc.response.status_code). */
+  newBeyla?: boolean;
   /** Baseline resident memory in bytes, for the SDK's process.memory.usage gauge. */
   memoryBytes: number;
 }

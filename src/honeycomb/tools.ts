@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { strictInput } from '../core/input.js';
 import { VERSION } from '../core/version.js';
 import type { HoneycombClient } from './api.js';
 import { MAX_LIMIT, type SearchColumnsResponse, searchColumns } from './search.js';
@@ -87,7 +88,7 @@ export function registerHoneycombTools(server: McpServer, client: HoneycombClien
   server.registerTool('honeycomb_search_columns', {
     title: 'Search Honeycomb columns',
     description: SEARCH_DESCRIPTION,
-    inputSchema: searchInput,
+    inputSchema: strictInput(searchInput),
     outputSchema: {
       results: z.array(result), related_derived_columns: z.array(result), total_matches: z.number(), datasets_searched: z.number(),
       has_more: z.boolean(), datasets_failed: failures,
@@ -103,7 +104,7 @@ export function registerHoneycombTools(server: McpServer, client: HoneycombClien
   server.registerTool('honeycomb_get_environment_summary', {
     title: 'Honeycomb environment summary',
     description: SUMMARY_DESCRIPTION,
-    inputSchema: summaryInput,
+    inputSchema: strictInput(summaryInput),
     outputSchema: {
       environment: z.string(), dataset_count: z.number(),
       datasets: z.array(z.object({

@@ -68,6 +68,13 @@ describe('a recorded investigation answers only its own question', () => {
   }, 60_000);
 });
 
+/**
+ * Known gaps, expected to fail until the detection side closes them (issue #27): the metrics tool
+ * counts no requests for a consumer-only service (fraud-detection's spans are CONSUMER spans).
+ */
+const KNOWN_GAPS = new Set(['consumer-lag latency', 'consumer-lag errors', 'consumer-lag traffic']);
+const gap = (scenario: string, question: string) => (KNOWN_GAPS.has(`${scenario} ${question}`) ? it.fails : it);
+
 describe.each(SCENARIOS.map((s) => s.name))('automatic triage answers questions about a named service: %s', (scenario) => {
   let session: AgentSession;
   const service = readMeta(scenario).truth.culprits[0] ?? 'checkout';
@@ -77,20 +84,20 @@ describe.each(SCENARIOS.map((s) => s.name))('automatic triage answers questions 
   }, 60_000);
   afterAll(() => session.close());
 
-  it(`latency of ${service}`, async () => {
+  gap(scenario, 'latency')(`latency of ${service}`, async () => {
     const r = await turn(session, triage(), [], `what is the latency of ${service}?`);
     expect(r.started.map((s) => s.tool)).toEqual(['coral_query_metrics']);
     expect(r.answer).toMatch(new RegExp(`${service} latency, last 30m \\(busiest operations first\\) \\[1\\]:\\n  \\[(eBPF|OTLP)\\] .+: P50 .+, P95 .+, P99 .+ over [\\d,]+ requests`));
   }, 60_000);
 
-  it(`errors of ${service}`, async () => {
+  gap(scenario, 'errors')(`errors of ${service}`, async () => {
     const r = await turn(session, triage(), [], `is ${service} failing?`);
     const rows = ((r.finished[0].structured?.sections ?? []) as { rows: { errors: number }[] }[]).flatMap((s) => s.rows);
     if (rows.some((x) => x.errors > 0)) expect(r.answer).toMatch(new RegExp(`${service} errors, last 30m \\[1\\]:\\n  \\[(eBPF|OTLP)\\] .+: \\d+(\\.\\d+)?% \\(\\d+ of \\d+\\)`));
     else expect(r.answer).toMatch(new RegExp(`${service} errors: none in the last 30m`));
   }, 60_000);
 
-  it(`traffic of ${service}`, async () => {
+  gap(scenario, 'traffic')(`traffic of ${service}`, async () => {
     const r = await turn(session, triage(), [], `how much traffic does ${service} get?`);
     expect(r.answer).toMatch(new RegExp(`${service} traffic, last 30m: .*\\d+ requests \\(\\d+\\.\\d{2}/s\\).* \\[1\\]\\.`));
   }, 60_000);

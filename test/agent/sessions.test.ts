@@ -3,7 +3,7 @@ import type { AgentEvent, Message } from '../../src/agent/events.js';
 import { runTurn } from '../../src/agent/loop.js';
 import { ReplayProvider, readSession } from '../../src/agent/providers/replay.js';
 import { TriageProvider } from '../../src/agent/providers/triage.js';
-import { sessionPath } from '../../src/agent/providers/index.js';
+import { bundledSession, sessionPath } from '../../src/agent/providers/index.js';
 import { openAgentSession } from '../../src/agent/setup.js';
 import { readMeta } from '../../src/demo/files.js';
 import { SCENARIOS } from '../../src/demo/scenarios.js';
@@ -21,8 +21,18 @@ async function investigate(scenario: string, provider: ReturnType<typeof readSes
   }
 }
 
+/**
+ * Scenarios of the incident kinds whose evidence the summary does not rank yet (issue #27): their
+ * investigations are recorded once the detection side finds the culprit in the tool results.
+ */
+const AWAITING_DETECTION: string[] = [];
+
 describe('recorded demo investigations', () => {
-  it.each(SCENARIOS.map((s) => s.name))('%s replays, its tool calls run for real, and the answer names the culprit', async (scenario) => {
+  it('every scenario has one, except those awaiting detection', () => {
+    for (const s of SCENARIOS) expect(bundledSession(s.name) === null, s.name).toBe(AWAITING_DETECTION.includes(s.name));
+  });
+
+  it.each(SCENARIOS.filter((s) => !AWAITING_DETECTION.includes(s.name)).map((s) => s.name))('%s replays, its tool calls run for real, and the answer names the culprit', async (scenario) => {
     const { events, answer } = await investigate(scenario, readSession(sessionPath(scenario)));
     const finished = events.filter((e) => e.type === 'tool_call_finished') as Extract<AgentEvent, { type: 'tool_call_finished' }>[];
     expect(finished.length).toBeGreaterThanOrEqual(3);
@@ -41,9 +51,11 @@ describe('recorded demo investigations', () => {
 describe('automatic triage without a model', () => {
   it('calls the tools of a first pass and names the service that stands out, labelled as triage', async () => {
     const { events, answer } = await investigate('payment-failure', 'triage');
-    expect((events.filter((e) => e.type === 'tool_call_started') as { tool: string }[]).map((e) => e.tool)).toEqual(['coral_query_summary', 'coral_query_metrics', 'coral_query_traces']);
+    expect((events.filter((e) => e.type === 'tool_call_started') as { tool: string }[]).map((e) => e.tool)).toEqual(['coral_query_summary', 'coral_query_metrics', 'coral_query_traces', 'coral_query_breakdown']);
     expect(answer).toMatch(/^Automatic triage \(no model configured/);
     expect(answer).toMatch(/Root cause \(most likely\): payment:/);
+    // The failures are spread evenly (one pod per source in the demo): the breakdown says so, cited.
+    expect(answer).toMatch(/^Where it concentrates: nowhere in particular: .* among its failing requests \[4\]\.$/m);
   }, 60_000);
 
   it('says nothing stands out on a healthy hour', async () => {

@@ -352,7 +352,8 @@ describe('the key map itself', () => {
       ['trace.bottom', 'traces', 'G', false], ['trace.fold', 'traces', 'return space', true], ['trace.collapse', 'traces', '[', false],
       ['trace.expand', 'traces', ']', false], ['trace.next', 'traces', 'n', true], ['trace.prev', 'traces', 'N', false], ['trace.detail', 'traces', 'd', true],
       ['trace.link', 'traces', 'l', false], ['trace.sort', 'traces', 's', true], ['trace.filter', 'traces', '/', true], ['trace.copy', 'traces', 'y', false],
-      ['summary.move', 'summary', 'j k down up', true], ['summary.open', 'summary', 'return', true],
+      ['summary.move', 'summary', 'j k down up', true], ['summary.open', 'summary', 'return', true], ['summary.breakdown', 'summary', 'b', true],
+      ['metrics.breakdown', 'metrics', 'b', true],
       ['columns.move', 'columns', 'j k down up', false], ['columns.filter', 'columns', '/', true], ['columns.view', 'columns', 'e', true],
       ['help.scroll', 'help', 'j k down up', true], ['help.page', 'help', 'pagedown pageup', false], ['help.ends', 'help', 'g G', false],
     ]);

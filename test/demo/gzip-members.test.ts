@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { exportLinesNewestFirst, metaFile, telemetryFile } from '../../src/demo/export-lines.js';
-import { type ScenarioMeta, gzipMembers, listScenarios, readMeta, writeScenarioFiles } from '../../src/demo/files.js';
+import { gzipMembers, listScenarios, readMeta, writeScenarioFiles } from '../../src/demo/files.js';
+import type { ScenarioMeta } from '../../src/demo/scenario-meta.js';
 
 /** A scenario file's layout: gzip members a reader can inflate from the newest one back. */
 const line = (offsetMs: number, tag: string) => JSON.stringify({ offsetMs, signal: 'logs', body: { tag } });

@@ -6,7 +6,8 @@ import { APPENDED_TABLES } from '../../src/colony/store/schema.js';
 import { ColonyStore } from '../../src/colony/store/store.js';
 import { metaFile, telemetryFile } from '../../src/demo/export-lines.js';
 import { readMeta, scenariosDir } from '../../src/demo/files.js';
-import { type LoadResult, loadScenario, startDemoLoad } from '../../src/demo/load.js';
+import { loadScenario, startDemoLoad } from '../../src/demo/load.js';
+import type { LoadResult } from '../../src/demo/load-types.js';
 
 /**
  * A demo is decoded on a worker thread when the store takes columnar batches: the colony must end

@@ -7,7 +7,7 @@ describe('random incidents drawn by the generator', () => {
   it('are deterministic per seed and carry a coherent ground truth', () => {
     expect(randomScenario(90_001)).toEqual(randomScenario(90_001));
     const kinds = new Set<string>();
-    for (let seed = 1; seed <= 60; seed++) {
+    for (let seed = 1; seed <= 200; seed++) {
       const d = randomScenario(seed);
       kinds.add(/^Random draw \d+: ([a-z-]+)/.exec(d.story)?.[1] ?? '?');
       const faults = d.flags.filter((f) => f.flag !== 'cartWriteFailure');
@@ -16,7 +16,10 @@ describe('random incidents drawn by the generator', () => {
       for (const f of faults) expect(f.startSec).toBeGreaterThanOrEqual(1800);
       expect(d.events.some((e) => !d.truth.culprits.includes(e.service))).toBe(true);
     }
-    expect([...kinds].sort()).toEqual(['leaf-latency', 'memory-leak', 'none', 'operation-bug', 'service-errors', 'two-faults']);
+    expect([...kinds].sort()).toEqual([
+      'bad-instance', 'config-push', 'consumer-lag', 'error-cascade', 'leaf-latency', 'memory-leak', 'noisy-neighbour', 'none',
+      'operation-bug', 'sampled-slow', 'service-errors', 'silent-callee', 'two-faults',
+    ]);
   });
 
   it('a slow: fault slows its service only after the onset', () => {

@@ -4,7 +4,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ColonyStore } from '../../src/colony/store/store.js';
 import type { RedQuery } from '../../src/colony/store/queries/red.js';
-import { type LoadResult, loadScenario } from '../../src/demo/load.js';
+import { loadScenario } from '../../src/demo/load.js';
+import type { LoadResult } from '../../src/demo/load-types.js';
 import { telemetryFile } from '../../src/demo/export-lines.js';
 import { listScenarios, readMeta, scenariosDir } from '../../src/demo/files.js';
 import { generateScenario, serialize } from '../../src/demo/generate.js';
@@ -301,5 +302,49 @@ describe('ground truth of the memory leak scenario', () => {
     expect(restarts).toHaveLength(3);
     const ads = { service: 'ad', protocol: 'grpc' as const, source: 'otlp' as const };
     expect((await red(l, ads, after(l))).rows[0].p95Ms ?? 0).toBeGreaterThan(5 * ((await red(l, ads, before(l))).rows[0].p95Ms ?? Infinity));
+  });
+});
+
+describe('ground truth of the incident kinds whose evidence is not the culprit\'s own rate (issue #27), confirmed by store queries', () => {
+  it('bad-pod: cart runs five pods on named nodes; only the named pod is slow, and cart\'s P95 stays low', async () => {
+    const l = get('bad-pod');
+    const pods = await l.store.db.query<{ pod: string; node: string; p50: number; n: number }>(
+      `SELECT resource_attributes->>'k8s.pod.name' AS pod, any_value(resource_attributes->>'k8s.node.name') AS node,
+         (median(duration_ns) / 1e6)::DOUBLE AS p50, count(*)::INTEGER AS n
+       FROM otel_traces WHERE service_name = 'cart' AND kind = 'SERVER' AND source = 'otlp' AND start_ns > $from GROUP BY 1 ORDER BY p50 DESC`,
+      { from: after(l).fromNs },
+    );
+    expect(pods).toHaveLength(5);
+    expect(pods[0].pod).toBe(l.result.meta.truth.affected[0].pod);
+    expect(pods[0].p50).toBeGreaterThan(150);
+    expect(pods[1].p50).toBeLessThan(10);
+    expect(pods.every((p) => /\.internal$/.test(p.node))).toBe(true);
+    const cart = await red(l, { service: 'cart', protocol: 'grpc', source: 'otlp' }, after(l));
+    expect(Math.max(...cart.rows.map((r) => r.p95Ms ?? 0))).toBeLessThan(50);
+  });
+
+  it('config-push-4xx: product-catalog has no server errors while its callers fail, and its config change is at the onset', async () => {
+    const l = get('config-push-4xx');
+    expect((await red(l, { service: 'product-catalog', protocol: 'grpc' }, after(l))).errors).toBe(0);
+    expect((await red(l, { service: 'frontend', protocol: 'http', source: 'otlp' }, after(l))).errorRate).toBeGreaterThan(0.1);
+    expect((await red(l, { service: 'frontend', protocol: 'http', source: 'otlp' }, before(l))).errors).toBe(0);
+    const events = await l.store.queryEvents({ range: { fromNs: l.result.fromNs, toNs: l.result.toNs }, limit: 10 });
+    const change = events.find((e) => e.kind === 'config_change');
+    expect(change?.serviceName).toBe('product-catalog');
+    expect(Math.abs(Number((change?.timeNs ?? 0n) - l.startNs))).toBeLessThan(30e9);
+  });
+
+  it('consumer-lag: fraud-detection\'s spans are as fast as before while its lag climbs', async () => {
+    const l = get('consumer-lag');
+    const consumerP50 = async (range: { fromNs: bigint; toNs: bigint }) => (await l.store.db.query<{ p50: number }>(
+      `SELECT (median(duration_ns) / 1e6)::DOUBLE AS p50 FROM otel_traces WHERE service_name = 'fraud-detection' AND kind = 'CONSUMER' AND start_ns > $from AND start_ns <= $to`,
+      { from: range.fromNs, to: range.toNs },
+    ))[0].p50;
+    expect(await consumerP50(after(l))).toBeLessThan(2 * (await consumerP50(before(l))));
+    const lag = await l.store.db.query<{ value: number; time_ns: bigint }>(
+      `SELECT value, time_ns FROM otel_metrics_number WHERE service_name = 'fraud-detection' AND metric_name = 'messaging.kafka.consumer.lag' ORDER BY time_ns`,
+    );
+    expect(lag.filter((p) => p.time_ns <= l.startNs).at(-1)?.value ?? Infinity).toBeLessThan(5);
+    expect(lag.at(-1)?.value ?? 0).toBeGreaterThan(15);
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HoneycombClient } from '../../src/honeycomb/api.js';
-import type { FakeEnvironment } from '../../src/honeycomb/fake/environments.js';
+import type { FakeEnvironment } from '../../src/honeycomb/fake/types.js';
 import { type FakeHoneycomb, startFakeHoneycomb } from '../../src/honeycomb/fake/server.js';
 import { type SearchColumnsResponse, searchColumns, tokenOverlap } from '../../src/honeycomb/search.js';
 import { MIN_SCORE, SequenceMatcher, columnScore, matchScore } from '../../src/honeycomb/similarity.js';

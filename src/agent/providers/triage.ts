@@ -52,6 +52,26 @@ function traceArgs(top: StandOut, standOut: readonly StandOut[]): Record<string,
   return args;
 }
 
+interface BreakdownAnswer {
+  compare?: string;
+  instanceLine?: string | null;
+  keys?: { label: string; top: { value: string; anomalyShare: number; baselineShare: number }[] }[];
+}
+
+const ANOMALY_WORDS: Record<string, string> = { errors: 'failing requests', slow: 'slow requests', window: 'requests this window' };
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** What the breakdown says the bad requests have in common: an instance apart from its siblings first, else the top value, else that nothing does. */
+export function concentration(b: BreakdownAnswer | undefined): string | undefined {
+  if (!b?.compare) return undefined;
+  const what = ANOMALY_WORDS[b.compare] ?? 'anomalous requests';
+  if (b.instanceLine) return b.instanceLine;
+  const key = b.keys?.[0];
+  const v = key?.top[0];
+  if (!key || !v) return `nowhere in particular: no instance, version, route or other attribute value stands out among its ${what}`;
+  return `${key.label} ${v.value}: ${pct(v.anomalyShare)} of its ${what} against ${pct(v.baselineShare)} of the rest`;
+}
+
 function nextStep(top: StandOut): string {
   const svc = top.service;
   if (sendsNothing(top)) {
@@ -91,6 +111,9 @@ export class TriageProvider implements ModelProvider {
     if (top && !metrics && mayCall) {
       yield { type: 'tool_call', call: { id: id(2), name: 'coral_query_metrics', args: { service: top.service, time_range: '30m' } } };
       yield { type: 'tool_call', call: { id: id(3), name: 'coral_query_traces', args: traceArgs(top, standOut) } };
+      if (req.tools.some((t) => t.name === 'coral_query_breakdown')) {
+        yield { type: 'tool_call', call: { id: id(4), name: 'coral_query_breakdown', args: { service: top.service, time_range: '30m' } } };
+      }
       return;
     }
     const lines = ['Automatic triage (no model configured): a rule-based reading of the tools\' findings, not a diagnosis.', ''];
@@ -113,6 +136,9 @@ export class TriageProvider implements ModelProvider {
       const followers = standOut.filter((s) => s.explainedBy).map((s) => `${s.service} (${s.signals.find((x) => x.includes('added latency') || x.includes('new failures')) ?? `via ${s.explainedBy}`})`);
       const why = followers.length > 0 ? 'its own change explains what its callers show' : 'it changed most, beyond noise';
       lines.push('', `Root cause (most likely): ${top.service}: ${why} [1]${analysis ? `; ${analysis.replace(/^Analysis: /, '').replace(/\.$/, '')} [2]` : ''}${trace ? `; example: ${trace.replace(/ ·.*$/, '')} [3]` : ''}.`);
+      const breakdown = done.findIndex((r) => r.name === 'coral_query_breakdown');
+      const where = breakdown < 0 ? undefined : concentration(done[breakdown].structured as BreakdownAnswer | undefined);
+      if (where) lines.push(`Where it concentrates: ${where} [${breakdown + 1}].`);
       if (followers.length > 0) lines.push(`How it spreads: ${followers.slice(0, 4).join('; ')} [1].`);
       const others = standOut.slice(1).filter((s) => !s.explainedBy).map((s) => s.service);
       if (others.length > 0) lines.push(`Also changed, not explained by ${top.service}: ${others.slice(0, 3).join(', ')} [1].`);

@@ -7,6 +7,7 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { type ColumnarBatch, segmentBuffers } from '../store/columnar-batch.js';
+import type { DecodedExport, ExportDecoder } from './decoded-export.js';
 import { IngestError, decodeColumnar, storeUnavailable } from './ingest.js';
 import { OtlpDecodeError, type Signal } from './model.js';
 import type { DecodeReply, DecodeRequest, RecycleRequest } from './decode-protocol.js';
@@ -34,14 +35,6 @@ export const DEFAULT_DECODE_WORKERS = Math.min(2, availableParallelism());
  */
 export const DECODE_WORKER_YOUNG_GENERATION_MB = 192;
 
-/** An export decoded: its rows in columnar form, and what partial success reports. */
-export interface DecodedExport {
-  batch: ColumnarBatch;
-  accepted: number;
-  rejected: number;
-  reasons: Map<string, number>;
-}
-
 interface Waiter {
   resolve: (d: DecodedExport) => void;
   reject: (err: unknown) => void;
@@ -56,7 +49,7 @@ interface Slot {
 /** Workers that die before they start this many times in a row leave decoding to the main thread. */
 const MAX_FAILED_STARTS = 3;
 
-export class DecodePool {
+export class DecodePool implements ExportDecoder {
   private readonly slots: Slot[] = [];
   private nextId = 1;
   private failedStarts = 0;

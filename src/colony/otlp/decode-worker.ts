@@ -6,7 +6,7 @@
 import { parentPort } from 'node:worker_threads';
 import { transferList } from '../store/columnar-batch.js';
 import { BufferPool } from '../store/columnar.js';
-import type { DecodedExport } from './decode-pool.js';
+import type { DecodedExport } from './decoded-export.js';
 import { IngestError, decodeColumnar } from './ingest.js';
 import { OtlpDecodeError } from './model.js';
 import type { DecodeReply, DecodeRequest, RecycleRequest } from './decode-protocol.js';

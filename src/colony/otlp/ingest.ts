@@ -4,7 +4,7 @@ import type { IngestBatch } from '../store/rows.js';
 import { StoreBusyError } from '../store/busy.js';
 import { decodeLogsJson, decodeMetricsJson, decodeTracesJson } from './decode-json.js';
 import { decodeLogsProto, decodeMetricsProto, decodeTracesProto } from './decode-proto.js';
-import type { DecodePool, DecodedExport } from './decode-pool.js';
+import type { DecodedExport, ExportDecoder } from './decoded-export.js';
 import { OtlpDecodeError, type Signal } from './model.js';
 import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces } from './normalize.js';
 import type { Encoding } from './responses.js';
@@ -84,7 +84,7 @@ export function decodeColumnar(signal: Signal, encoding: Encoding, body: Buffer,
  * Decode -> normalise -> store: the one path every OTLP transport (HTTP, gRPC) takes. With
  * `decoders` and a sink taking columnar batches, the first two steps run on a decode worker.
  */
-export async function ingestExport(sink: IngestSink, signal: Signal, encoding: Encoding, body: Buffer, decoders?: DecodePool | null): Promise<ExportOutcome> {
+export async function ingestExport(sink: IngestSink, signal: Signal, encoding: Encoding, body: Buffer, decoders?: ExportDecoder | null): Promise<ExportOutcome> {
   const cannotDecode = (err: unknown) => (err instanceof OtlpDecodeError ? new IngestError('invalid', `cannot decode ${signal} ${encoding}: ${err.message}`) : err);
   const writeColumnar = sink.writeColumnar?.bind(sink);
   if (decoders && writeColumnar) {

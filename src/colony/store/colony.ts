@@ -13,6 +13,8 @@ import type { SpanP95Row } from './queries/span-percentiles.js';
 import type { CallSpanRow } from './queries/calls.js';
 import type { GaugePoint, MinuteRow } from './queries/timeline.js';
 import type { MessagingDelayRow } from './queries/messaging.js';
+import type { NodeCpuRow } from './queries/node-cpu.js';
+import type { BreakdownQuery, BreakdownRow } from './queries/breakdown.js';
 
 export interface StoreCounts {
   spans: number;
@@ -50,11 +52,15 @@ export interface ColonyReader {
   /** Server, consumer and client spans of a stable sample of traces (self time, time in callees). */
   callSpans(range: TimeRange, maxTraces: number): Promise<CallSpanRow[]>;
   minuteSeries(range: TimeRange): Promise<MinuteRow[]>;
+  /** A service's spans per attribute value, failure and latency bucket (the breakdown's read). */
+  breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]>;
   gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]>;
   listMetrics(q: MetricQuery): Promise<MetricInfo[]>;
   topology(range: TimeRange): Promise<TopologyEdge[]>;
   /** Per consumer service, how long messages waited between their producer span and its consumer span. */
   messagingDelays(range: TimeRange): Promise<MessagingDelayRow[]>;
+  /** Per service and node, the mean CPU its processes on that node report. */
+  nodeCpu(range: TimeRange): Promise<NodeCpuRow[]>;
   counts(): Promise<StoreCounts>;
   close(): Promise<void>;
 }

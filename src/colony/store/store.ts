@@ -15,7 +15,9 @@ import { type HistogramOperationRow, type SpanBucketRow, operationHistograms, op
 import { type SpanP95Row, operationSpanP95 } from './queries/span-percentiles.js';
 import { type CallSpanRow, callSpans } from './queries/calls.js';
 import { type MessagingDelayRow, messagingDelays } from './queries/messaging.js';
+import { type NodeCpuRow, nodeCpu } from './queries/node-cpu.js';
 import { type GaugePoint, type MinuteRow, gaugePoints, minuteSeries } from './queries/timeline.js';
+import { type BreakdownQuery, type BreakdownRow, breakdownRows } from './queries/breakdown.js';
 
 import type { Colony, StoreCounts } from './colony.js';
 
@@ -108,6 +110,10 @@ export class ColonyStore implements Colony {
     return minuteSeries(this.db, range);
   }
 
+  breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]> {
+    return breakdownRows(this.db, q);
+  }
+
   gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
     return gaugePoints(this.db, range, names);
   }
@@ -122,6 +128,10 @@ export class ColonyStore implements Colony {
 
   messagingDelays(range: TimeRange): Promise<MessagingDelayRow[]> {
     return messagingDelays(this.db, range);
+  }
+
+  nodeCpu(range: TimeRange): Promise<NodeCpuRow[]> {
+    return nodeCpu(this.db, range);
   }
 
   async counts(): Promise<StoreCounts> {

@@ -1,4 +1,4 @@
-import { closestNames } from '../unified/names.js';
+import { closestNames } from '../../core/closest.js';
 import type { ToolContext } from './types.js';
 
 /** Names listed in the hint at most: the closest, enough to spot a typo. */

@@ -4,6 +4,8 @@ import { nsToIso, parseDuration } from '../../core/time.js';
 import { SATURATION_GAUGES, type ServiceChange, compareServices, standOut } from '../unified/summary.js';
 import { attribute } from '../unified/attribution.js';
 import { errorOrigins } from '../unified/error-origin.js';
+import { SUMMARY_INSTANCE_KEYS, onlyNode, slowNodes } from '../unified/instance-evidence.js';
+import { attributeNeighbours } from '../unified/neighbours.js';
 import { histogramViews, spanViews } from '../unified/operations.js';
 import { serviceTimes } from '../unified/self-time.js';
 import { tag } from '../unified/render-tree.js';
@@ -49,8 +51,15 @@ export const summaryTool = defineTool({
     const span = parseDuration(a.time_range);
     const prevRange = { fromNs: range.fromNs - span, toNs: range.fromNs };
     const both = { fromNs: prevRange.fromNs, toNs: range.toNs };
-    const [health, spansNow, spansPrev, histNow, histPrev, callsNow, callsPrev, minutes, gauges, events, edgesNow, edgesPrev, delaysNow, delaysPrev, p95Now, p95Prev] = await Promise.all([
-      ctx.store.serviceHealth(range),
+    const healthRead = ctx.store.serviceHealth(range);
+    // Per service that served requests, its instances and nodes (a pod or a node apart from the rest).
+    const instanceReads = healthRead.then(async (hs) => {
+      const served = hs.filter((h) => h.requests > 0).map((h) => h.serviceName);
+      const rows = await Promise.all(served.map((service) => ctx.store.breakdownRows({ service, range, baseline: prevRange, keys: SUMMARY_INSTANCE_KEYS })));
+      return new Map(served.map((service, i) => [service, rows[i]]));
+    });
+    const [health, spansNow, spansPrev, histNow, histPrev, callsNow, callsPrev, minutes, gauges, events, edgesNow, edgesPrev, delaysNow, delaysPrev, p95Now, p95Prev, instances, cpuNow, cpuPrev] = await Promise.all([
+      healthRead,
       ctx.store.operationSpanBuckets(range),
       ctx.store.operationSpanBuckets(prevRange),
       ctx.store.operationHistograms(range),
@@ -66,6 +75,9 @@ export const summaryTool = defineTool({
       ctx.store.messagingDelays(prevRange),
       ctx.store.operationSpanP95(range),
       ctx.store.operationSpanP95(prevRange),
+      instanceReads,
+      ctx.store.nodeCpu(range),
+      ctx.store.nodeCpu(prevRange),
     ]);
     const known = new Set(health.map((h) => h.serviceName));
     const timesNow = serviceTimes(callsNow, known);
@@ -76,9 +88,14 @@ export const summaryTool = defineTool({
     const scored = compareServices({
       windowSec: Number(span / 1_000_000_000n), fromNs: range.fromNs, toNs: range.toNs, prevFromNs: prevRange.fromNs, health,
       opsNow: opsNow.calls, opsPrev: opsPrev.calls,
-      timesNow, timesPrev, minutes, gauges, events, delaysNow, delaysPrev, spanP95: { now: p95Now, prev: p95Prev },
+      timesNow, timesPrev, minutes, gauges, events, delaysNow, delaysPrev, spanP95: { now: p95Now, prev: p95Prev }, instances,
     });
-    const changes = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev, events, origins: errorOrigins(callsNow) });
+    const attributed = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev, events, origins: errorOrigins(callsNow) });
+    const onlyOn = new Map([...instances].flatMap(([service, rows]) => {
+      const node = onlyNode(rows);
+      return node === null ? [] : [[service, node] as const];
+    }));
+    const changes = attributeNeighbours(attributed, { slowNodes: new Map([...instances].map(([service, rows]) => [service, slowNodes(rows)])), onlyOn, cpuNow, cpuPrev });
     const intake = intakeSilence(health, range.toNs);
     const top = intake ? [] : standOut(changes);
     const evs = events.slice(0, 10).map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title }));

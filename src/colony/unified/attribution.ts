@@ -1,6 +1,6 @@
 import { formatMs } from '../../core/format.js';
 import type { TopologyEdge } from '../store/queries/topology.js';
-import { blameQuietCallee, nsOfIso, silentEntry } from './callee-blame.js';
+import { blameQuietCallee, blameVanishedCallee, nsOfIso, silentEntry } from './callee-blame.js';
 import type { ChangeEvent } from './onset.js';
 import { type OriginCount, elsewhereOrigin } from './error-origin.js';
 import { type ServiceTime, bestTimes } from './self-time.js';
@@ -48,7 +48,7 @@ function startedFirst(callee: ServiceChange, caller: ServiceChange): boolean {
  * began: the deepest failing span, in another service or at a peer that never answered.
  */
 function explainErrors(c: ServiceChange, byName: Map<string, ServiceChange>, input: AttributionInput, tNow: Map<string, ServiceTime>): Explanation | null {
-  return explainByEdges(c, byName, input, tNow) ?? explainByOrigin(c, byName, input.origins);
+  return explainByEdges(c, byName, input, tNow) ?? explainByOrigin(c, byName, input.origins) ?? blameVanishedCallee(c, byName, input.edgesNow, input.edgesPrev);
 }
 
 function explainByOrigin(c: ServiceChange, byName: Map<string, ServiceChange>, origins: ReadonlyMap<string, OriginCount> | undefined): Explanation | null {
@@ -179,6 +179,8 @@ export function attribute(changes: ServiceChange[], input: AttributionInput): Se
     c.signals.push(e.callerText);
     const callee = byName.get(e.callee) as ServiceChange;
     if (!callee.signals.includes(e.calleeText)) callee.signals.push(e.calleeText);
+    // What explains another service's failures or slowness is not healthy, whatever its own spans say.
+    if (callee.status === 'healthy') callee.status = 'degraded';
     const root = byName.get(rootOf(caller)) as ServiceChange;
     root.score = Math.max(root.score, (original.get(caller) ?? 0) + 1);
   }

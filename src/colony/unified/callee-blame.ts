@@ -100,3 +100,25 @@ export function silentEntry(service: string, protocol: TopologyEdge['protocol'])
     signals: [], score: 0, chronic: false, failing: false, slower: false, onset: null, trigger: null, explainedBy: null,
   };
 }
+
+/**
+ * A callee that went silent and whose calls from a newly failing caller all but stopped: the caller's
+ * own instrumentation (often eBPF) records no span for a call that never connected, so neither the
+ * failed calls nor the callee show; the calls that vanished do.
+ */
+export function blameVanishedCallee(caller: ServiceChange, byName: ReadonlyMap<string, ServiceChange>, edgesNow: readonly TopologyEdge[], edgesPrev: readonly TopologyEdge[]): CalleeBlame | null {
+  const scale = scaleOf(caller);
+  let best: { callee: string; before: number; now: number } | null = null;
+  for (const p of edgesPrev) {
+    if (p.from !== caller.service || p.calls < 20 || !CALLED.has(p.protocol) || !isSilent(byName.get(p.to))) continue;
+    const now = edgesNow.find((e) => e.from === caller.service && e.to === p.to)?.calls ?? 0;
+    if (now >= 0.5 * p.calls * scale) continue;
+    if (!best || p.calls * scale - now > best.before * scale - best.now) best = { callee: p.to, before: p.calls, now };
+  }
+  if (!best) return null;
+  return {
+    callee: best.callee, silent: false, trigger: null,
+    callerText: `its calls to ${best.callee} all but stopped (${best.before} -> ${best.now}) as it began failing; ${best.callee} sends no telemetry now`,
+    calleeText: `sends no telemetry now; ${caller.service}'s calls to it all but stopped (${best.before} -> ${best.now}) as ${caller.service} began failing: it is down or unreachable`,
+  };
+}

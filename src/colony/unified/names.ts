@@ -39,29 +39,3 @@ export function httpOperation(method: string | null, route: string | null): stri
   if (!r) return m || 'HTTP';
   return m ? `${m} ${r}` : r;
 }
-
-/** Edits (insert, delete, replace one character) from `a` to `b`, case ignored. */
-export function editDistance(a: string, b: string): number {
-  const x = a.toLowerCase();
-  const y = b.toLowerCase();
-  let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= x.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= y.length; j++) row.push(Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1)));
-    prev = row;
-  }
-  return prev[y.length];
-}
-
-/**
- * Known names, the likeliest meant by `asked` first: those containing it or contained in it (a
- * shortened or prefixed name), then by edit distance; ties by name.
- */
-export function closestNames(asked: string, known: readonly string[]): string[] {
-  const a = asked.toLowerCase();
-  const rank = new Map(known.map((k) => {
-    const l = k.toLowerCase();
-    return [k, (l.includes(a) || a.includes(l) ? 0 : 1_000) + editDistance(a, l)] as const;
-  }));
-  return [...known].sort((p, q) => (rank.get(p) ?? 0) - (rank.get(q) ?? 0) || p.localeCompare(q));
-}

@@ -10,6 +10,8 @@ import { type SpanP95Index, shownP95, spanP95Index } from './exact-p95.js';
 import type { SpanP95Row } from '../store/queries/span-percentiles.js';
 import { backlogSignal, delayChange } from './messaging-lag.js';
 import type { MessagingDelayRow } from '../store/queries/messaging.js';
+import type { BreakdownRow } from '../store/queries/breakdown.js';
+import { instanceFinding } from './instance-evidence.js';
 import { histogramQuantile } from './histogram.js';
 import { type ServiceTime, bestTimes } from './self-time.js';
 import { Z_SIGNIFICANT, countZ, latencyChange, mean, meanZ } from './stats.js';
@@ -76,6 +78,8 @@ export interface SummaryInput {
   /** Send-to-process waits of messages per consumer, in each window (none when absent). */
   delaysNow?: readonly MessagingDelayRow[];
   delaysPrev?: readonly MessagingDelayRow[];
+  /** Per service, the breakdown's rows over its instance and node keys, this window and the one before. */
+  instances?: ReadonlyMap<string, readonly BreakdownRow[]>;
 }
 
 const rate = (r: number) => `${r >= 10 ? r.toFixed(0) : r.toFixed(2)}/s`;
@@ -203,8 +207,14 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
     signals.push(...sat.signals);
     score += sat.score;
 
-    const failing = err.rising || opFailing;
-    const slower = latencyScore > 0;
+    // One instance apart from its siblings: scored only where the service's own figures show nothing.
+    const inst = instanceFinding(input.instances?.get(h.serviceName) ?? []);
+    if (inst) {
+      signals.push(inst.signal);
+      if (latencyScore === 0 && !err.rising && !opFailing) score += inst.score;
+    }
+    const failing = err.rising || opFailing || (inst?.failing ?? false);
+    const slower = latencyScore > 0 || (inst?.slower ?? false);
     let onset: string | null = null;
     let trigger: string | null = null;
     if (failing || slower || sat.score > 0) {
@@ -224,7 +234,8 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
     out.push({
       service: h.serviceName,
       sources: h.sources,
-      status: h.status,
+      // Health reads errors and silence; a slowdown, a failing operation or saturation degrades it too.
+      status: h.status === 'healthy' && (failing || slower || sat.score > 0) ? 'degraded' : h.status,
       ratePerSec,
       prevRatePerSec: prevRate,
       requests,

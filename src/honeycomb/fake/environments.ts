@@ -2,42 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { packageRoot } from '../../core/package-root.js';
 import { Random } from '../../core/random.js';
+import type { FakeColumn, FakeDataset, FakeEnvironment } from './types.js';
 import { wideEnvironment } from './wide-environment.js';
 
 /**
  * Fake Honeycomb environments. Ages are seconds before the server answers, so "10 seconds ago"
  * stays true however old the fixture file is.
  */
-export interface FakeColumn {
-  key_name: string;
-  type: 'string' | 'float' | 'integer' | 'boolean' | 'histogram';
-  description: string;
-  hidden?: boolean;
-  lastWrittenAgoSec: number | null;
-}
-
-export interface FakeDerived {
-  alias: string;
-  expression: string;
-  description: string;
-}
-
-export interface FakeDataset {
-  slug: string;
-  name: string;
-  description: string;
-  lastWrittenAgoSec: number | null;
-  columns: FakeColumn[];
-  derived: FakeDerived[];
-}
-
-export interface FakeEnvironment {
-  environment: { name: string; slug: string };
-  team: { name: string; slug: string };
-  datasets: FakeDataset[];
-  environmentDerived: FakeDerived[];
-}
-
 export const FAKE_ENVIRONMENTS = ['demo', 'large', 'wide'] as const;
 export type FakeEnvironmentName = (typeof FAKE_ENVIRONMENTS)[number];
 

@@ -1,5 +1,5 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import type { FakeEnvironment } from './environments.js';
+import type { FakeEnvironment } from './types.js';
 
 /**
  * A local stand-in for the Honeycomb REST API: the same endpoints, bodies and error formats, with

@@ -1,5 +1,5 @@
 import { Random } from '../../core/random.js';
-import type { FakeColumn, FakeDataset, FakeEnvironment } from './environments.js';
+import type { FakeColumn, FakeDataset, FakeEnvironment } from './types.js';
 
 /**
  * A ~100,000-column environment in 87 datasets, shaped like a large real one: every dataset carries

@@ -89,6 +89,27 @@ describe('a callee that sends no telemetry', () => {
   });
 });
 
+describe('a callee that went silent, and whose calls vanished with it', () => {
+  const run = (nowCalls: number, calleeSignals: string[], prevCalls = 600) => by(attribute(
+    [svc('rating', { failing: true, errors: 60, score: 80 }), svc('rank', { score: 20, signals: calleeSignals })],
+    { ...none, edgesNow: nowCalls > 0 ? [edge('rating', 'rank', 0, { calls: nowCalls })] : [], edgesPrev: [edge('rating', 'rank', 0, { calls: prevCalls })] },
+  ));
+
+  it('the caller\'s calls to it all but stopped as the caller began failing: the silent callee explains it', () => {
+    const out = run(80, ['no telemetry for 26.1 min']);
+    expect(out.rating.explainedBy).toBe('rank');
+    expect(out.rank.score).toBe(81);
+    expect(out.rating.signals).toEqual(['its calls to rank all but stopped (600 -> 80) as it began failing; rank sends no telemetry now']);
+    expect(run(0, ['no telemetry for 26.1 min']).rating.explainedBy).toBe('rank');
+  });
+
+  it('calls that went on, a callee still sending, or too few calls before explain nothing', () => {
+    expect(run(300, ['no telemetry for 26.1 min']).rating.explainedBy).toBeNull();
+    expect(run(80, []).rating.explainedBy).toBeNull();
+    expect(run(5, ['no telemetry for 26.1 min'], 19).rating.explainedBy).toBeNull();
+  });
+});
+
 describe('a circuit breaker failing fast after its callee failed', () => {
   const run = (calleeOnset: string | null) => by(attribute([svc('shipping', { failing: true, errors: 84, score: 160, onset: ONSET }), svc('quote', { failing: true, errors: 10, score: 20, onset: calleeOnset })],
     { ...none, edgesNow: [edge('shipping', 'quote', 10)] }));

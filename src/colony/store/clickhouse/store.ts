@@ -15,6 +15,8 @@ import type { CallSpanRow } from '../queries/calls.js';
 import type { GaugePoint, MinuteRow } from '../queries/timeline.js';
 import type { MessagingDelayRow } from '../queries/messaging.js';
 import { messagingDelays } from './read-messaging.js';
+import type { NodeCpuRow } from '../queries/node-cpu.js';
+import { nodeCpu } from './read-node-cpu.js';
 import { type ChClient, openChClient } from './client.js';
 import { DEDUP_WINDOW, DEFAULT_TABLES, type TableNames, createTableStatements } from './ddl.js';
 import { type ClickHouseTarget, describeTarget } from './url.js';
@@ -30,6 +32,8 @@ import { RedBatcher } from './batch.js';
 import { TickBatcher } from './tick-batch.js';
 import * as spans from './read-spans.js';
 import * as other from './read-other.js';
+import { breakdownRows } from './read-breakdown.js';
+import type { BreakdownQuery, BreakdownRow } from '../queries/breakdown.js';
 
 export interface ClickHouseOptions {
   target: ClickHouseTarget;
@@ -167,6 +171,10 @@ export class ClickHouseStore implements Colony {
     return spans.minuteSeries(this.ch, this.schema, range);
   }
 
+  breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]> {
+    return breakdownRows(this.ch, this.schema, q);
+  }
+
   gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
     return other.gaugePoints(this.ch, this.schema, range, names);
   }
@@ -183,6 +191,10 @@ export class ClickHouseStore implements Colony {
 
   messagingDelays(range: TimeRange): Promise<MessagingDelayRow[]> {
     return messagingDelays(this.ch, this.schema, range);
+  }
+
+  nodeCpu(range: TimeRange): Promise<NodeCpuRow[]> {
+    return nodeCpu(this.ch, this.schema, range);
   }
 
   counts(): Promise<StoreCounts> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closestNames, editDistance } from '../../../src/colony/unified/names.js';
+import { closestNames, editDistance } from '../../src/core/closest.js';
 
 describe('editDistance', () => {
   it('counts insertions, deletions and replacements, case ignored', () => {

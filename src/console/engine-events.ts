@@ -1,0 +1,15 @@
+import type { AgentEvent } from '../agent/events.js';
+
+/** What the console's engine tells the UI (and what a session export records). */
+export type EngineEvent =
+  /**
+   * `seq`: a tool call's number in this session, in the order calls start (what answers cite).
+   * `quiet`: a call the console made on the side: its result fills its tab without showing it.
+   */
+  | { type: 'agent'; event: AgentEvent; seq?: number; quiet?: boolean }
+  /** A live view's query asked again, with a different result (never logged: it repeats). */
+  | { type: 'refresh'; tool: string; args: Record<string, unknown>; structured: Record<string, unknown> }
+  | { type: 'status'; patch: { colony?: string; source?: string; model?: string; loading?: number | null; message?: string | null; live?: 'on' | 'paused' | null } }
+  | { type: 'notice'; text: string; error?: boolean }
+  | { type: 'clear' }
+  | { type: 'help' };
