@@ -28,6 +28,9 @@ async function check(store: Colony): Promise<void> {
   expect(flagd?.p95Ms).toBeLessThan(5);
   // Its requests are the 120 calls of the window: the 12 streams are not requests it answered.
   expect(flagd?.requests).toBe(120);
+  // Nor are they anyone's own time or a callee's: the self-time sample holds the calls only.
+  const sampled = await store.callSpans({ fromNs: NOW - 30n * MIN, toNs: NOW }, 800);
+  expect(sampled).toHaveLength(120);
   expect(flagd?.slower).toBe(false);
   expect(summary.standOut).toEqual([]);
   expect(summary.streams).toEqual([expect.objectContaining({ operation: 'flagd.evaluation.v1.Service/EventStream', streams: 12 })]);
