@@ -22,7 +22,7 @@ const Row = memo(function Row({ row, trace, selected, nameW, barW, tagsW }: { ro
   const fold = row.hasChildren ? (row.folded ? '▸' : '▾') : ' ';
   const name = nameParts(`${fold}${treePrefix(row.prefix, nameW)} `, n.service, n.name, nameW);
   const f = flagText(n);
-  const tagCells = cells(TAG[n.source]) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan);
+  const tagCells = cells(TAG[n.source]) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan) + cells(f.linked);
   const bar = barW ? barCells(n.offsetMs, n.durationMs, trace.durationMs, barW) : null;
   return (
     <Text inverse={selected}>
@@ -34,6 +34,7 @@ const Row = memo(function Row({ row, trace, selected, nameW, barW, tagsW }: { ro
       {f.slow && <Text color={TAG_COLORS.slow}>{f.slow}</Text>}
       {f.merged && <Text color={TAG_COLORS.ebpf}>{f.merged}</Text>}
       {f.orphan && <Text color="gray">{f.orphan}</Text>}
+      {f.linked && <Text color="gray">{f.linked}</Text>}
       {' '.repeat(Math.max(0, tagsW - tagCells))}
       {duration(ms(n.durationMs))}
       {bar && ` ${' '.repeat(bar[0])}`}

@@ -3,6 +3,7 @@ import { type ConsoleActions, resolveKey, scopeOf } from '../../components/keys/
 import { initialState, reducer } from '../../components/state/reducer.js';
 import type { ConsoleAction, ConsoleState, TraceJson, TraceNodeJson } from '../../components/state/types.js';
 import { spanLines } from '../../components/trace/TraceView.js';
+import { flagText } from '../../components/trace/row-layout.js';
 
 const A = 'a1'.repeat(16);
 const B = 'b2'.repeat(16);
@@ -37,6 +38,11 @@ function press(s: ConsoleState, key: string, calls: string[]): ConsoleState {
 const start = () => answered({ ...initialState({ cols: 120, rows: 40, colony: 'c', source: 's', model: 'm' }), focus: 'detail' }, { service: 'accounting' }, [CONSUMER]);
 
 describe('span links in the console', () => {
+  it('a span with links is marked in the tree', () => {
+    expect(flagText(CONSUMER.roots[0]).linked).toBe(' ↪');
+    expect(flagText(PRODUCER.roots[0]).linked).toBe('');
+  });
+
   it('the span details list the links and say which key opens them', () => {
     const text = spanLines(CONSUMER.roots[0], CONSUMER, 200).map((l) => l.text);
     expect(text).toContain('links (l opens it):');
