@@ -4,6 +4,7 @@ import { tableStyle } from '../core/color.js';
 import { jsonForTerminal, terminalSafeDeep } from '../core/terminal-text.js';
 import type { ToolOutput } from '../colony/tools/types.js';
 import { httpOperation } from '../colony/unified/names.js';
+import { isStreamMethod } from '../colony/unified/streams.js';
 import type { OutputFormat } from './output-option.js';
 
 type Rec = Record<string, unknown>;
@@ -23,7 +24,7 @@ function asTable(tool: string, s: Rec): string | null {
     const rows = (s.sections as Rec[]).flatMap((sec) => (sec.rows as Rec[]).map((r) => [
       tagOf(r.source),
       String(r.protocol),
-      r.protocol === 'http' ? httpOperation(str(r.httpMethod), str(r.httpRoute)) : r.protocol === 'grpc' ? `${r.rpcService ?? ''}/${r.rpcMethod}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`,
+      r.protocol === 'http' ? httpOperation(str(r.httpMethod), str(r.httpRoute)) : r.protocol === 'grpc' ? `${r.rpcService ?? ''}/${r.rpcMethod}${isStreamMethod(str(r.rpcMethod)) ? ' (stream)' : ''}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`,
       formatCount(r.requests as number),
       ms(r.p50Ms),
       `${r.percentilesAtLeast ? '>=' : ''}${ms(r.p95Ms)}`,

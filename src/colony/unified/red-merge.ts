@@ -3,7 +3,7 @@ import type { Protocol, RedRow } from '../store/queries/red.js';
 import type { Source } from '../store/rows.js';
 import { httpOperation, httpRoutePart, normalizeRoute } from './names.js';
 import { tag } from './render-tree.js';
-import { STREAM_METHOD } from './streams.js';
+import { isStreamMethod } from './streams.js';
 
 /**
  * Merging RED metrics from both sources (pure). Per source the better basis wins: for eBPF the
@@ -40,7 +40,7 @@ export function operationKey(r: RedRow): string {
   return `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`.toLowerCase();
 }
 
-const isStreamRow = (r: RedRow) => r.protocol === 'grpc' && r.rpcMethod !== null && STREAM_METHOD.test(r.rpcMethod);
+const isStreamRow = (r: RedRow) => r.protocol === 'grpc' && isStreamMethod(r.rpcMethod);
 
 export function operationLabel(r: RedRow): string {
   if (r.protocol === 'http') {

@@ -16,10 +16,12 @@ export const STREAM_METHOD = /Stream|^(?:Watch|Subscribe)/;
 /** The same rule on the rpc_method column, for the store's SQL (both backends; LIKE is case-sensitive on both). */
 export const STREAM_RPC_SQL = `coalesce(rpc_method LIKE '%Stream%' OR rpc_method LIKE 'Watch%' OR rpc_method LIKE 'Subscribe%', false)`;
 
+export const isStreamMethod = (method: string | null | undefined): boolean => typeof method === 'string' && STREAM_METHOD.test(method);
+
 /** An operation as the store names it: RPCs are `service/method`, without spaces; HTTP and SQL have spaces. */
 export function isStreamOperation(operation: string): boolean {
   if (/\s/.test(operation)) return false;
-  return STREAM_METHOD.test(operation.slice(operation.lastIndexOf('/') + 1));
+  return isStreamMethod(operation.slice(operation.lastIndexOf('/') + 1));
 }
 
 /** Server operations split into calls (latency is theirs) and streams (shown apart, never blamed for latency). */

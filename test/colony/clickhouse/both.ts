@@ -4,6 +4,10 @@ import { ColonyStore } from '../../../src/colony/store/store.js';
 import { ClickHouseStore } from '../../../src/colony/store/clickhouse/store.js';
 import type { Colony } from '../../../src/colony/store/colony.js';
 import type { Nanos } from '../../../src/core/time.js';
+import { printToolOutput } from '../../../src/commands/query-output.js';
+import { runTool } from '../../../src/colony/tools/run.js';
+import { toolByName } from '../../../src/colony/tools/index.js';
+import { createToolContext } from '../../../src/colony/tools/types.js';
 
 /** A DuckDB colony and a chdb one under `dir`, both loaded by `load`, closed after `check`. */
 export async function withBothBackends(dir: string, database: string, load: (s: Colony) => Promise<void>, check: (duck: Colony, ch: Colony) => Promise<void>): Promise<void> {
@@ -37,4 +41,20 @@ export async function withDuckDB(load: (s: Colony) => Promise<void>, check: (duc
   } finally {
     await duck.close();
   }
+}
+
+/** What `coral query ...` prints as a table for a tool's answer. */
+export async function cliTable(store: Colony, now: Nanos, tool: string, args: Record<string, unknown>): Promise<string> {
+  const def = toolByName(tool);
+  if (!def) throw new Error(`no tool ${tool}`);
+  const out = await runTool(def, createToolContext(store, () => now), args);
+  const chunks: string[] = [];
+  const write = process.stdout.write;
+  process.stdout.write = ((c: string) => chunks.push(c) > 0) as typeof process.stdout.write;
+  try {
+    printToolOutput(tool, out, 'table');
+  } finally {
+    process.stdout.write = write;
+  }
+  return chunks.join('');
 }

@@ -4,15 +4,11 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HAVE_CHDB, SKIP_REASON } from './chdb.js';
 import { answer } from './parity.js';
-import { expectSameAnswers, withBothBackends, withDuckDB } from './both.js';
+import { cliTable, expectSameAnswers, withBothBackends, withDuckDB } from './both.js';
 import type { Colony } from '../../../src/colony/store/colony.js';
 import { ingestExport } from '../../../src/colony/otlp/ingest.js';
 import { MIN, T0 } from '../../support/otlp-json.js';
 import { eventLogsExport, routelessHttpExport, sdkHistogramExport } from '../../support/real-shapes.js';
-import { printToolOutput } from '../../../src/commands/query-output.js';
-import { runTool } from '../../../src/colony/tools/run.js';
-import { toolByName } from '../../../src/colony/tools/index.js';
-import { createToolContext } from '../../../src/colony/tools/types.js';
 
 const DIR = join(tmpdir(), `coral-ch-readright-${process.pid}`);
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -22,20 +18,6 @@ async function load(store: Colony): Promise<void> {
   await ingestExport(store, 'traces', 'json', Buffer.from(JSON.stringify(routelessHttpExport())));
   await ingestExport(store, 'metrics', 'json', Buffer.from(JSON.stringify(sdkHistogramExport())));
   await ingestExport(store, 'logs', 'json', Buffer.from(JSON.stringify(eventLogsExport())));
-}
-
-/** What `coral query telemetry logs` prints as a table. */
-async function cliTable(store: Colony, tool: string, args: Record<string, unknown>): Promise<string> {
-  const out = await runTool(toolByName(tool)!, createToolContext(store, () => NOW), args);
-  const chunks: string[] = [];
-  const write = process.stdout.write;
-  process.stdout.write = ((c: string) => chunks.push(c) > 0) as typeof process.stdout.write;
-  try {
-    printToolOutput(tool, out, 'table');
-  } finally {
-    process.stdout.write = write;
-  }
-  return chunks.join('');
 }
 
 async function check(store: Colony): Promise<void> {
@@ -50,8 +32,8 @@ async function check(store: Colony): Promise<void> {
   expect(logs.text).toMatch(/frontend INFO \[event feature_flag\.evaluation\]: ""/);
   expect(logs.text).toMatch(/frontend INFO: "GET \/api\/products 200"/);
   expect((logs.structured as { logs: { eventName: string }[] }).logs.map((l) => l.eventName)).toEqual(['', 'feature_flag.evaluation']);
-  expect(await cliTable(store, 'coral_query_telemetry_logs', { service: 'frontend' })).toMatch(/│ event\s+│[\s\S]*feature_flag\.evaluation/);
-  expect(await cliTable(store, 'coral_query_telemetry_metrics', { service: 'ad' })).toMatch(/│ count │ sum\s+│[\s\S]*│ 8\s+│ 0\.05/);
+  expect(await cliTable(store, NOW, 'coral_query_telemetry_logs', { service: 'frontend' })).toMatch(/│ event\s+│[\s\S]*feature_flag\.evaluation/);
+  expect(await cliTable(store, NOW, 'coral_query_telemetry_metrics', { service: 'ad' })).toMatch(/│ count │ sum\s+│[\s\S]*│ 8\s+│ 0\.05/);
 }
 
 describe('names and numbers that read right', () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HAVE_CHDB, SKIP_REASON } from './chdb.js';
 import { answer } from './parity.js';
-import { expectSameAnswers, withBothBackends, withDuckDB } from './both.js';
+import { cliTable, expectSameAnswers, withBothBackends, withDuckDB } from './both.js';
 import type { Colony } from '../../../src/colony/store/colony.js';
 import { ingestExport } from '../../../src/colony/otlp/ingest.js';
 import { MIN, T0 } from '../../support/otlp-json.js';
@@ -37,6 +37,7 @@ async function check(store: Colony): Promise<void> {
   expect(s.text).toMatch(/Streams \(long-lived RPCs[^\n]*\n  flagd flagd\.evaluation\.v1\.Service\/EventStream: 12 streams closed, half within \d+\.\ds, longest ~\d+\.\ds \(SDK spans\)/);
   const red = await answer(store, NOW, 'coral_query_metrics', { service: 'flagd', time_range: '30m' });
   expect(red.text).toMatch(/Method: flagd\.evaluation\.v1\.Service\/EventStream \(stream: durations are how long clients stayed connected\)/);
+  expect(await cliTable(store, NOW, 'coral_query_metrics', { service: 'flagd', time_range: '30m' })).toContain('flagd.evaluation.v1.Service/EventStream (stream)');
   expect(red.text).toMatch(/slowest P99 is [\d.]+ms on flagd\.evaluation\.v1\.Service\/ResolveBoolean/);
 }
 
