@@ -31,6 +31,9 @@ async function check(store: Colony): Promise<void> {
   // Nor are they anyone's own time or a callee's: the self-time sample holds the calls only.
   const sampled = await store.callSpans({ fromNs: NOW - 30n * MIN, toNs: NOW }, 800);
   expect(sampled).toHaveLength(120);
+  // Nor do they move the per-minute series the onset is read from.
+  const minutes = await store.minuteSeries({ fromNs: NOW - 30n * MIN, toNs: NOW });
+  expect(minutes.reduce((n, m) => n + m.requests, 0)).toBe(120);
   expect(flagd?.slower).toBe(false);
   expect(summary.standOut).toEqual([]);
   expect(summary.streams).toEqual([expect.objectContaining({ operation: 'flagd.evaluation.v1.Service/EventStream', streams: 12 })]);

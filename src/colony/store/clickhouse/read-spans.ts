@@ -165,7 +165,8 @@ export async function minuteSeries(ch: ChClient, s: ChSchema, range: TimeRange):
   return ch.query<MinuteRow>(
     `SELECT service_name AS service, source, toInt32(intDiv(start_ns - ${lit(range.fromNs)}, 60000000000)) AS minute,
        toInt32(count()) AS requests, toInt32(countIf(${errorSpanSql()})) AS errors, toFloat64(sum(duration_ns) / 1e6) AS durationMs
-     FROM ${spans(s, inRange('Timestamp', range), ['service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'http_status_code', 'rpc_status_code'])} WHERE kind IN ('SERVER', 'CONSUMER')
+     FROM ${spans(s, inRange('Timestamp', range), ['service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'http_status_code', 'rpc_status_code', 'rpc_method'])}
+     WHERE kind IN ('SERVER', 'CONSUMER') AND NOT ${STREAM_RPC_SQL}
      GROUP BY service, source, minute ORDER BY service, source, minute`,
   );
 }
