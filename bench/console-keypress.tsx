@@ -16,7 +16,7 @@ const ROWS = 50;
 const TARGET_P95_MS = 12;
 
 function node(id: string, service: string, name: string, offsetMs: number, durationMs: number, children: TraceNodeJson[] = []): TraceNodeJson {
-  return { spanId: id, parentSpanId: '', service, name, kind: 'SERVER', source: id.length % 2 ? 'ebpf' : 'otlp', offsetMs, durationMs, selfMs: 1, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: id.endsWith('7'), orphan: false, merged: null, attributes: {}, events: [], children };
+  return { spanId: id, parentSpanId: '', service, name, kind: 'SERVER', source: id.length % 2 ? 'ebpf' : 'otlp', offsetMs, durationMs, selfMs: 1, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: id.endsWith('7'), orphan: false, merged: null, attributes: {}, events: [], links: [], children };
 }
 
 /** A root with `fan` children of `fan - 1` children each: fan² spans. */

@@ -27,6 +27,8 @@ export interface EngineLike {
   completions(line: string): string[];
   /** A service's metrics (quietly, into the Metrics tab) and its worst traces (shown). */
   openService?(service: string): void;
+  /** A span's linked trace, shown in the trace view. */
+  openTrace?(traceId: string): void;
   /** A service's breakdown (coral_query_breakdown), shown. */
   breakdownService?(service: string): void;
   /** Engines with a live colony: stop or restart its refresh. */
@@ -98,6 +100,7 @@ export function App({ initial, engine, redraw, copy }: { initial: ConsoleState; 
     },
     redraw: () => redraw?.(),
     openService: (service: string) => engine.openService?.(service),
+    openTrace: (traceId: string) => engine.openTrace?.(traceId),
     breakdownService: (service: string) => engine.breakdownService?.(service),
     setLivePaused: (paused: boolean) => engine.setLivePaused?.(paused),
     copy: (text: string) => copy?.(text),

@@ -1,6 +1,7 @@
 import type { ConsoleAction, ConsoleState } from '../state/types.js';
 import { summaryServices } from '../state/views.js';
 import { copyTarget } from '../trace/copy.js';
+import { cursorLink } from '../trace/links.js';
 
 /**
  * The one key registry: each binding's id, keys, description and scope drive key handling, the
@@ -22,6 +23,8 @@ export interface ConsoleActions {
   redraw(): void;
   /** A service's metrics and its worst traces (Enter in the Summary tab). */
   openService(service: string): void;
+  /** A span's linked trace (l in the span details); engines without it ignore the key. */
+  openTrace?(traceId: string): void;
   /** What a service's failing or slow requests have in common (b in the Summary and Metrics tabs); engines without it ignore the key. */
   breakdownService?(service: string): void;
   /** Stops or restarts the live refresh of a running colony. */
@@ -62,6 +65,15 @@ function copyId(c: KeyContext): void {
   if (!t) return c.dispatch({ type: 'status', patch: { message: 'Nothing to copy: no trace here', messageError: false } });
   c.actions.copy(t.id);
   c.dispatch({ type: 'status', patch: { message: `Copied ${t.kind} id ${t.id}`, messageError: false } });
+}
+
+/** l: the first link of the span under the cursor opens its trace; the status line says when there is none. */
+function followLink(c: KeyContext): void {
+  const link = cursorLink(c.state.trace);
+  if (!link || !c.actions.openTrace) return c.dispatch({ type: 'status', patch: { message: 'No link here: open a trace and put the cursor on a span with links', messageError: false } });
+  c.dispatch({ type: 'trace_follow', traceId: link.traceId });
+  c.actions.openTrace(link.traceId);
+  c.dispatch({ type: 'status', patch: { message: `Opening linked trace ${link.traceId}`, messageError: false } });
 }
 
 export const BINDINGS: readonly KeyBinding[] = [
@@ -108,6 +120,7 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'trace.next', keys: ['n'], description: 'next slow or error span', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: 1 }) },
   { id: 'trace.prev', keys: ['N'], description: 'previous slow or error span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: -1 }) },
   { id: 'trace.detail', keys: ['d'], description: 'span details', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_detail' }) },
+  { id: 'trace.link', keys: ['l'], description: "open the span's linked trace (Esc comes back)", scope: 'traces', run: followLink },
   { id: 'trace.sort', keys: ['s'], description: 'sort the list: errors / duration / start time', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_sort' }) },
   { id: 'trace.filter', keys: ['/'], description: 'filter the list by service, operation or attribute text', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_filter', text: c.state.trace.filter }) },
   { id: 'trace.copy', keys: ['y'], description: 'copy the trace id (the span id in an open trace)', scope: 'traces', run: copyId },

@@ -1,13 +1,15 @@
 import { Box, Text } from 'ink';
 import { useConsoleState } from '../state/context.js';
 import { TAG_COLORS } from '../theme/palette.js';
+import { httpOperation } from '../../src/colony/unified/names.js';
+import { isStreamMethod } from '../../src/colony/unified/streams.js';
 import { fit, ms, plural, wrap } from './format.js';
 import { type Column, cell, droppedNote, layoutTable } from './table.js';
 
 interface Row { source: string; protocol: string; httpRoute: string | null; httpMethod: string | null; rpcService: string | null; rpcMethod: string | null; dbOperation: string | null; dbTable: string | null; requests: number; errorRate: number; p50Ms: number | null; p95Ms: number | null; p99Ms: number | null; percentilesAtLeast: boolean }
 interface Metrics { service: string; timeRange: string; sections: { rows: Row[] }[]; analysis: string; notes: string[]; unknownService?: string | null; args?: Record<string, unknown>; error?: string }
 
-const op = (r: Row) => (r.protocol === 'http' ? `${r.httpMethod} ${r.httpRoute}` : r.protocol === 'grpc' ? `${r.rpcService ? `${r.rpcService.split('.').pop()}/` : ''}${r.rpcMethod}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`);
+const op = (r: Row) => (r.protocol === 'http' ? httpOperation(r.httpMethod, r.httpRoute) : r.protocol === 'grpc' ? `${r.rpcService ? `${r.rpcService.split('.').pop()}/` : ''}${r.rpcMethod}${isStreamMethod(r.rpcMethod) ? ' (stream)' : ''}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`);
 const pct = (v: number | null, atLeast: boolean) => (v === null ? '' : `${atLeast ? '>' : ''}${ms(v)}`);
 
 /** The RED table: the operation is never dropped; P50 goes first, then P99, then requests. */

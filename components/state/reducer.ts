@@ -74,6 +74,13 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
   if (!structured) return s;
   if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) {
     const traces = structured.traces as TraceJson[];
+    const following = s.trace.following;
+    if (following && args.trace_id === following) {
+      // A followed link opens over the view it came from (Esc goes back); a trace not stored leaves the view as it was.
+      const from = { ...s.trace, following: null };
+      if (traces.length === 0) return { ...s, trace: from, status: { ...s.status, message: `Linked trace ${following} is not in this colony (the last 24h)`, messageError: false } };
+      return { ...s, tab: 'traces', trace: { ...traceView(traces, { openFirst: true, sort: s.trace.sort }), from }, scroll: { ...s.scroll, detail: 0 } };
+    }
     if (traces.length === 0) return { ...s, tab: show('traces'), trace: traceView([], { notice: { text: noTracesText(args), error: false }, sort: s.trace.sort }) };
     // The first trace opens at once; Esc shows the list.
     return { ...s, tab: show('traces'), trace: traceView(traces, { openFirst: true, sort: s.trace.sort }), scroll: { ...s.scroll, detail: 0 } };
@@ -228,6 +235,8 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     }
     case 'trace_detail':
       return s.trace.open === null ? s : { ...s, trace: { ...s.trace, detail: !s.trace.detail }, scroll: { ...s.scroll, detail: 0 } };
+    case 'trace_follow':
+      return { ...s, trace: { ...s.trace, following: a.traceId.toLowerCase() } };
     case 'trace_sort':
       // Sorting is about the list: an open trace closes to show it.
       return { ...s, trace: { ...s.trace, sort: nextSort(s.trace.sort), open: null, detail: false, listCursor: 0 } };
@@ -248,6 +257,7 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       // Esc leaves the input for the pane the user was in before.
       if (s.focus === 'chat') return { ...s, focus: s.lastPane };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.detail) return { ...s, trace: { ...s.trace, detail: false } };
+      if (s.focus === 'detail' && s.tab === 'traces' && s.trace.from) return { ...s, trace: s.trace.from };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open !== null && s.trace.traces.length > 1) return { ...s, trace: { ...s.trace, open: null } };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open === null && s.trace.filter) return { ...s, trace: { ...s.trace, filter: '', filtering: false, listCursor: 0 } };
       if (s.focus === 'tools' && s.expandedTool) return { ...s, expandedTool: null };

@@ -74,6 +74,10 @@ export interface TraceViewState {
   sort: TraceOrder;
   filter: string;
   filtering: boolean;
+  /** A linked trace asked for (l) and not answered yet: its result opens over this view. */
+  following?: string | null;
+  /** The view a linked trace was opened from: Esc goes back to it. */
+  from?: TraceViewState | null;
 }
 
 /** What can scroll: the chat history, the opened tool call, span details, the help overlay. */
@@ -142,6 +146,8 @@ export type ConsoleAction =
   | { type: 'trace_fold_all'; fold: boolean }
   | { type: 'trace_next_flagged'; delta: 1 | -1 }
   | { type: 'trace_detail' }
+  /** l: a linked trace was asked for; its result opens over the current view. */
+  | { type: 'trace_follow'; traceId: string }
   | { type: 'trace_sort' }
   | { type: 'trace_filter'; text: string; done?: boolean }
   | { type: 'summary_move'; delta: number }

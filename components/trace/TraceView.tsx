@@ -22,7 +22,7 @@ const Row = memo(function Row({ row, trace, selected, nameW, barW, tagsW }: { ro
   const fold = row.hasChildren ? (row.folded ? '▸' : '▾') : ' ';
   const name = nameParts(`${fold}${treePrefix(row.prefix, nameW)} `, n.service, n.name, nameW);
   const f = flagText(n);
-  const tagCells = cells(TAG[n.source]) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan);
+  const tagCells = cells(TAG[n.source]) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan) + cells(f.linked);
   const bar = barW ? barCells(n.offsetMs, n.durationMs, trace.durationMs, barW) : null;
   return (
     <Text inverse={selected}>
@@ -34,6 +34,7 @@ const Row = memo(function Row({ row, trace, selected, nameW, barW, tagsW }: { ro
       {f.slow && <Text color={TAG_COLORS.slow}>{f.slow}</Text>}
       {f.merged && <Text color={TAG_COLORS.ebpf}>{f.merged}</Text>}
       {f.orphan && <Text color="gray">{f.orphan}</Text>}
+      {f.linked && <Text color="gray">{f.linked}</Text>}
       {' '.repeat(Math.max(0, tagsW - tagCells))}
       {duration(ms(n.durationMs))}
       {bar && ` ${' '.repeat(bar[0])}`}
@@ -52,6 +53,8 @@ export function spanLines(node: TraceNodeJson, trace: TraceJson, width: number):
   if (node.error) raw.push({ text: `ERROR ${node.statusMessage}`, color: TAG_COLORS.error });
   if (node.merged) raw.push({ text: `eBPF twin ${node.merged.spanId}: ${ms(node.merged.durationMs)}, queue ${ms(node.merged.queueMs)}, status ${node.merged.statusCode}${node.merged.httpStatusCode ? ` HTTP ${node.merged.httpStatusCode}` : ''}${node.merged.rpcStatusCode !== null ? ` gRPC ${node.merged.rpcStatusCode}` : ''}` });
   raw.push({ text: 'attributes:', bold: true }, ...Object.entries(node.attributes).map(([k, v]) => ({ text: `  ${k} = ${JSON.stringify(v)}` })));
+  const links = node.links ?? [];
+  if (links.length) raw.push({ text: `links (l opens ${links.length > 1 ? 'the first other trace' : 'it'}):`, bold: true }, ...links.map((l) => ({ text: `  trace ${l.traceId}${l.spanId ? ` span ${l.spanId}` : ''}` })));
   if (node.events.length) raw.push({ text: 'events:', bold: true }, ...node.events.map((e) => ({ text: `  ${JSON.stringify(e)}` })));
   const resource = trace.resources[`${node.service} ${node.source}`];
   if (resource) raw.push({ text: 'resource:', bold: true }, ...Object.entries(resource).map(([k, v]) => ({ text: `  ${k} = ${JSON.stringify(v)}` })));

@@ -23,9 +23,9 @@ export function rowColumns(paneWidth: number, tagsWidth: number): RowColumns {
   return { name: Math.max(1, paneWidth - fixed), tags: tagsWidth, duration: DURATION_CELLS, bar: 0 };
 }
 
-/** The markers after the source tag: error, slow, merged with its eBPF twin, orphan. */
-export function flagText(n: { error: boolean; slow: boolean; merged: unknown; orphan: boolean }): { error: string; slow: string; merged: string; orphan: string } {
-  return { error: n.error ? ' ✗' : '', slow: n.slow ? ' ← SLOW' : '', merged: n.merged ? ' +eBPF' : '', orphan: n.orphan ? ' orphan' : '' };
+/** The markers after the source tag: error, slow, merged with its eBPF twin, orphan, links to other spans (l follows). */
+export function flagText(n: { error: boolean; slow: boolean; merged: unknown; orphan: boolean; links?: readonly unknown[] }): { error: string; slow: string; merged: string; orphan: string; linked: string } {
+  return { error: n.error ? ' ✗' : '', slow: n.slow ? ' ← SLOW' : '', merged: n.merged ? ' +eBPF' : '', orphan: n.orphan ? ' orphan' : '', linked: n.links?.length ? ' ↪' : '' };
 }
 
 /** The flexible column: tree prefix, service and span name, cut to `cells` with an ellipsis. */
@@ -60,7 +60,7 @@ export function treePrefix(prefix: string, nameCells: number): string {
 const tagWidths = new WeakMap<object, number>();
 
 /** The tag column's width for a whole trace (computed once per trace), so columns hold still while scrolling. */
-export function tagsWidth(roots: readonly { error: boolean; slow: boolean; merged: unknown; orphan: boolean; children: unknown[] }[]): number {
+export function tagsWidth(roots: readonly { error: boolean; slow: boolean; merged: unknown; orphan: boolean; links?: readonly unknown[]; children: unknown[] }[]): number {
   const known = tagWidths.get(roots);
   if (known !== undefined) return known;
   let w = 6;
@@ -68,7 +68,7 @@ export function tagsWidth(roots: readonly { error: boolean; slow: boolean; merge
   while (stack.length) {
     const n = stack.pop() as (typeof roots)[number];
     const f = flagText(n);
-    w = Math.max(w, 6 + width(f.error) + width(f.slow) + width(f.merged) + width(f.orphan));
+    w = Math.max(w, 6 + width(f.error) + width(f.slow) + width(f.merged) + width(f.orphan) + width(f.linked));
     for (const c of n.children) stack.push(c as (typeof roots)[number]);
   }
   tagWidths.set(roots, w);

@@ -3,11 +3,14 @@ import { formatCount, formatMs, formatPercent } from '../core/format.js';
 import { tableStyle } from '../core/color.js';
 import { jsonForTerminal, terminalSafeDeep } from '../core/terminal-text.js';
 import type { ToolOutput } from '../colony/tools/types.js';
+import { httpOperation } from '../colony/unified/names.js';
+import { isStreamMethod } from '../colony/unified/streams.js';
 import type { OutputFormat } from './output-option.js';
 
 type Rec = Record<string, unknown>;
 const tagOf = (s: unknown) => (s === 'ebpf' ? '[eBPF]' : '[OTLP]');
 const ms = (v: unknown) => (typeof v === 'number' ? formatMs(v) : '');
+const str = (v: unknown) => (typeof v === 'string' ? v : null);
 
 function table(head: string[], rows: (string | number)[][]): string {
   const t = new Table({ head, style: tableStyle() });
@@ -21,7 +24,7 @@ function asTable(tool: string, s: Rec): string | null {
     const rows = (s.sections as Rec[]).flatMap((sec) => (sec.rows as Rec[]).map((r) => [
       tagOf(r.source),
       String(r.protocol),
-      r.protocol === 'http' ? `${r.httpMethod} ${r.httpRoute}` : r.protocol === 'grpc' ? `${r.rpcService ?? ''}/${r.rpcMethod}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`,
+      r.protocol === 'http' ? httpOperation(str(r.httpMethod), str(r.httpRoute)) : r.protocol === 'grpc' ? `${r.rpcService ?? ''}/${r.rpcMethod}${isStreamMethod(str(r.rpcMethod)) ? ' (stream)' : ''}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`,
       formatCount(r.requests as number),
       ms(r.p50Ms),
       `${r.percentilesAtLeast ? '>=' : ''}${ms(r.p95Ms)}`,
@@ -55,14 +58,15 @@ function asTable(tool: string, s: Rec): string | null {
     return table(['time', 'service', 'kind', 'title'], (s.events as Rec[]).map((e) => [String(e.time), String(e.serviceName), String(e.kind), String(e.title)]));
   }
   if (Array.isArray(s.logs)) {
-    return table(['time', 'service', 'level', 'body', 'trace'], (s.logs as Rec[]).map((l) => [String(l.time), String(l.serviceName), String(l.level), String(l.body).slice(0, 100), String(l.traceId)]));
+    return table(['time', 'service', 'level', 'event', 'body', 'trace'], (s.logs as Rec[]).map((l) => [String(l.time), String(l.serviceName), String(l.level), String(l.eventName ?? ''), String(l.body).slice(0, 100), String(l.traceId)]));
   }
   if (Array.isArray(s.metrics)) {
+    const v = (x: unknown) => (typeof x === 'number' ? String(x) : '');
     // A summary's quantiles are its client's: the latest of one series, never merged across several.
     const quantiles = (m: Rec) => (m.type !== 'summary' ? ''
       : Array.isArray(m.quantiles) ? (m.quantiles as Rec[]).map((q) => `p${Number((100 * (q.quantile as number)).toPrecision(6))} ${q.value as number}`).join(', ') : 'per series');
-    return table(['metric', 'type', 'unit', 'series', 'points', 'last', 'min', 'max', 'quantiles'], (s.metrics as Rec[]).map((m) => [
-      String(m.metricName), String(m.type), String(m.unit), String(m.series), String(m.points), m.last === null ? '' : String(m.last), m.min === null ? '' : String(m.min), m.max === null ? '' : String(m.max),
+    return table(['metric', 'type', 'unit', 'series', 'points', 'last', 'min', 'max', 'count', 'sum', 'quantiles'], (s.metrics as Rec[]).map((m) => [
+      String(m.metricName), String(m.type), String(m.unit), String(m.series), String(m.points), v(m.last), v(m.min), v(m.max), v(m.count), v(m.sum),
       quantiles(m),
     ]));
   }

@@ -166,6 +166,11 @@ export class ConsoleEngine {
     this.emit({ type: 'status', patch: { message: `${service}: worst traces here, its metrics on tab 3` } });
   }
 
+  /** l on a span with links: the linked trace, merged, from the last day (a batch's messages may be hours old). */
+  openTrace(traceId: string): void {
+    void this.callTool('coral_query_traces', { trace_id: traceId, time_range: '24h' });
+  }
+
   /** b on a service (Summary or Metrics tab): what its failing or slow requests have in common, shown. */
   breakdownService(service: string): void {
     void this.callTool('coral_query_breakdown', { service });

@@ -9,8 +9,9 @@ export function formatCount(n: number): string {
   return sign + String(Math.abs(r)).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
-/** Milliseconds for people: 0.42ms, 23ms, 1,234ms. */
+/** Milliseconds for people: 0.004ms, 0.42ms, 23ms, 1,234ms (a sub-millisecond time never reads as 0ms). */
 export function formatMs(ms: number): string {
+  if (ms > 0 && ms < 0.005) return `${Number(ms.toPrecision(1))}ms`;
   if (ms < 10) return `${Number(ms.toFixed(2))}ms`;
   return `${formatCount(ms)}ms`;
 }

@@ -7,7 +7,7 @@ import type { EngineEvent } from '../../src/console/engine.js';
 
 /** Shared by the console's component tests: span trees, a fake engine, and a mounted App. */
 export function node(id: string, service: string, name: string, source: 'ebpf' | 'otlp', offsetMs: number, durationMs: number, children: TraceNodeJson[] = [], extra: Partial<TraceNodeJson> = {}): TraceNodeJson {
-  return { spanId: id, parentSpanId: '', service, name, kind: 'SERVER', source, offsetMs, durationMs, selfMs: durationMs, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: { 'http.route': '/x' }, events: [], children, ...extra };
+  return { spanId: id, parentSpanId: '', service, name, kind: 'SERVER', source, offsetMs, durationMs, selfMs: durationMs, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: { 'http.route': '/x' }, events: [], links: [], children, ...extra };
 }
 
 export function trace(roots: TraceNodeJson[], spanCount: number): TraceJson {

@@ -5,7 +5,7 @@ import type { ConsoleAction, ConsoleState, TraceJson, TraceNodeJson } from '../.
 import { visibleRows } from '../../components/trace/rows.js';
 
 function node(id: string, children: TraceNodeJson[] = []): TraceNodeJson {
-  return { spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], children };
+  return { spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], links: [], children };
 }
 
 const TRACE: TraceJson = {
@@ -13,7 +13,7 @@ const TRACE: TraceJson = {
   services: ['svc'], depth: 3, incomplete: false, resources: {}, roots: [node('r', [node('a', [node('a1')]), node('b')])],
 };
 
-const noActions: ConsoleActions = { submit: () => undefined, cancel: () => undefined, runCommand: () => undefined, complete: () => [], quit: () => undefined, redraw: () => undefined, openService: () => undefined, setLivePaused: () => undefined, copy: () => undefined };
+const noActions: ConsoleActions = { submit: () => undefined, cancel: () => undefined, runCommand: () => undefined, complete: () => [], quit: () => undefined, redraw: () => undefined, openService: () => undefined, openTrace: () => undefined, setLivePaused: () => undefined, copy: () => undefined };
 
 /** Presses a key the way the console does: the registry resolves it, its binding dispatches into the reducer. */
 function press(s: ConsoleState, key: string): ConsoleState {

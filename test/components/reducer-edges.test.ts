@@ -12,7 +12,7 @@ const started = (id: string, tool: string, args: Record<string, unknown> = {}): 
 const finished = (id: string, tool: string, ok: boolean, text: string, structured?: Record<string, unknown>): ConsoleAction => ({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok, durationMs: 1, text, structured } });
 
 function node(id: string, children: TraceNodeJson[] = [], p: Partial<TraceNodeJson> = {}): TraceNodeJson {
-  return { spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], children, ...p };
+  return { spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], links: [], children, ...p };
 }
 const trace = (id: string, roots: TraceNodeJson[], p: Partial<TraceJson> = {}): TraceJson => ({
   traceId: id.repeat(32).slice(0, 32), start: '2025-12-02T10:30:00Z', startNs: '1764671400000000000', durationMs: 10, spanCount: 1, mergedCount: 0,

@@ -12,7 +12,7 @@ const finished = (id: string, tool: string, ok: boolean, text: string, structure
 const call = (id: string, tool: string, ok: boolean, text: string, structured?: Record<string, unknown>, args: Record<string, unknown> = {}) => [started(id, tool, args), finished(id, tool, ok, text, structured)];
 const run = (s: ConsoleState, ...actions: ConsoleAction[]) => actions.reduce(reducer, s);
 
-const node = (id: string) => ({ spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], children: [] });
+const node = (id: string) => ({ spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], links: [], children: [] });
 const trace = (id: string): TraceJson => ({
   traceId: id, start: '2025-12-02T10:30:00Z', startNs: '1764671400000000000', durationMs: 10, spanCount: 1, mergedCount: 0,
   services: ['svc'], depth: 1, incomplete: false, resources: {}, roots: [node(id)],

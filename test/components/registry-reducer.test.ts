@@ -6,7 +6,7 @@ import { callLines } from '../../components/panes/ToolCallsPane.js';
 import type { ConsoleAction, ConsoleState, TraceJson, TraceNodeJson } from '../../components/state/types.js';
 
 function node(id: string, children: TraceNodeJson[] = [], extra: Partial<TraceNodeJson> = {}): TraceNodeJson {
-  return { spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], children, ...extra };
+  return { spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], links: [], children, ...extra };
 }
 const traceOf = (roots: TraceNodeJson[]): TraceJson => ({
   traceId: 'ef'.repeat(16), start: '2025-12-02T10:30:00Z', startNs: '1764671400000000000', durationMs: 10, spanCount: 0, mergedCount: 0,
@@ -23,7 +23,7 @@ interface Recorded extends ConsoleActions {
 }
 const recorder = (): Recorded => {
   const calls: string[] = [];
-  return { calls, submit: (q) => calls.push(`submit ${q}`), cancel: () => calls.push('cancel'), runCommand: (l) => calls.push(`run ${l}`), complete: () => [], quit: () => calls.push('quit'), redraw: () => calls.push('redraw'), openService: (svc) => calls.push(`open ${svc}`), setLivePaused: (p) => calls.push(`paused ${p}`), copy: (t) => calls.push(`copy ${t}`) };
+  return { calls, submit: (q) => calls.push(`submit ${q}`), cancel: () => calls.push('cancel'), runCommand: (l) => calls.push(`run ${l}`), complete: () => [], quit: () => calls.push('quit'), redraw: () => calls.push('redraw'), openService: (svc) => calls.push(`open ${svc}`), openTrace: (id) => calls.push(`trace ${id}`), setLivePaused: (p) => calls.push(`paused ${p}`), copy: (t) => calls.push(`copy ${t}`) };
 };
 
 function press(s: ConsoleState, key: string, actions: ConsoleActions = recorder(), page = 10): ConsoleState {
@@ -351,7 +351,7 @@ describe('the key map itself', () => {
       ['trace.move', 'traces', 'j k down up', true], ['trace.page', 'traces', 'pagedown pageup', false], ['trace.top', 'traces', 'g', false],
       ['trace.bottom', 'traces', 'G', false], ['trace.fold', 'traces', 'return space', true], ['trace.collapse', 'traces', '[', false],
       ['trace.expand', 'traces', ']', false], ['trace.next', 'traces', 'n', true], ['trace.prev', 'traces', 'N', false], ['trace.detail', 'traces', 'd', true],
-      ['trace.sort', 'traces', 's', true], ['trace.filter', 'traces', '/', true], ['trace.copy', 'traces', 'y', false],
+      ['trace.link', 'traces', 'l', false], ['trace.sort', 'traces', 's', true], ['trace.filter', 'traces', '/', true], ['trace.copy', 'traces', 'y', false],
       ['summary.move', 'summary', 'j k down up', true], ['summary.open', 'summary', 'return', true], ['summary.breakdown', 'summary', 'b', true],
       ['metrics.breakdown', 'metrics', 'b', true],
       ['columns.move', 'columns', 'j k down up', false], ['columns.filter', 'columns', '/', true], ['columns.view', 'columns', 'e', true],

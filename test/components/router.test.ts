@@ -23,6 +23,7 @@ const recorder = (complete: (line: string) => string[] = () => []): Recorded => 
     quit: () => calls.push('quit'),
     redraw: () => calls.push('redraw'),
     openService: (svc) => calls.push(`open ${svc}`),
+    openTrace: (id) => calls.push(`trace ${id}`),
     setLivePaused: (p) => calls.push(`paused ${p}`),
     copy: (t) => calls.push(`copy ${t}`),
   };
@@ -44,7 +45,7 @@ function consoleOf(s: ConsoleState, actions: Recorded = recorder()) {
   };
 }
 
-const node = (id: string) => ({ spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], children: [] });
+const node = (id: string) => ({ spanId: id, parentSpanId: '', service: 'svc', name: `op ${id}`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], links: [], children: [] });
 const trace = (id: string, service: string): TraceJson => ({
   traceId: id, start: '2025-12-02T10:30:00Z', startNs: '1764671400000000000', durationMs: 10, spanCount: 1, mergedCount: 0,
   services: [service], depth: 1, incomplete: false, resources: {}, roots: [{ ...node(id), service }],

@@ -6,7 +6,7 @@ import type { SummaryJson, TraceJson, TraceViewState } from '../../components/st
  * The detail views' data transitions on their own: which trace opens first, what a refresh keeps
  * (open trace, folds, the trace under the list cursor), and the Summary tab's service list and cursor.
  */
-const node = (service: string, error = false) => ({ spanId: service, parentSpanId: '', service, name: 'op', kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], children: [] });
+const node = (service: string, error = false) => ({ spanId: service, parentSpanId: '', service, name: 'op', kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], links: [], children: [] });
 const trace = (id: string, o: { ms?: number; error?: boolean; startNs?: string; service?: string } = {}): TraceJson => ({
   traceId: id.repeat(32).slice(0, 32), start: '2025-12-02T10:30:00Z', startNs: o.startNs ?? '1764671400000000000', durationMs: o.ms ?? 10, spanCount: 1, mergedCount: 0,
   services: [o.service ?? 'svc'], depth: 1, incomplete: false, resources: {}, roots: [node(o.service ?? 'svc', o.error)],

@@ -139,8 +139,26 @@ function scope(v: Json): OtlpScope {
   return { name: str(v.name), version: str(v.version), attributes: attributes(v.attributes) };
 }
 
+/** The keys an API (a query endpoint, a trace backend's HTTP API) wraps its answer in. */
+const API_WRAPPERS = ['result', 'data'];
+
+/**
+ * A body without the export's key but with an API's wrapper is a saved API answer sent by mistake:
+ * accepted, it would store nothing and say 200. An empty object stays a valid, empty export.
+ */
+function refuseApiResponse(root: JsonObject, resourceKey: string): void {
+  if (resourceKey in root) return;
+  const wrapper = API_WRAPPERS.find((k) => k in root);
+  if (!wrapper) return;
+  const inner = root[wrapper];
+  const wraps = isObject(inner) && resourceKey in inner;
+  throw new OtlpDecodeError(`this looks like an API response, not an OTLP export: it has a top-level "${wrapper}" and no "${resourceKey}"`
+    + (wraps ? `; send the object under "${wrapper}" instead` : ''));
+}
+
 function groups<T>(body: Json, resourceKey: string, scopeKey: string, itemKey: string, item: (v: JsonObject) => T): ResourceGroup<T>[] {
   const root = objectAt(body, 'request body');
+  refuseApiResponse(root, resourceKey);
   return arrayAt(root, resourceKey, '').map((rv, i) => {
     const r = objectAt(rv, `${resourceKey}[${i}]`);
     const res = isObject(r.resource) ? r.resource : {};

@@ -300,6 +300,15 @@ export const EVENT_ALIASES: Record<string, EventKind> = {
  * Operational events travel as log records named by `event_name` (or the `event.name` attribute):
  * `deploy`, `deployment`, `restart`, `crash`, `alert`, `config_change`, optionally prefixed `coral.`.
  */
+/**
+ * A log record's event name (OTLP's LogRecord.event_name) kept as the `event.name` attribute, the
+ * convention's earlier spelling of the same thing: both backends store attributes, and neither
+ * colony table has a column of its own for it. An attribute already sent wins.
+ */
+export function withEventName(eventName: string, attrs: Attributes): Attributes {
+  return eventName === '' || attrs['event.name'] !== undefined ? attrs : { ...attrs, 'event.name': eventName };
+}
+
 export function eventKindOf(eventName: string, attrs: Attributes): EventKind | null {
   const raw = eventName !== '' ? eventName : typeof attrs['event.name'] === 'string' ? (attrs['event.name'] as string) : '';
   return EVENT_ALIASES[raw.toLowerCase().replace(/^coral\./, '')] ?? null;
@@ -336,7 +345,7 @@ export function normalizeLogs(req: LogsRequest): Normalized {
           continue;
         }
         const body = bodyText(l.body);
-        const attrsJson = json(l.attributes);
+        const attrsJson = json(withEventName(l.eventName, l.attributes));
         const contentId = hashKey([resourceJson, scope.name, timeNs.toString(), l.observedNs.toString(), String(l.severityNumber), l.severityText, body, attrsJson, l.traceId, l.spanId]);
         // Identical records in one request are distinct lines (a log printed twice); numbering them
         // by occurrence keeps each while a re-sent request still maps onto the same ids.

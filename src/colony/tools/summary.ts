@@ -10,6 +10,7 @@ import { histogramViews, spanViews } from '../unified/operations.js';
 import { serviceTimes } from '../unified/self-time.js';
 import { tag } from '../unified/render-tree.js';
 import { intakeSilence } from '../unified/intake.js';
+import { splitStreams, streamLine, summarizeStreams } from '../unified/streams.js';
 import { timeRange, windowOf } from './inputs.js';
 import { boundLines } from './text.js';
 import { defineTool } from './types.js';
@@ -40,6 +41,8 @@ export const summaryTool = defineTool({
     services: z.array(change),
     events: z.array(z.object({ time: z.string(), serviceName: z.string(), kind: z.string(), title: z.string() })),
     lookFirst: z.string(),
+    /** Long-lived streaming RPCs, kept out of P95s and latency blame (unified/streams.ts). */
+    streams: z.array(z.object({ service: z.string(), operation: z.string(), basis: z.string(), streams: z.number(), medianMs: z.number().nullable(), longestMs: z.number().nullable() })),
     /** Set when nothing is being received at all: then no service is named as the cause. */
     intake: z.string().nullable(),
   },
@@ -79,9 +82,12 @@ export const summaryTool = defineTool({
     const known = new Set(health.map((h) => h.serviceName));
     const timesNow = serviceTimes(callsNow, known);
     const timesPrev = serviceTimes(callsPrev, known);
+    const opsNow = splitStreams([...spanViews(spansNow), ...histogramViews(histNow)]);
+    const opsPrev = splitStreams([...spanViews(spansPrev), ...histogramViews(histPrev)]);
+    const streams = summarizeStreams(opsNow.streams);
     const scored = compareServices({
       windowSec: Number(span / 1_000_000_000n), fromNs: range.fromNs, toNs: range.toNs, prevFromNs: prevRange.fromNs, health,
-      opsNow: [...spanViews(spansNow), ...histogramViews(histNow)], opsPrev: [...spanViews(spansPrev), ...histogramViews(histPrev)],
+      opsNow: opsNow.calls, opsPrev: opsPrev.calls,
       timesNow, timesPrev, minutes, gauges, events, delaysNow, delaysPrev, spanP95: { now: p95Now, prev: p95Prev }, instances,
     });
     const attributed = attribute(scored, { timesNow, timesPrev, edgesNow, edgesPrev, events, origins: errorOrigins(callsNow) });
@@ -121,9 +127,10 @@ export const summaryTool = defineTool({
         lines.push(`  ${c.service} ${srcTags(c)} ${c.status}: ${rate(c.ratePerSec)}${c.prevRatePerSec !== null ? ` [${rate(c.prevRatePerSec)}]` : ''}, ${formatPercent(c.errorRate)}${c.prevErrorRate !== null ? ` [${formatPercent(c.prevErrorRate)}]` : ''}, ${c.p95Ms !== null ? formatMs(c.p95Ms) : 'n/a'}${c.prevP95Ms !== null ? ` [${formatMs(c.prevP95Ms)}]` : ''} (${c.basis})`);
       }
     }
+    if (streams.length > 0) lines.push('', 'Streams (long-lived RPCs: how long clients stayed connected, not how fast the service answers; kept out of P95s and latency blame):', ...streams.map((s) => `  ${streamLine(s)}`));
     return {
       text: boundLines(lines, ctx.maxResponseChars, 'use coral_get_service_health for one service.').text,
-      structured: { from: nsToIso(range.fromNs), to: nsToIso(range.toNs), previousFrom: nsToIso(prevRange.fromNs), standOut: top, services: changes, events: evs, lookFirst, intake: intake?.text ?? null },
+      structured: { from: nsToIso(range.fromNs), to: nsToIso(range.toNs), previousFrom: nsToIso(prevRange.fromNs), standOut: top, services: changes, events: evs, lookFirst, intake: intake?.text ?? null, streams },
     };
   },
 });

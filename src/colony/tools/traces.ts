@@ -32,6 +32,7 @@ const treeNode: z.ZodType<TreeNode> = z.object({
   }).nullable(),
   attributes: z.record(z.string(), z.unknown()),
   events: z.array(z.unknown()),
+  links: z.array(z.object({ traceId: z.string(), spanId: z.string() })).describe('Spans this one links to (trace and span ids), often in other traces'),
   get children() {
     return z.array(treeNode);
   },

@@ -1,8 +1,9 @@
 import { formatCount, formatMs, formatPercent } from '../../core/format.js';
 import type { Protocol, RedRow } from '../store/queries/red.js';
 import type { Source } from '../store/rows.js';
-import { normalizeRoute } from './names.js';
+import { httpOperation, httpRoutePart, normalizeRoute } from './names.js';
 import { tag } from './render-tree.js';
+import { isStreamMethod } from './streams.js';
 
 /**
  * Merging RED metrics from both sources (pure). Per source the better basis wins: for eBPF the
@@ -34,14 +35,19 @@ export function chooseSections(protocols: Protocol[], fromSpans: RedRow[], fromH
 
 /** The operation a row describes, spelled the same whichever source reported it. */
 export function operationKey(r: RedRow): string {
-  if (r.protocol === 'http') return `${r.httpMethod ?? ''} ${normalizeRoute(r.httpRoute ?? '')}`;
+  if (r.protocol === 'http') return `${r.httpMethod ?? ''} ${normalizeRoute(httpRoutePart(r.httpMethod, r.httpRoute) ?? '')}`;
   if (r.protocol === 'grpc') return `${r.rpcService ?? ''}/${r.rpcMethod ?? ''}`.toLowerCase();
   return `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`.toLowerCase();
 }
 
+const isStreamRow = (r: RedRow) => r.protocol === 'grpc' && isStreamMethod(r.rpcMethod);
+
 export function operationLabel(r: RedRow): string {
-  if (r.protocol === 'http') return `Route: ${r.httpRoute ?? '(none)'} (${r.httpMethod ?? '?'})`;
-  if (r.protocol === 'grpc') return `Method: ${r.rpcService ? `${r.rpcService}/` : ''}${r.rpcMethod ?? '?'}`;
+  if (r.protocol === 'http') {
+    const route = httpRoutePart(r.httpMethod, r.httpRoute);
+    return route ? `Route: ${route} (${r.httpMethod ?? '?'})` : `Operation: ${httpOperation(r.httpMethod, null)} (no route)`;
+  }
+  if (r.protocol === 'grpc') return `Method: ${r.rpcService ? `${r.rpcService}/` : ''}${r.rpcMethod ?? '?'}${isStreamRow(r) ? ' (stream: durations are how long clients stayed connected)' : ''}`;
   return `Operation: ${[r.dbOperation, r.dbTable].filter(Boolean).join(' ') || '(unknown)'} (${r.dbSystem ?? 'db'})`;
 }
 
@@ -87,7 +93,8 @@ export function analysis(sections: RedSection[]): string {
   const worst = rows.filter(({ r }) => r.errorRate >= 0.01 && r.errors >= 1).sort((a, b) => b.r.errorRate - a.r.errorRate)[0];
   if (worst) parts.push(`${operationLabel(worst.r).replace(/^\w+: /, '')} fails ${formatPercent(worst.r.errorRate)} of requests ${tag(worst.s.source)}`);
   else parts.push('no operation has a notable error rate');
-  const slowest = rows.filter(({ r }) => r.p99Ms !== null).sort((a, b) => (b.r.p99Ms ?? 0) - (a.r.p99Ms ?? 0))[0];
+  // A stream's P99 is a connection's lifetime, not a slow answer (streams.ts).
+  const slowest = rows.filter(({ r }) => r.p99Ms !== null && !isStreamRow(r)).sort((a, b) => (b.r.p99Ms ?? 0) - (a.r.p99Ms ?? 0))[0];
   if (slowest) parts.push(`slowest P99 is ${pct(slowest.r.p99Ms, slowest.r.percentilesAtLeast)} on ${operationLabel(slowest.r).replace(/^\w+: /, '')} ${tag(slowest.s.source)}`);
   return `Analysis: ${parts.join('; ')}.`;
 }

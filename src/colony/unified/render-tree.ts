@@ -1,4 +1,5 @@
-import { formatCount, formatMs } from '../../core/format.js';
+import { formatCount, formatMs, plural } from '../../core/format.js';
+import type { SpanLink } from '../store/span-links.js';
 import { nsToIso } from '../../core/time.js';
 import { GRPC_CODE_NAMES } from '../../core/grpc.js';
 import { type TraceTree, type TreeNode, flatten } from './span-tree.js';
@@ -16,17 +17,25 @@ function statusText(n: TreeNode): string {
   return ` ✗ ERROR${parts.length ? ` (${parts.join(': ')})` : ''}`;
 }
 
+/** Links in full ids (an investigator asks for the linked trace by its id); past three, a count. */
+export function linksText(links: readonly SpanLink[]): string {
+  if (links.length === 0) return '';
+  const shown = links.slice(0, 3).map((l) => `trace ${l.traceId}${l.spanId ? ` span ${l.spanId}` : ''}`);
+  const more = links.length > 3 ? `, +${links.length - 3} more` : '';
+  return ` ↪ ${plural(links.length, 'link')}: ${shown.join(', ')}${more}`;
+}
+
 export function spanLine(n: TreeNode): string {
   let line = `${tag(n.source)} ${n.service}: ${n.name} (${formatMs(n.durationMs)})`;
   if (n.merged) line += ` +eBPF${n.merged.queueMs >= 0.05 ? ` queue ${formatMs(n.merged.queueMs)}` : ''}`;
   line += statusText(n);
   if (n.slow) line += ' ← SLOW';
   if (n.orphan) line += ` (orphan: parent ${n.parentSpanId} not in trace)`;
-  return line;
+  return line + linksText(n.links);
 }
 
 export function traceHeader(t: TraceTree): string {
-  return `Trace: ${t.traceId} (Duration: ${formatCount(t.durationMs)}ms, Start: ${nsToIso(t.startNs).replace(/\.\d{3}Z$/, 'Z')})`
+  return `Trace: ${t.traceId} (Duration: ${formatMs(t.durationMs)}, Start: ${nsToIso(t.startNs).replace(/\.\d{3}Z$/, 'Z')})`
     + ` · ${t.spanCount} spans${t.mergedCount ? ` (${t.mergedCount} eBPF twins merged)` : ''}, ${t.services.length} services, depth ${t.depth}`
     + (t.incomplete ? ' · INCOMPLETE: some parents are missing' : '');
 }

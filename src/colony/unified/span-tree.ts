@@ -1,4 +1,5 @@
 import type { SpanRecord } from '../store/queries/spans.js';
+import type { SpanLink } from '../store/span-links.js';
 import { normalizeSpanName } from './names.js';
 import { isErrorSpan } from '../otlp/span-error.js';
 
@@ -43,6 +44,8 @@ export interface TreeNode {
   /** For the span detail view (the text rendering leaves them out). */
   attributes: Record<string, unknown>;
   events: unknown[];
+  /** Spans elsewhere this one points to (a batch's messages, a job's trigger), shown with it. */
+  links: SpanLink[];
   children: TreeNode[];
 }
 
@@ -68,6 +71,12 @@ export interface BuildOptions {
   /** A span is marked slow when its self time is at least this share of the trace (default 0.25). */
   slowShare?: number;
 }
+
+/**
+ * Below this self time no span is a bottleneck, whatever its share: in a trace of 0.1 ms every
+ * span holds a large share of almost nothing (and clock skew between processes decides which).
+ */
+export const MIN_SLOW_SELF_MS = 1;
 
 const ms = (ns: bigint) => Number(ns) / 1e6;
 
@@ -155,6 +164,7 @@ export function buildTraceTree(traceId: string, input: SpanRecord[], opts: Build
       } : null,
       attributes: s.attributes,
       events: s.events,
+      links: s.links,
       children: [],
     });
   }
@@ -178,7 +188,7 @@ export function buildTraceTree(traceId: string, input: SpanRecord[], opts: Build
     depth = Math.max(depth, d);
     n.children.sort(byStart);
     n.selfMs = Math.max(0, n.durationMs - coveredMs(n));
-    n.slow = traceMs > 0 && n.selfMs >= slowShare * traceMs;
+    n.slow = n.selfMs >= MIN_SLOW_SELF_MS && n.selfMs >= slowShare * traceMs;
     for (const c of n.children) visit(c, d + 1);
   };
   roots.sort(byStart);

@@ -307,7 +307,9 @@ describe('log records to rows', () => {
     // Only a leading "coral." is a prefix.
     expect(['crashcoral.', 'coralxdeploy', 'x.coral.deploy'].map((e) => eventKindOf(e, {}))).toEqual([null, null, null]);
     const n = logs([record({ eventName: 'coral.alert', body: 'p99 high', attributes: { sev: 'page' } }), record({ eventName: 'login' })]);
-    expect(n.batch.events).toEqual([{ eventId: n.batch.logs[0].logId, timeNs: T, serviceName: 'checkout', kind: 'alert', title: 'p99 high', attributes: '{"sev":"page"}' }]);
+    expect(n.batch.events).toEqual([{ eventId: n.batch.logs[0].logId, timeNs: T, serviceName: 'checkout', kind: 'alert', title: 'p99 high', attributes: '{"sev":"page","event.name":"coral.alert"}' }]);
+    // The record's event name is kept as its event.name attribute (withEventName), on the log line too.
+    expect(JSON.parse(n.batch.logs[1].attributes)).toMatchObject({ 'event.name': 'login' });
     expect(n.batch.logs).toHaveLength(2);
   });
 });

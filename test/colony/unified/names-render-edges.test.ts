@@ -39,7 +39,7 @@ describe('normalizeSpanName', () => {
 });
 
 function node(p: Partial<TreeNode> = {}): TreeNode {
-  return { spanId: 's', parentSpanId: 'p', service: 'api', name: 'GET /x', kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 12, selfMs: 12, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], children: [], ...p };
+  return { spanId: 's', parentSpanId: 'p', service: 'api', name: 'GET /x', kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 12, selfMs: 12, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], links: [], children: [], ...p };
 }
 const ev = (queueMs: number): EbpfEvidence => ({ spanId: 'e', queueMs, durationMs: 12, statusCode: 'UNSET', httpStatusCode: null } as EbpfEvidence);
 

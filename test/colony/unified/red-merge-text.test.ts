@@ -22,7 +22,7 @@ describe('operation keys and labels', () => {
 
   it('labels each protocol, saying what is unknown', () => {
     expect(operationLabel(row({ httpMethod: 'GET', httpRoute: '/x' }))).toBe('Route: /x (GET)');
-    expect(operationLabel(row({}))).toBe('Route: (none) (?)');
+    expect(operationLabel(row({}))).toBe('Operation: HTTP (no route)');
     expect(operationLabel(row({ protocol: 'grpc', rpcService: 'Cart', rpcMethod: 'Get' }))).toBe('Method: Cart/Get');
     expect(operationLabel(row({ protocol: 'grpc' }))).toBe('Method: ?');
     expect(operationLabel(row({ protocol: 'sql', dbOperation: 'SELECT', dbTable: 'orders', dbSystem: 'postgresql' }))).toBe('Operation: SELECT orders (postgresql)');
@@ -93,7 +93,7 @@ describe('analysis', () => {
   it('says when no error rate stands out, ignoring rates under 1% or without errors', () => {
     const s = [section({ rows: [row({ httpMethod: 'GET', httpRoute: '/a', errors: 1, errorRate: 0.009 }), row({ httpMethod: 'GET', httpRoute: '/b', errors: 0, errorRate: 0.5, p99Ms: null })] })];
     expect(analysis(s)).toBe('Analysis: no operation has a notable error rate; slowest P99 is 30ms on /a (GET) [OTLP].');
-    expect(analysis([section({ rows: [row({ errors: 1, errorRate: 0.01, p99Ms: null })] })])).toBe('Analysis: (none) (?) fails 1.0% of requests [OTLP].');
+    expect(analysis([section({ rows: [row({ errors: 1, errorRate: 0.01, p99Ms: null })] })])).toBe('Analysis: HTTP (no route) fails 1.0% of requests [OTLP].');
     expect(analysis([])).toBe('');
   });
 });

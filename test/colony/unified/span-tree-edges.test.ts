@@ -12,7 +12,7 @@ function span(p: { spanId: string; parentSpanId?: string; service: string; name:
     source: p.source ?? 'otlp', scopeName: '', startNs, endNs, durationMs: p.durMs, statusCode: 'UNSET', statusMessage: '',
     httpMethod: null, httpRoute: null, httpStatusCode: null, rpcSystem: null, rpcService: null, rpcMethod: null, rpcStatusCode: null,
     dbSystem: null, dbOperation: null, dbTable: null, dbStatement: null, peerService: null, serverAddress: null,
-    attributes: {}, resourceAttributes: {}, events: [],
+    attributes: {}, resourceAttributes: {}, events: [], links: [],
   };
 }
 

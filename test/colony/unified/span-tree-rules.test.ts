@@ -13,7 +13,7 @@ function span(p: Spec): SpanRecord {
     source: p.source ?? 'otlp', scopeName: '', startNs, endNs, durationMs: p.dur, statusCode: p.status ?? 'UNSET', statusMessage: '',
     httpMethod: null, httpRoute: null, httpStatusCode: null, rpcSystem: null, rpcService: null, rpcMethod: null, rpcStatusCode: null,
     dbSystem: null, dbOperation: null, dbTable: null, dbStatement: null, peerService: null, serverAddress: null,
-    attributes: {}, resourceAttributes: p.resource ?? {}, events: [],
+    attributes: {}, resourceAttributes: p.resource ?? {}, events: [], links: [],
   };
 }
 const twins = (spans: SpanRecord[]) => Object.fromEntries(findTwins(spans));

@@ -17,7 +17,7 @@ function span(p: Partial<SpanRecord> & { service: string; name: string; startMs:
     durationMs: Number(endNs - startNs) / 1e6, statusCode: p.statusCode ?? 'UNSET', statusMessage: p.statusMessage ?? '',
     httpMethod: null, httpRoute: null, httpStatusCode: p.httpStatusCode ?? null, rpcSystem: null, rpcService: null, rpcMethod: null,
     rpcStatusCode: p.rpcStatusCode ?? null, dbSystem: null, dbOperation: null, dbTable: null, dbStatement: null, peerService: null,
-    serverAddress: null, attributes: {}, resourceAttributes: {}, events: [],
+    serverAddress: null, attributes: {}, resourceAttributes: {}, events: [], links: [],
   };
 }
 

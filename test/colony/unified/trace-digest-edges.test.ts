@@ -8,7 +8,7 @@ import { ORDER_DESCRIPTIONS, TRACE_ORDERS, digestTrace, orderTraces, sourceMix, 
  * which slow span the analysis names, and its source counts.
  */
 function n(service: string, p: Partial<TreeNode> = {}, children: TreeNode[] = []): TreeNode {
-  return { spanId: service, parentSpanId: '', service, name: `${service} op`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], children, ...p };
+  return { spanId: service, parentSpanId: '', service, name: `${service} op`, kind: 'SERVER', source: 'otlp', offsetMs: 0, durationMs: 10, selfMs: 10, error: false, statusMessage: '', httpStatusCode: null, rpcStatusCode: null, slow: false, orphan: false, merged: null, attributes: {}, events: [], links: [], children, ...p };
 }
 function tree(traceId: string, roots: TreeNode[], p: Partial<TraceTree> = {}): TraceTree {
   return { traceId, startNs: 0n, durationMs: 10, spanCount: 0, mergedCount: 0, services: [], depth: 1, incomplete: false, resources: {}, roots, ...p };

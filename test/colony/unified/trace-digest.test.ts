@@ -13,7 +13,7 @@ function span(traceId: string, p: { id: string; parent?: string; service: string
     scopeName: '', startNs, endNs, durationMs: p.durMs, statusCode: p.error ? 'ERROR' : 'UNSET', statusMessage: '',
     httpMethod: null, httpRoute: null, httpStatusCode: null, rpcSystem: null, rpcService: null, rpcMethod: null, rpcStatusCode: null,
     dbSystem: null, dbOperation: null, dbTable: null, dbStatement: null, peerService: null, serverAddress: null,
-    attributes: {}, resourceAttributes: {}, events: [],
+    attributes: {}, resourceAttributes: {}, events: [], links: [],
   };
 }
 

@@ -4,13 +4,13 @@ import type { LogQuery, LogQueryResult } from '../queries/logs.js';
 import type { EventOut, EventQuery } from '../queries/events.js';
 import { type ServiceHealth, type ServiceInfo, classifyHealth } from '../queries/services.js';
 import type { TopologyEdge } from '../queries/topology.js';
-import { type MetricInfo, type MetricInfoRow, type MetricQuery, metricInfoOf } from '../queries/metrics.js';
+import { HISTOGRAM_RANGE, type MetricInfo, type MetricInfoRow, type MetricQuery, metricInfoOf } from '../queries/metrics.js';
 import { summaryPoints } from './summary.js';
 import type { GaugePoint } from '../queries/timeline.js';
 import type { StoreCounts } from '../colony.js';
 import type { ChClient } from './client.js';
 import { Conditions, byWindow, inAnyRange, inRange, likeContains, lit, list, windowsOf } from './sql.js';
-import { type ChSchema, type SpanColumn, eventKindExpr, histogramPoints, logs, numbers, registry, spans, table } from './views.js';
+import { type ChSchema, type SpanColumn, eventKindExpr, histogramPoints, histogramTotals, logs, numbers, registry, spans, table } from './views.js';
 import { SPAN_OUTCOME_COLUMNS, errorSpanSql } from '../../otlp/span-error.js';
 
 interface ChLogRow {
@@ -23,6 +23,7 @@ interface ChLogRow {
   trace_id: string;
   span_id: string;
   attributes: Record<string, string>;
+  event_name: string;
   total: number;
 }
 
@@ -34,7 +35,7 @@ export async function queryLogs(ch: ChClient, s: ChSchema, q: LogQuery): Promise
   if (q.text) w.add('body ILIKE ?', likeContains(q.text));
   w.maybe(q.traceId?.toLowerCase(), 'trace_id = ?');
   const rows = await ch.query<ChLogRow>(
-    `SELECT toString(time_ns) AS time_ns, service_name, source, level, severity_text, body, trace_id, span_id, attributes,
+    `SELECT toString(time_ns) AS time_ns, service_name, source, level, severity_text, body, trace_id, span_id, attributes, event_name,
        toInt32(count() OVER ()) AS total
      FROM ${logs(s, inner.sql())} WHERE ${w.sql()} ORDER BY time_ns DESC, body, service_name LIMIT ${lit(q.limit)}`,
   );
@@ -50,6 +51,7 @@ export async function queryLogs(ch: ChClient, s: ChSchema, q: LogQuery): Promise
       traceId: r.trace_id,
       spanId: r.span_id,
       attributes: r.attributes,
+      eventName: r.event_name,
     })),
   };
 }
@@ -157,12 +159,12 @@ export async function listMetrics(ch: ChClient, s: ChSchema, q: MetricQuery): Pr
   if (q.names && q.names.length > 0) w.add(`metric_name IN ${list(q.names)}`);
   if (q.nameContains) w.add('metric_name ILIKE ?', likeContains(q.nameContains));
   const time = inRange('TimeUnix', q.range);
+  const NULL = 'CAST(NULL AS Nullable(Float64))';
   const none = 'CAST([] AS Array(Float64)), CAST([] AS Array(Float64))';
-  const nulls = 'CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64)), CAST(NULL AS Nullable(Float64))';
   // Quantiles of different series cannot be combined: shown for a summary of one series only.
   const summaries = s.summaries
     ? `UNION ALL
-       SELECT metric_name, any(unit), 'summary', source, service_name, toInt32(count()), toInt32(uniqExact(series_key)), ${nulls},
+       SELECT metric_name, any(unit), 'summary', source, service_name, toInt32(count()), toInt32(uniqExact(series_key)), ${NULL}, ${NULL}, ${NULL}, ${NULL}, ${NULL}, ${NULL},
          if(uniqExact(series_key) = 1, argMax(quantiles, time_ns), CAST([] AS Array(Float64))),
          if(uniqExact(series_key) = 1, argMax(quantile_values, time_ns), CAST([] AS Array(Float64)))
        FROM ${summaryPoints(s.database, time)} WHERE ${w.sql()}
@@ -172,13 +174,21 @@ export async function listMetrics(ch: ChClient, s: ChSchema, q: MetricQuery): Pr
     `SELECT * FROM (
        SELECT metric_name AS metricName, any(unit) AS unit, metric_type AS type, source, service_name AS serviceName,
          toInt32(count()) AS points, toInt32(uniqExact(series_key)) AS series,
-         argMax(value, time_ns) AS last, min(value) AS min, max(value) AS max, avg(value) AS avg,
+         argMax(value, time_ns) AS last, min(value) AS min, max(value) AS max, avg(value) AS avg, ${NULL} AS count, ${NULL} AS sum,
          CAST([] AS Array(Float64)) AS quantileKeys, CAST([] AS Array(Float64)) AS quantileValues
        FROM ${numbers(s, time)} WHERE ${w.sql()} GROUP BY metric_name, metric_type, source, service_name
        UNION ALL
-       SELECT metric_name, any(unit), 'histogram', source, service_name, toInt32(count()), toInt32(uniqExact(series_key)), ${nulls}, ${none}
-       FROM ${histogramPoints(s, time)} WHERE ${w.sql()}
-       GROUP BY metric_name, source, service_name
+       SELECT metric_name, unit, 'histogram', source, service_name, points, series, ${NULL}, ${HISTOGRAM_RANGE},
+         if(c = 0, ${NULL}, s / c), c, s, ${none}
+       FROM (
+         SELECT metric_name, any(unit) AS unit, source, service_name, toInt32(sum(p)) AS points, toInt32(count()) AS series,
+           min(smn) AS mn, max(smx) AS mx, toFloat64(sum(sc)) AS c, toFloat64(sum(ss)) AS s
+         FROM (
+           SELECT metric_name, any(unit) AS unit, source, service_name, count() AS p, min(min) AS smn, max(max) AS smx,
+             argMax(count, time_ns) AS sc, argMax(sum, time_ns) AS ss
+           FROM ${histogramTotals(s, time)} WHERE ${w.sql()} GROUP BY metric_name, source, service_name, series_key
+         ) GROUP BY metric_name, source, service_name
+       )
        ${summaries}
      ) ORDER BY serviceName, metricName, source`,
   );

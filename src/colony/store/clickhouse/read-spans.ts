@@ -26,6 +26,7 @@ import { type ChSpanRow, toSpanRecord } from './span-record.js';
 import type { RedAnswers, RedAsked, RedBase } from './batch.js';
 import { type Part, seriesDeltas } from './read-series.js';
 import { SPAN_OUTCOME_COLUMNS, errorSpanSql } from '../../otlp/span-error.js';
+import { STREAM_RPC_SQL } from '../../unified/streams.js';
 
 /** Per protocol: which spans it counts and its group key (up to three slots, the KeyColumns each fills). */
 const SPAN_SHAPE: Record<Protocol, { where: string; key: [string, string, string]; fills: (keyof KeyColumns)[] }> = {
@@ -144,8 +145,8 @@ export async function operationSpanBuckets(ch: ChClient, s: ChSchema, ranges: re
  * non-database client spans (database calls are the caller's own time).
  */
 export async function callSpans(ch: ChClient, s: ChSchema, ranges: readonly TimeRange[], maxTraces: number): Promise<CallSpanRow[][]> {
-  const kinds = `(kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NULL))`;
-  const view = `${spans(s, inAnyRange('Timestamp', ranges), ['trace_id', 'span_id', 'parent_span_id', 'service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'http_status_code', 'rpc_status_code', 'peer_service', 'server_address', 'rpc_service', 'db_system'])}
+  const kinds = `(kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NULL)) AND NOT ${STREAM_RPC_SQL}`;
+  const view = `${spans(s, inAnyRange('Timestamp', ranges), ['trace_id', 'span_id', 'parent_span_id', 'service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'http_status_code', 'rpc_status_code', 'peer_service', 'server_address', 'rpc_service', 'rpc_method', 'db_system'])}
      ARRAY JOIN ${windowsOf('start_ns', ranges)} AS w`;
   const rows = await ch.query<Omit<CallSpanRow, 'error'> & { w: number; error: number }>(
     `SELECT w, trace_id AS traceId, span_id AS spanId, parent_span_id AS parentSpanId, service_name AS service, source, kind,
@@ -164,7 +165,8 @@ export async function minuteSeries(ch: ChClient, s: ChSchema, range: TimeRange):
   return ch.query<MinuteRow>(
     `SELECT service_name AS service, source, toInt32(intDiv(start_ns - ${lit(range.fromNs)}, 60000000000)) AS minute,
        toInt32(count()) AS requests, toInt32(countIf(${errorSpanSql()})) AS errors, toFloat64(sum(duration_ns) / 1e6) AS durationMs
-     FROM ${spans(s, inRange('Timestamp', range), ['service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'http_status_code', 'rpc_status_code'])} WHERE kind IN ('SERVER', 'CONSUMER')
+     FROM ${spans(s, inRange('Timestamp', range), ['service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'http_status_code', 'rpc_status_code', 'rpc_method'])}
+     WHERE kind IN ('SERVER', 'CONSUMER') AND NOT ${STREAM_RPC_SQL}
      GROUP BY service, source, minute ORDER BY service, source, minute`,
   );
 }

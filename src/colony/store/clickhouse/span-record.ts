@@ -1,6 +1,7 @@
 import type { SpanRecord } from '../queries/spans.js';
 import type { Source } from '../rows.js';
 import { spanHotAttributes } from '../../otlp/semconv.js';
+import { linksFromColumns } from '../span-links.js';
 
 /** A span as the ClickHouse views return it with SPAN_DETAIL (see views.ts): its resource, or the resource's hash. */
 export interface ChSpanRow {
@@ -22,6 +23,8 @@ export interface ChSpanRow {
   event_times: string[];
   event_names: string[];
   event_attributes: Record<string, string>[];
+  link_trace_ids: string[];
+  link_span_ids: string[];
 }
 
 /**
@@ -49,5 +52,6 @@ export function toSpanRecord(r: ChSpanRow, resourceAttributes: Record<string, st
     attributes: r.attributes,
     resourceAttributes,
     events: r.event_times.map((t, i) => ({ time_ns: t, name: r.event_names[i], attributes: r.event_attributes[i] })),
+    links: linksFromColumns(r.link_trace_ids, r.link_span_ids),
   };
 }

@@ -68,6 +68,8 @@ const SPAN_FIXED = {
   event_times: 'arrayMap(t -> toString(toUnixTimestamp64Nano(t)), Events.Timestamp)',
   event_names: 'Events.Name',
   event_attributes: 'Events.Attributes',
+  link_trace_ids: 'Links.TraceId',
+  link_span_ids: 'Links.SpanId',
 };
 
 /** A span column by its DuckDB colony name; `resource` is the span's resource, as the map or (with a resource table) its hash. */
@@ -127,10 +129,13 @@ export function eventKindExpr(s: ChSchema): string {
   return derived(s, 'logs', 'event_kind');
 }
 
+/** A record's event name: the attribute coral writes (normalize.ts withEventName), else the exporter's EventName column. */
+const LOG_EVENT_NAME = (s: ChSchema) => (s.logsHaveEventName ? `if(LogAttributes['event.name'] != '', LogAttributes['event.name'], EventName)` : `LogAttributes['event.name']`);
+
 export function logs(s: ChSchema, where: string): string {
   return `(SELECT toUnixTimestamp64Nano(Timestamp) AS time_ns, ServiceName AS service_name,
     ${derived(s, 'logs', 'source')} AS source, ${LEVEL} AS level, SeverityText AS severity_text,
-    Body AS body, TraceId AS trace_id, SpanId AS span_id, LogAttributes AS attributes, ${select(s, 'logs', ['event_kind', 'has_sdk']).join(', ')}
+    Body AS body, TraceId AS trace_id, SpanId AS span_id, LogAttributes AS attributes, ${LOG_EVENT_NAME(s)} AS event_name, ${select(s, 'logs', ['event_kind', 'has_sdk']).join(', ')}
     FROM ${table(s, 'logs')} WHERE ${where})`;
 }
 
@@ -173,6 +178,11 @@ export function histogramAliases(s: ChSchema, columns: readonly HistogramColumn[
 /** Histogram points without their buckets or promoted attributes (listing metrics needs no more). */
 export function histogramPoints(s: ChSchema, where: string): string {
   return `(SELECT ${pointColumns(s, 'histogram').join(', ')} FROM ${table(s, 'histogram')} WHERE ${where})`;
+}
+
+/** Histogram points with what each says of its observations (count, sum, min, max; the exporter writes 0 for a missing one). */
+export function histogramTotals(s: ChSchema, where: string): string {
+  return `(SELECT ${pointColumns(s, 'histogram').join(', ')}, toFloat64(Count) AS count, Sum AS sum, Min AS min, Max AS max FROM ${table(s, 'histogram')} WHERE ${where})`;
 }
 
 /** Gauges and sums together, as the DuckDB colony's otel_metrics_number. */

@@ -3,6 +3,7 @@ import type { Source } from '../rows.js';
 import type { TimeRange } from '../../../core/time.js';
 import { Where } from './filters.js';
 import { errorSpanSql } from '../../otlp/span-error.js';
+import { STREAM_RPC_SQL } from '../../unified/streams.js';
 
 /**
  * The spans of a sample of traces that tell who waited on whom: server, consumer and client spans,
@@ -30,8 +31,9 @@ export interface CallSpanRow {
  * depend on the scan.
  */
 export async function callSpans(db: Database, range: TimeRange, maxTraces: number): Promise<CallSpanRow[]> {
-  // Database calls are the caller's own time and need no row of their own.
-  const w = new Where().range('start_ns', range).add(`(kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NULL))`);
+  // Database calls are the caller's own time and need no row of their own; a stream's span is how
+  // long a client stayed connected, neither own time nor a callee's (unified/streams.ts).
+  const w = new Where().range('start_ns', range).add(`(kind IN ('SERVER', 'CONSUMER') OR (kind = 'CLIENT' AND db_system IS NULL)) AND NOT ${STREAM_RPC_SQL}`);
   const from = w.bind(range.fromNs);
   const limit = w.bind(maxTraces);
   return db.query<CallSpanRow>(

@@ -24,6 +24,8 @@ export interface LogRecordOut {
   traceId: string;
   spanId: string;
   attributes: Record<string, unknown>;
+  /** The record's event name (`event.name`), '' for a plain log line. */
+  eventName: string;
 }
 
 export interface LogQueryResult {
@@ -42,7 +44,7 @@ export async function queryLogs(db: Database, q: LogQuery): Promise<LogQueryResu
   if (q.text) w.add(`body ILIKE ? ESCAPE '\\'`, likeContains(q.text));
   w.maybe(q.traceId?.toLowerCase(), 'trace_id = ?');
   const rows = await db.query<Record<string, unknown> & { time_ns: bigint; total: number }>(
-    `SELECT time_ns, service_name, source, level, severity_text, body, trace_id, span_id, attributes,
+    `SELECT time_ns, service_name, source, level, severity_text, body, trace_id, span_id, attributes, coalesce(attributes->>'event.name', '') AS event_name,
        (count(*) OVER ())::INTEGER AS total
      FROM otel_logs WHERE ${w.sql()} ORDER BY time_ns DESC, log_id LIMIT ${w.bind(q.limit)}`,
     w.params,
@@ -59,6 +61,7 @@ export async function queryLogs(db: Database, q: LogQuery): Promise<LogQueryResu
       traceId: r.trace_id as string,
       spanId: r.span_id as string,
       attributes: JSON.parse(r.attributes as string),
+      eventName: r.event_name as string,
     })),
   };
 }

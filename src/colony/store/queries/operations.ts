@@ -6,6 +6,7 @@ import { DURATION_METRICS, type Protocol, type SeriesDelta, histogramSeriesDelta
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { BucketCounts } from '../../unified/histogram.js';
 import { errorSpanSql } from '../../otlp/span-error.js';
+import { httpOperation } from '../../unified/names.js';
 
 /**
  * Rows for the summary's per-operation view (a second backend only has to return the same rows):
@@ -24,9 +25,18 @@ export interface SpanBucketRow {
   errors: number;
 }
 
+/**
+ * names.ts httpOperation as SQL (the same text on both backends; ClickHouse's IN takes only
+ * constants): the route, else a span name that is more than the method, else the method alone.
+ */
+const HTTP_OPERATION = `CASE WHEN http_route IS NOT NULL AND http_route <> '' THEN http_method || ' ' || http_route
+    WHEN upper(name) = upper(http_method) OR upper(name) = 'HTTP ' || upper(http_method) OR upper(name) = 'HTTP' THEN http_method
+    WHEN upper(left(name, length(http_method) + 1)) = upper(http_method) || ' ' THEN name
+    ELSE http_method || ' ' || name END`;
+
 export const OPERATION = `CASE WHEN kind = 'CLIENT' THEN coalesce(db_operation || ' ' || db_table, db_operation, name)
   WHEN rpc_method IS NOT NULL THEN coalesce(rpc_service || '/', '') || rpc_method
-  WHEN http_method IS NOT NULL THEN http_method || ' ' || coalesce(http_route, name)
+  WHEN http_method IS NOT NULL THEN ${HTTP_OPERATION}
   ELSE name END`;
 
 export async function operationSpanBuckets(db: Database, range: TimeRange): Promise<SpanBucketRow[]> {
@@ -69,7 +79,7 @@ export function operationsFromDeltas(rows: readonly SeriesDelta[]): HistogramOpe
       ? `${s.rpc_service ? `${s.rpc_service}/` : ''}${s.rpc_method ?? '?'}`
       : protocol === 'sql'
         ? [s.db_operation, s.db_table].filter(Boolean).join(' ') || 'query'
-        : `${s.http_method ?? 'GET'} ${s.http_route ?? '/'}`;
+        : httpOperation(s.http_method, s.http_route);
     return {
       service: s.service_name,
       source: s.source,

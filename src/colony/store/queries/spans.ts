@@ -4,6 +4,7 @@ import type { TimeRange } from '../../../core/time.js';
 import { msToNs } from '../../../core/time.js';
 import { Where } from './filters.js';
 import { errorSpanSql } from '../../otlp/span-error.js';
+import { type SpanLink, linksFromJson } from '../span-links.js';
 
 export interface SpanRecord extends HotAttributes {
   traceId: string;
@@ -22,13 +23,14 @@ export interface SpanRecord extends HotAttributes {
   attributes: Record<string, unknown>;
   resourceAttributes: Record<string, unknown>;
   events: unknown[];
+  links: SpanLink[];
 }
 
 const SPAN_COLUMNS = `t.trace_id, t.span_id, t.parent_span_id, t.name, t.kind, t.service_name, t.source, t.scope_name,
   t.start_ns, t.end_ns, t.duration_ns, t.status_code, t.status_message,
   t.http_method, t.http_route, t.http_status_code, t.rpc_system, t.rpc_service, t.rpc_method, t.rpc_status_code,
   t.db_system, t.db_operation, t.db_table, t.db_statement, t.peer_service, t.server_address,
-  t.attributes, t.resource_attributes, t.events`;
+  t.attributes, t.resource_attributes, t.events, t.links`;
 
 type SpanSqlRow = Record<string, unknown> & { start_ns: bigint; end_ns: bigint; duration_ns: bigint };
 
@@ -63,6 +65,7 @@ function toSpan(r: SpanSqlRow): SpanRecord {
     attributes: JSON.parse(r.attributes as string),
     resourceAttributes: JSON.parse(r.resource_attributes as string),
     events: r.events === null ? [] : JSON.parse(r.events as string),
+    links: linksFromJson(r.links as string | null),
   };
 }
 

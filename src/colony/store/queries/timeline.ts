@@ -3,6 +3,7 @@ import type { Source } from '../rows.js';
 import type { TimeRange } from '../../../core/time.js';
 import { Where } from './filters.js';
 import { errorSpanSql } from '../../otlp/span-error.js';
+import { STREAM_RPC_SQL } from '../../unified/streams.js';
 
 /** Per service, source and minute of a window: served requests, errors and summed duration (for onset estimates). */
 export interface MinuteRow {
@@ -16,7 +17,8 @@ export interface MinuteRow {
 }
 
 export async function minuteSeries(db: Database, range: TimeRange): Promise<MinuteRow[]> {
-  const w = new Where().range('start_ns', range).add(`kind IN ('SERVER', 'CONSUMER')`);
+  // Streams close at any minute after any length: no onset to read in them (unified/streams.ts).
+  const w = new Where().range('start_ns', range).add(`kind IN ('SERVER', 'CONSUMER') AND NOT ${STREAM_RPC_SQL}`);
   const from = w.bind(range.fromNs);
   return db.query<MinuteRow>(
     `SELECT service_name AS service, source, ((start_ns - ${from}::BIGINT) // 60000000000)::INTEGER AS minute,
