@@ -2,7 +2,8 @@ import { ALL_SPANS, BREAKDOWN_SPANS, BUCKET, type BreakdownQuery, type Breakdown
 import type { ChClient } from './client.js';
 import { Conditions, inAnyRange, list, lit } from './sql.js';
 import { type ChSchema, type SpanColumn, derived, spanAliases, table } from './views.js';
-import { qualified } from './ddl.js';
+import { resourcesByHash } from './resources.js';
+import type { TraceReadCache } from './trace-read-cache.js';
 import { errorSpanSql } from '../../otlp/span-error.js';
 
 const COLUMNS: readonly SpanColumn[] = ['name', 'kind', 'source', 'start_ns', 'duration_ns', 'status_code', 'http_method', 'http_route', 'http_status_code',
@@ -14,16 +15,16 @@ function firstOf(map: string, names: readonly string[]): string {
 }
 
 /**
- * The DuckDB read's rows (queries/breakdown.ts) straight over the exporter's table. Map lookups are
- * most of the cost, so: the spans are grouped first, by their resource's hash and every span key's
- * value (looked up in the span map cut down to the names read: one pass over it, not one per name);
- * each group's resource map is then fetched once (from the resource table where there is one, else
- * any span's) and its keys looked up; then one row per group and key by ARRAY JOIN, summed. Repeating
- * each span once per key before grouping cost ~3x the CPU. On a demo-sized table planning is most of
- * the time, so the query keeps few scopes: a span's latency bucket, window, failure and source travel
- * as one integer (a cell) and each value's cells come back as one sumMap, its 50-value cap a LIMIT BY.
+ * The DuckDB read's rows (queries/breakdown.ts) over the exporter's table. Map lookups are most of
+ * the cost, so the spans are grouped in ClickHouse by their resource's hash and every span key's
+ * value (looked up in the span map cut down to the names read: one pass over it, not one per name),
+ * a span's latency bucket, window, failure and source travelling as one integer (a cell). Each
+ * group's resource map is then fetched once (from the resource table where there is one, through the
+ * trace reads' cache, else any span's), and the few thousand groups are unfolded per key and value
+ * here. On a demo-sized table planning was most of a query's time (~24 of ~36 ms): unfolding them in
+ * the query as well (ARRAY JOIN, sumMap, LIMIT BY) cost ~10 ms more planning than it does here.
  */
-export async function breakdownRows(ch: ChClient, s: ChSchema, q: BreakdownQuery): Promise<BreakdownRow[]> {
+export async function breakdownRows(ch: ChClient, s: ChSchema, q: BreakdownQuery, cache?: TraceReadCache): Promise<BreakdownRow[]> {
   const ranges = [q.range, ...(q.baseline ? [q.baseline] : [])];
   const w = new Conditions().add(inAnyRange('Timestamp', ranges)).add('ServiceName = ?', q.service);
   if (q.operation !== undefined) w.add(OPERATION_MATCH, q.operation, q.operation, q.operation);
@@ -34,28 +35,73 @@ export async function breakdownRows(ch: ChClient, s: ChSchema, q: BreakdownQuery
     if (k.scope !== 'span') return [];
     return [`${k.column ? `nullIf(toString(${k.column}), '')` : firstOf('span_map', k.names)} AS v${i}`];
   });
-  const pairs = keys.map((k, i) => `(${lit(k.key)}, ${k.scope === 'resource' ? firstOf('resource', k.names) : `v${i}`})`);
   const period = `(start_ns > ${lit(q.range.fromNs)} AND start_ns <= ${lit(q.range.toNs)})`;
   const spanGroups = keys.flatMap((k, i) => (k.scope === 'span' ? [`v${i}`] : []));
-  const groups = ['cell', 'rh', ...spanGroups].join(', ');
   const stored = s.resourceTable !== null;
   const rh = stored ? derived(s, 'traces', 'resource_hash') : 'cityHash64(ResourceAttributes)';
   const cell = `(toInt32(${BUCKET}) + ${BUCKET_OFFSET}) * 8 + ${period} * 4 + (${errorSpanSql()}) * 2 + (source = 'ebpf')`;
-  const grouped = `WITH ${spanAliases(s, COLUMNS).defs}, mapFilter((k, v) -> k IN ${list(spanNames)}, SpanAttributes) AS span_map
-      SELECT ${[`${cell} AS cell`, `${rh} AS rh`, ...spanValues, ...(stored ? [] : ['any(ResourceAttributes) AS resource']), 'count() AS n'].join(', ')}
-      FROM ${table(s, 'traces')} WHERE ${w.sql()}
-      GROUP BY ${groups}`;
-  const from = stored
-    ? `(${grouped}) AS g LEFT JOIN (SELECT Hash, any(Resource) AS resource FROM ${qualified(s.database, s.resourceTable ?? '')} GROUP BY Hash) AS r ON g.rh = r.Hash`
-    : `(${grouped})`;
-  const rows = await ch.query<{ key: string; value: string; cells: [number[], (number | string)[]] }>(
-    `SELECT p.1 AS key, assumeNotNull(p.2) AS value, sumMap([cell], [n]) AS cells, sum(n) AS total
-     FROM ${from}
-     ARRAY JOIN [${[`(${lit(ALL_SPANS)}, toNullable('*'))`, ...pairs].join(', ')}] AS p
-     WHERE p.2 IS NOT NULL
-     GROUP BY key, value ORDER BY key, total DESC, value LIMIT ${MAX_VALUES_PER_KEY} BY key`,
+  const groups = await ch.query<GroupRow>(
+    `WITH ${spanAliases(s, COLUMNS).defs}${spanNames.length > 0 ? `, mapFilter((k, v) -> k IN ${list(spanNames)}, SpanAttributes) AS span_map` : ''}
+     SELECT ${[`${cell} AS cell`, `toString(${rh}) AS rh`, ...spanValues, ...(stored ? [] : ['any(ResourceAttributes) AS resource']), 'count() AS n'].join(', ')}
+     FROM ${table(s, 'traces')} WHERE ${w.sql()}
+     GROUP BY ${['cell', 'rh', ...spanGroups].join(', ')}`,
   );
-  return rows.flatMap(({ key, value, cells: [codes, counts] }) => codes.map((code, i) => decodeCell(key, value, code, Number(counts[i])))).sort(byRow);
+  const resources = stored ? await resourceMaps(ch, s, cache, groups) : null;
+  const byKey = new Map<string, Map<string, ValueCells>>();
+  const add = (key: string, value: string, cellCode: number, n: number) => {
+    let values = byKey.get(key);
+    if (!values) byKey.set(key, (values = new Map()));
+    let v = values.get(value);
+    if (!v) values.set(value, (v = { total: 0, cells: new Map() }));
+    v.total += n;
+    v.cells.set(cellCode, (v.cells.get(cellCode) ?? 0) + n);
+  };
+  for (const g of groups) {
+    const n = Number(g.n);
+    const resource = (resources ? resources.get(g.rh) : g.resource) ?? {};
+    add(ALL_SPANS, '*', g.cell, n);
+    keys.forEach((k, i) => {
+      const v = k.scope === 'resource' ? firstNonEmpty(resource, k.names) : (g[`v${i}`] as string | null);
+      if (v !== null && v !== undefined && v !== '') add(k.key, v, g.cell, n);
+    });
+  }
+  const out: BreakdownRow[] = [];
+  for (const [key, values] of byKey) {
+    // The most frequent values first (ties by value), at most MAX_VALUES_PER_KEY of them: as the DuckDB read ranks them.
+    const kept = [...values].sort(([a, x], [b, y]) => y.total - x.total || (a < b ? -1 : a > b ? 1 : 0)).slice(0, MAX_VALUES_PER_KEY);
+    for (const [value, v] of kept) for (const [code, spans] of v.cells) out.push(decodeCell(key, value, code, spans));
+  }
+  return out.sort(byRow);
+}
+
+interface GroupRow {
+  cell: number;
+  rh: string;
+  n: number | string;
+  resource?: Record<string, string>;
+  [v: `v${number}`]: string | null;
+}
+
+interface ValueCells {
+  total: number;
+  cells: Map<number, number>;
+}
+
+/** The first non-empty value among `names` of a resource map (queries/breakdown.ts firstOf). */
+function firstNonEmpty(map: Record<string, string>, names: readonly string[]): string | null {
+  for (const n of names) if (map[n]) return map[n];
+  return null;
+}
+
+/** Each group's resource map by its hash, from the trace reads' cache and then the resource table (a hash not there reads as no attributes). */
+async function resourceMaps(ch: ChClient, s: ChSchema, cache: TraceReadCache | undefined, groups: readonly GroupRow[]): Promise<Map<string, Record<string, string>>> {
+  const hashes = [...new Set(groups.map((g) => g.rh))];
+  const { found, missing } = cache ? cache.cachedResources(hashes) : { found: new Map<string, Record<string, string>>(), missing: hashes };
+  if (missing.length === 0) return found;
+  const fetched = await resourcesByHash(ch, s.database, s.resourceTable ?? '', missing);
+  cache?.remember(fetched);
+  for (const [h, r] of fetched) found.set(h, r);
+  return found;
 }
 
 /** Cells are one integer (sumMap keys): log bucket (offset to stay positive), period, failure, source, low bits last. */

@@ -174,7 +174,7 @@ export class ClickHouseStore implements Colony {
   }
 
   breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]> {
-    return breakdownRows(this.ch, this.schema, q);
+    return breakdownRows(this.ch, this.schema, q, this.traceCache);
   }
 
   gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]> {
