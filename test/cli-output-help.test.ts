@@ -9,20 +9,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { coralCli } from './support/coral-cli.js';
 
 const run = promisify(execFile);
 const home = mkdtempSync(join(tmpdir(), 'coral-out-'));
 const db = join(home, 'healthy.duckdb');
 
-async function coral(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['dist/coral.js', ...args], { env: { ...process.env, CORAL_HOME: home, CORAL_COLONY: '' }, timeout: 90_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const coral = coralCli({ CORAL_HOME: home, CORAL_COLONY: '' });
 
 beforeAll(async () => {
   const load = await coral('demo', 'load', 'healthy', '--db', db, '--json');

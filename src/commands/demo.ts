@@ -153,13 +153,13 @@ export async function demoGenerate(names: string[], opts: { out?: string; check?
 }
 
 /** `coral demo eval`: the investigation's quality on every scenario and several seeds; exit code 1 unless all are right. */
-export async function demoEval(names: string[], opts: { seeds: string; random?: string; json?: boolean; output?: string }): Promise<void> {
+export async function demoEval(names: string[], opts: { seeds: string; random?: string; json?: boolean }): Promise<void> {
   const seeds = Number(opts.seeds);
   if (!Number.isInteger(seeds) || seeds < 0 || seeds > 20) throw new CoralError(`Invalid --seeds "${opts.seeds}".`, 'Use a whole number from 0 to 20 (0 runs only the random draws).');
   const random = Number(opts.random ?? '0');
   if (!Number.isInteger(random) || random < 0 || random > 200) throw new CoralError(`Invalid --random "${opts.random}".`, 'Use a whole number from 0 to 200.');
-  if (opts.output !== undefined && opts.output !== 'table' && opts.output !== 'json') throw new CoralError(`Invalid --output "${opts.output}".`, 'Use table or json.');
-  const json = opts.json === true || opts.output === 'json';
+  // The CLI settled -o/--json (output-option.ts): json is set exactly when json was asked for.
+  const json = opts.json === true;
   const { runEval, formatTable, scoreByKind } = await import('./demo-eval.js');
   const rows = await runEval({
     scenarios: names,

@@ -1,5 +1,4 @@
 import Table from 'cli-table3';
-import { CoralError } from '../core/errors.js';
 import { parseIntOption } from '../core/args.js';
 import { tableStyle } from '../core/color.js';
 import { progress } from '../core/progress.js';
@@ -20,10 +19,9 @@ function tableOf(head: string[], rows: string[][]): string {
   return t.toString();
 }
 
+/** The format settled by the CLI's `.outputs(['table', 'json'])` (output-option.ts), table by default. */
 function format(o: CommonOptions): 'table' | 'json' {
-  const f = o.output ?? 'table';
-  if (f !== 'table' && f !== 'json') throw new CoralError(`Invalid --output "${f}".`, 'Use table or json.');
-  return f;
+  return o.output === 'json' ? 'json' : 'table';
 }
 
 async function withConnection<T>(o: CommonOptions, fn: (c: Awaited<ReturnType<typeof connectHoneycomb>>) => Promise<T>): Promise<T> {

@@ -49,6 +49,11 @@ export function nsToIso(ns: Nanos): string {
   return new Date(Number(ns / 1_000_000n)).toISOString();
 }
 
+/** nsToIso's inverse, for instants this code wrote (user text goes through parseInstant). */
+export function isoToNs(iso: string): Nanos {
+  return BigInt(Date.parse(iso)) * 1_000_000n;
+}
+
 export const INSTANT_HINT = 'Use ISO-8601 (2025-12-02T10:30:00Z), epoch seconds (10 digits) or milliseconds (13 digits), or now-1h.';
 
 /**

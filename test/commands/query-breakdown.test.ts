@@ -1,24 +1,13 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { coralCli } from '../support/coral-cli.js';
 
-const run = promisify(execFile);
 const home = mkdtempSync(join(tmpdir(), 'coral-breakdown-cli-'));
 afterAll(() => rmSync(home, { recursive: true, force: true }));
 
-/** Runs the built `coral` bundle; resolves with its output whatever the exit code. */
-async function coral(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['dist/coral.js', ...args], { env: { ...process.env, CORAL_HOME: home }, timeout: 60_000 });
-    return { code: 0, stdout, stderr };
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const coral = coralCli({ CORAL_HOME: home }, 60_000);
 
 describe('coral query breakdown', { timeout: 120_000 }, () => {
   it('answers for a service given as the argument or --service, as text or JSON; refuses a bad comparison before loading', async () => {

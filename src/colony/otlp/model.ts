@@ -56,21 +56,26 @@ export interface ResourceGroup<T> {
   scopes: ScopeGroup<T>[];
 }
 
-export interface NumberPoint {
+/** What every data point carries, whatever its type. */
+export interface PointBase {
   attributes: Attributes;
   startNs: bigint;
   timeNs: bigint;
+}
+
+export interface NumberPoint extends PointBase {
   value: number;
 }
 
-export interface HistogramPoint {
-  attributes: Attributes;
-  startNs: bigint;
-  timeNs: bigint;
+/** The observations a histogram point summarises, explicit or exponential. */
+export interface HistogramTotals extends PointBase {
   count: number;
   sum: number | null;
   min: number | null;
   max: number | null;
+}
+
+export interface HistogramPoint extends HistogramTotals {
   bucketCounts: number[];
   bounds: number[];
 }
@@ -81,14 +86,7 @@ export interface ExponentialBuckets {
   counts: number[];
 }
 
-export interface ExponentialPoint {
-  attributes: Attributes;
-  startNs: bigint;
-  timeNs: bigint;
-  count: number;
-  sum: number | null;
-  min: number | null;
-  max: number | null;
+export interface ExponentialPoint extends HistogramTotals {
   scale: number;
   zeroCount: number;
   zeroThreshold: number;
@@ -96,10 +94,7 @@ export interface ExponentialPoint {
   negative: ExponentialBuckets;
 }
 
-export interface SummaryPoint {
-  attributes: Attributes;
-  startNs: bigint;
-  timeNs: bigint;
+export interface SummaryPoint extends PointBase {
   count: number;
   sum: number;
   quantiles: { quantile: number; value: number }[];

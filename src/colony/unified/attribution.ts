@@ -1,6 +1,7 @@
 import { formatMs } from '../../core/format.js';
 import type { TopologyEdge } from '../store/queries/topology.js';
-import { blameQuietCallee, blameVanishedCallee, nsOfIso, silentEntry } from './callee-blame.js';
+import { isoToNs } from '../../core/time.js';
+import { blameQuietCallee, blameVanishedCallee, scaleOf, silentEntry } from './callee-blame.js';
 import type { ChangeEvent } from './onset.js';
 import { type OriginCount, elsewhereOrigin } from './error-origin.js';
 import { type ServiceTime, bestTimes } from './self-time.js';
@@ -40,7 +41,7 @@ interface Explanation {
 const CASCADE_GRACE_NS = 60_000_000_000n;
 
 function startedFirst(callee: ServiceChange, caller: ServiceChange): boolean {
-  return callee.onset !== null && caller.onset !== null && nsOfIso(callee.onset) <= nsOfIso(caller.onset) + CASCADE_GRACE_NS;
+  return callee.onset !== null && caller.onset !== null && isoToNs(callee.onset) <= isoToNs(caller.onset) + CASCADE_GRACE_NS;
 }
 
 /**
@@ -67,7 +68,7 @@ function explainByOrigin(c: ServiceChange, byName: Map<string, ServiceChange>, o
 
 function explainByEdges(c: ServiceChange, byName: Map<string, ServiceChange>, input: AttributionInput, tNow: Map<string, ServiceTime>): Explanation | null {
   // New failed requests of the caller, scaled for a change in traffic.
-  const scale = c.prevRequests ? c.requests / c.prevRequests : 1;
+  const scale = scaleOf(c);
   const added = c.errors - (c.prevErrors ?? 0) * scale;
   if (added <= 0) return null;
   const prevEdges = new Map(input.edgesPrev.filter((e) => e.from === c.service).map((e) => [e.to, e]));

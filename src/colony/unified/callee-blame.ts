@@ -1,4 +1,5 @@
 import type { TopologyEdge } from '../store/queries/topology.js';
+import { isoToNs, nsToIso } from '../../core/time.js';
 import { type ChangeEvent, triggeringEvent } from './onset.js';
 import type { ServiceChange } from './summary.js';
 
@@ -24,7 +25,8 @@ export interface CalleeBlame {
 /** A peer that answers calls (HTTP, gRPC): a database or a cache is the caller's own dependency. */
 const CALLED = new Set<TopologyEdge['protocol']>(['http', 'grpc']);
 
-export const nsOfIso = (iso: string): bigint => BigInt(Date.parse(iso)) * 1_000_000n;
+/** This window's requests over the previous window's: what earlier counts are scaled by (1 when unknown). */
+export const scaleOf = (c: ServiceChange | undefined): number => (c?.prevRequests ? c.requests / c.prevRequests : 1);
 
 export interface FailingCaller {
   service: string;
@@ -43,7 +45,6 @@ export function failingCallers(callee: string, edgesNow: readonly TopologyEdge[]
   return out.sort((a, b) => b.added - a.added || a.service.localeCompare(b.service));
 }
 
-const scaleOf = (c: ServiceChange | undefined) => (c?.prevRequests ? c.requests / c.prevRequests : 1);
 const callersText = (callers: readonly FailingCaller[]) => callers.map((c) => `${c.service} (+${c.added})`).join(', ');
 
 function isSilent(c: ServiceChange | undefined): boolean {
@@ -67,9 +68,9 @@ export function blameQuietCallee(i: BlameInput): CalleeBlame | null {
   const known = i.byName.get(edge.to);
   if (known ? known.failing || known.slower : !(edge.kind === 'external' && CALLED.has(edge.protocol))) return null;
   const grew = Math.round(i.grew);
-  const onsetNs = caller.onset ? nsOfIso(caller.onset) : null;
+  const onsetNs = caller.onset ? isoToNs(caller.onset) : null;
   const ev = onsetNs !== null ? triggeringEvent(i.events, edge.to, onsetNs) : null;
-  const trigger = ev ? `${ev.kind} at ${new Date(Number(ev.timeNs / 1_000_000n)).toISOString()}: ${ev.title}` : null;
+  const trigger = ev ? `${ev.kind} at ${nsToIso(ev.timeNs)}: ${ev.title}` : null;
   const callers = failingCallers(edge.to, i.edgesNow, i.edgesPrev, i.byName);
   const silent = !known || isSilent(known);
   if (silent) {

@@ -1,4 +1,5 @@
 import { INSTANCE_KEYS, type BreakdownRow } from '../store/queries/breakdown.js';
+import { NODE_KEYS } from '../store/queries/node-cpu.js';
 import { type InstanceOutlier, type InstanceOutliers, instanceOutliers, outlierLine } from './instance-outliers.js';
 
 /**
@@ -15,8 +16,6 @@ export interface InstanceFinding {
   outliers: InstanceOutliers;
 }
 
-/** The node keys, for the instances of several services that slow down on one node. */
-export const NODE_KEYS = ['k8s.node.name', 'host.name'];
 /** The keys the summary reads per service: the instance keys and the node. */
 export const SUMMARY_INSTANCE_KEYS = [...new Set([...INSTANCE_KEYS, ...NODE_KEYS])];
 

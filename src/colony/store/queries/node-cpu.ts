@@ -15,6 +15,7 @@ export interface NodeCpuRow {
 }
 
 export const CPU_GAUGES = ['process.cpu.utilization', 'container.cpu.utilization'];
+/** The resource keys that name a process's node, the first present wins (also how the summary groups instances by node). */
 export const NODE_KEYS = ['k8s.node.name', 'host.name'];
 
 export async function nodeCpu(db: Database, range: TimeRange): Promise<NodeCpuRow[]> {
