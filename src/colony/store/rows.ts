@@ -39,7 +39,7 @@ export interface SpanRow extends HotAttributes {
   links: string;
 }
 
-interface PointBase {
+export interface PointBase {
   /** Identity of the series: metric, service, source, resource and point attributes. */
   seriesKey: string;
   metricName: string;

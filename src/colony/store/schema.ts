@@ -9,7 +9,7 @@ import {
   numberArray,
   varchar,
 } from './columns.js';
-import type { EventRow, HistogramPointRow, HotAttributes, IngestBatch, LogRow, NumberPointRow, SpanRow, SummaryPointRow } from './rows.js';
+import type { EventRow, HistogramPointRow, HotAttributes, IngestBatch, LogRow, NumberPointRow, PointBase, SpanRow, SummaryPointRow } from './rows.js';
 
 /**
  * Empty optional span fields are stored as NULL: appending a string costs ~0.16 us, a NULL a
@@ -68,7 +68,8 @@ export const SPANS: TableDef<SpanRow> = {
   virtualColumns: [{ name: 'duration_ns', sqlType: 'BIGINT', expression: 'end_ns - start_ns' }],
 };
 
-function pointColumns<R extends NumberPointRow | HistogramPointRow>(): Column<R>[] {
+/** The columns every point table starts with: its series, metric, service, source and instants. */
+function seriesColumns<R extends PointBase>(): Column<R>[] {
   return [
     varchar('series_key', (r) => r.seriesKey),
     varchar('metric_name', (r) => r.metricName),
@@ -78,8 +79,11 @@ function pointColumns<R extends NumberPointRow | HistogramPointRow>(): Column<R>
     varchar('source', (r) => r.source),
     bigint('start_ns', (r) => r.startNs),
     bigint('time_ns', (r) => r.timeNs),
-    varchar('temporality', (r) => r.temporality),
   ];
+}
+
+function pointColumns<R extends NumberPointRow | HistogramPointRow>(): Column<R>[] {
+  return [...seriesColumns<R>(), varchar('temporality', (r) => r.temporality)];
 }
 
 export const NUMBER_POINTS: TableDef<NumberPointRow> = {
@@ -117,14 +121,7 @@ export const SUMMARY_POINTS: TableDef<SummaryPointRow> = {
   name: 'otel_metrics_summary',
   primaryKey: ['series_key', 'time_ns'],
   columns: [
-    varchar('series_key', (r) => r.seriesKey),
-    varchar('metric_name', (r) => r.metricName),
-    varchar('description', (r) => r.description),
-    varchar('unit', (r) => r.unit),
-    varchar('service_name', (r) => r.serviceName),
-    varchar('source', (r) => r.source),
-    bigint('start_ns', (r) => r.startNs),
-    bigint('time_ns', (r) => r.timeNs),
+    ...seriesColumns<SummaryPointRow>(),
     double('count', (r) => r.count),
     double('sum', (r) => r.sum),
     numberArray('quantiles', (r) => r.quantiles),
