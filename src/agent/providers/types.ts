@@ -1,3 +1,4 @@
+import type { AskWindow } from '../ask-window.js';
 import type { Message, ToolCall } from '../events.js';
 
 export interface ToolSpec {
@@ -16,6 +17,8 @@ export interface ModelRequest {
   toolChoice?: 'auto' | 'none';
   /** 1 for the first model request of a turn (a fallback chain starts over from its primary). */
   round?: number;
+  /** The window the user chose for this turn (flags or the question's words); absent means the tools' default. */
+  window?: AskWindow;
 }
 
 export type ModelChunk =
