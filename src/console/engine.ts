@@ -13,7 +13,8 @@ import { hasConsent } from '../agent/consent.js';
 import { CommandError, complete, parseCommand } from './commands.js';
 import { renumberCitations } from './citations.js';
 import type { EngineEvent } from './engine-events.js';
-import { exportMarkdown } from './export.js';
+import { exportMarkdown, exportResults } from './export.js';
+import { sessionLines, sessionRecord } from './session-record.js';
 import { jsonForTerminal } from '../core/terminal-text.js';
 import { DEFAULT_LIVE_INTERVAL_MS, LivePoller } from './live.js';
 
@@ -281,7 +282,7 @@ export class ConsoleEngine {
     if (cmd.kind === 'help') return this.emit({ type: 'help' });
     if (cmd.kind === 'export') {
       const paths = this.exportSession();
-      return this.emit({ type: 'notice', text: `Exported to ${paths.join(' and ')}` });
+      return this.emit({ type: 'notice', text: `Exported to ${paths[0]} (full tool results and the session as JSON lines beside it)` });
     }
     if (cmd.kind === 'model') {
       try {
@@ -332,17 +333,23 @@ export class ConsoleEngine {
     await this.start();
   }
 
-  /** The session as Markdown and as JSON lines (one engine event per line). */
+  /**
+   * The session as an incident note (Markdown), every call's full result beside it (Markdown), and
+   * the session record as JSON lines (questions, calls with arguments and results, answers).
+   */
   exportSession(dir = join(coralHome(), 'exports')): string[] {
     // Exports hold telemetry and the conversation: private, like the conversations folder.
     privateDir(dir);
-    const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-    const md = join(dir, `coral-session-${stamp}.md`);
-    const jsonl = join(dir, `coral-session-${stamp}.jsonl`);
-    // Read with cat too: the JSON lines escape what a terminal would act on (exportMarkdown does so for the Markdown).
-    writePrivateFile(md, exportMarkdown(this.log.map((l) => l.event), { ...this.describeColony(), model: this.modelLabel() }));
-    writePrivateFile(jsonl, `${this.log.map((l) => jsonForTerminal(l)).join('\n')}\n`);
-    return [md, jsonl];
+    const now = new Date().toISOString();
+    const stamp = now.replace(/[:.]/g, '-');
+    const name = `coral-session-${stamp}`;
+    const record = sessionRecord(this.log, { ...this.describeColony(), model: this.modelLabel() }, now);
+    const paths = [join(dir, `${name}.md`), join(dir, `${name}.results.md`), join(dir, `${name}.jsonl`)];
+    writePrivateFile(paths[0], exportMarkdown(record, `${name}.results.md`));
+    writePrivateFile(paths[1], exportResults(record));
+    // Read with cat too: the JSON lines escape what a terminal would act on.
+    writePrivateFile(paths[2], `${sessionLines(record).map((l) => jsonForTerminal(l)).join('\n')}\n`);
+    return paths;
   }
 
   private stopLive(): void {
