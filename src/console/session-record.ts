@@ -47,7 +47,7 @@ export interface Provenance {
 
 /**
  * The engine's event log read as a session (pure): questions in order, each with the calls it made
- * (by start order, whatever order they finished in), its answer whole, and the calls the user ran by
+ * (in the order they started, whatever order they finished in), its answer whole, and the calls the user ran by
  * hand after it. Calls before the first question (the first look, startup) and the console's quiet
  * side calls are left out: an incident note starts with what was asked.
  */
@@ -106,7 +106,6 @@ export function sessionRecord(log: readonly { at: string; event: EngineEvent }[]
     }
   }
   if (turn && open && !turn.answer && said.trim()) turn.answer = said.trim();
-  for (const t of turns) for (const list of [t.calls, t.commands]) list.sort((a, b) => a.n - b.n);
   return { ...now, exported, turns };
 }
 
