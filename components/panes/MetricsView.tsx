@@ -20,8 +20,15 @@ export const METRIC_COLUMNS: Column<Row>[] = [
   { title: 'P50', cells: 7, priority: 5, align: 'right', value: (r) => pct(r.p50Ms, r.percentilesAtLeast) },
   { title: 'P95', cells: 7, priority: 0, align: 'right', value: (r) => pct(r.p95Ms, r.percentilesAtLeast) },
   { title: 'P99', cells: 7, priority: 4, align: 'right', value: (r) => pct(r.p99Ms, r.percentilesAtLeast) },
-  { title: 'errors', cells: 7, priority: 0, align: 'right', value: (r) => `${(r.errorRate * 100).toFixed(1)}%`, color: (r) => (r.errorRate >= 0.05 ? TAG_COLORS.error : undefined) },
+  { title: 'errors', cells: 6, priority: 0, align: 'right', value: (r) => `${(r.errorRate * 100).toFixed(1)}%`, color: (r) => (r.errorRate >= 0.05 ? TAG_COLORS.error : undefined) },
 ];
+
+/** Below this many cells the source is one letter (e, o), so the operation keeps room for its name. */
+const COMPACT_SOURCE_BELOW = 40;
+const COMPACT_SOURCE: Column<Row> = { ...METRIC_COLUMNS[0], title: 'src', cells: 3, value: (r) => (r.source === 'ebpf' ? 'e' : 'o') };
+
+/** The RED table's columns for a pane `width` cells wide. */
+export const metricColumns = (width: number): Column<Row>[] => (width < COMPACT_SOURCE_BELOW ? [COMPACT_SOURCE, ...METRIC_COLUMNS.slice(1)] : METRIC_COLUMNS);
 
 /** RED metrics from coral_query_metrics: one row per operation and source. */
 export function MetricsView({ width, height }: { width: number; height: number }) {
@@ -34,7 +41,7 @@ export function MetricsView({ width, height }: { width: number; height: number }
     const text = m.unknownService ?? `No metrics for ${m.service} in the last ${m.timeRange} (try a wider --since, or drop a filter)`;
     return <Box flexDirection="column">{wrap(text, width).map((l, i) => <Text key={i} color="gray">{l}</Text>)}</Box>;
   }
-  const t = layoutTable(METRIC_COLUMNS, width);
+  const t = layoutTable(metricColumns(width), width);
   const note = droppedNote(t.dropped, s.zoomed);
   const notes = [...(note ? [note] : []), ...m.notes.slice(0, 2)];
   const fits = Math.max(0, height - 2 - (m.analysis ? 1 : 0) - notes.length);
