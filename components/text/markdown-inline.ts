@@ -68,6 +68,8 @@ export function inlineSpans(line: string, open = false): Span[] {
       // Flanking as CommonMark has it, in short: an opener touches the word after it, a closer the word before.
       const canClose = active && !/\s/.test(before) && !(c === '_' && WORD_CHAR.test(after));
       const canOpen = !active && !/\s/.test(after) && !(c === '_' && WORD_CHAR.test(before));
+      // A marker that ends a line still being written may be half of one: hidden until the next words say.
+      if (open && i + marker.length === line.length) break;
       if (canClose || (canOpen && (open || hasCloser(line, i + marker.length, marker)))) {
         flush();
         if (double) bold = !bold;

@@ -22,6 +22,9 @@ describe('inline Markdown', () => {
     const streaming = inlineSpans('the **cause is', true).map((s) => s.text).join('');
     const closed = inlineSpans('the **cause is** payment', true).map((s) => s.text).join('');
     expect(closed.startsWith(streaming)).toBe(true);
+    // A marker arriving alone at the end is not shown, so the next words do not pull the line back.
+    expect(inlineSpans('the *', true)).toEqual([{ text: 'the ' }]);
+    expect(inlineSpans('the **', true)).toEqual([{ text: 'the ' }]);
   });
 
   it('shows a link as its text and its address', () => {
