@@ -103,13 +103,13 @@ export async function honeycombSummary(o: CommonOptions & { samples: string | fa
     }
     const r = terminalSafeDeep(summary);
     process.stdout.write(`Environment ${r.environment}: ${r.dataset_count} datasets\n`);
-    process.stdout.write(`${tableOf(['dataset', 'columns', 'derived', 'last written', 'conventions', 'custom columns', ...(include ? ['sample columns'] : [])], r.datasets.map((d) => [
+    process.stdout.write(`${tableOf(['dataset', 'columns', 'derived', 'last written', 'conventions', 'app columns', ...(include ? ['sample columns'] : [])], r.datasets.map((d) => [
       d.is_stale ? `${d.name} (stale)` : d.name,
       String(d.column_count),
       String(d.derived_column_count),
       d.last_written ?? 'never',
       Object.entries(d.semantic_groups).filter(([, v]) => v).map(([k]) => k.replace(/^has_/, '')).join(' '),
-      d.custom_columns.slice(0, 6).join(', '),
+      d.app_columns.slice(0, 6).join(', '),
       ...(include ? [(d.sample_columns ?? []).join(', ')] : []),
     ]))}\n`);
     if (r.environment_derived_columns?.length) {

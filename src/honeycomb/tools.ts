@@ -55,13 +55,17 @@ Examples:
 - Search for "http.status" to find HTTP status code columns
 - Search in a specific dataset or across all datasets`;
 
+const derivedSummary = z.object({ alias: z.string(), expression: z.string(), description: z.string().nullable() });
+
 export const SUMMARY_DESCRIPTION = `Get a summary of all datasets in the Honeycomb environment.
 
 Use this tool to understand what datasets exist and their characteristics
 before deciding which dataset(s) to use.
 
 Returns dataset names, descriptions, column counts, semantic groups (OpenTelemetry conventions present),
-custom columns, sample column names, staleness, and environment-wide derived columns.`;
+custom columns (outside the known OpenTelemetry conventions), app_columns (custom columns less newer
+OpenTelemetry and Honeycomb namespaces: the application's own attributes), sample column names,
+staleness, and dataset-level and environment-wide derived columns with their expressions.`;
 
 export type SearchArgs = z.infer<z.ZodObject<typeof searchInput>>;
 export type SummaryArgs = z.infer<z.ZodObject<typeof summaryInput>>;
@@ -109,9 +113,10 @@ export function registerHoneycombTools(server: McpServer, client: HoneycombClien
       environment: z.string(), dataset_count: z.number(),
       datasets: z.array(z.object({
         name: z.string(), description: z.string(), column_count: z.number(), derived_column_count: z.number(), last_written: z.string().nullable(),
-        semantic_groups: groups, custom_columns: z.array(z.string()), sample_columns: z.array(z.string()).optional(), is_stale: z.boolean(),
+        semantic_groups: groups, custom_columns: z.array(z.string()), app_columns: z.array(z.string()),
+        derived_columns: z.array(derivedSummary), sample_columns: z.array(z.string()).optional(), is_stale: z.boolean(),
       })),
-      environment_derived_columns: z.array(z.object({ alias: z.string(), expression: z.string(), description: z.string().nullable() })).nullable(),
+      environment_derived_columns: z.array(derivedSummary).nullable(),
       datasets_failed: failures,
     },
     annotations: { readOnlyHint: true, openWorldHint: true },
