@@ -225,7 +225,7 @@ queryCommand(query, 'events [service]', 'deploys, restarts, config changes (cora
   .option('--kind <kind>', 'deploy, restart, crash, alert or config_change')
   .action(async (service, o) => (await q()).runQuery('coral_query_events', { service, kind: o.kind }, o, 'table'));
 
-const ebpf = query.command('ebpf').description('eBPF (Beyla) data only').helpCommand(true);
+const ebpf = query.command('ebpf').description('eBPF data only (Grafana Beyla, OpenTelemetry eBPF Instrumentation)').helpCommand(true);
 for (const p of ['http', 'grpc', 'sql'] as const) {
   queryCommand(ebpf, `${p} <service>`, `eBPF ${p.toUpperCase()} metrics (coral_query_ebpf_${p}_metrics)`)
     .action(async (service, o) => (await q()).runQuery(`coral_query_ebpf_${p}_metrics`, { service }, o, 'table'));
