@@ -18,6 +18,8 @@ export interface ColonyServerOptions {
    * clients' tools at once make the colony slow for all of them and for ingest (issue 31).
    */
   gate?: Gate;
+  /** Tools switched off in config (`tools.disabled`): neither listed nor callable. */
+  disabledTools?: ReadonlySet<string>;
 }
 
 const INSTRUCTIONS =
@@ -29,6 +31,7 @@ const INSTRUCTIONS =
 export function createColonyServer(ctx: ToolContext, opts: ColonyServerOptions = {}): McpServer {
   const server = new McpServer({ name: 'coral-colony', version: VERSION }, { instructions: INSTRUCTIONS });
   for (const def of ALL_TOOLS) {
+    if (opts.disabledTools?.has(def.name)) continue;
     server.registerTool(
       def.name,
       { title: def.title, description: def.description, inputSchema: strictInput(def.input), outputSchema: def.output, annotations: { readOnlyHint: true, openWorldHint: false } },

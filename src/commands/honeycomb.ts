@@ -6,6 +6,7 @@ import type { HoneycombClient } from '../honeycomb/api.js';
 import { parseToolInput } from '../core/input.js';
 import { type HoneycombConnectOptions, connectHoneycomb } from '../honeycomb/connect.js';
 import { honeycombOptions } from '../agent/honeycomb-options.js';
+import { resolveDisabledTools } from '../agent/config.js';
 import { jsonForTerminal, terminalSafe, terminalSafeDeep } from '../core/terminal-text.js';
 import { runSearch, runSummary, searchInput, summaryInput } from '../honeycomb/tools.js';
 
@@ -125,7 +126,7 @@ export async function honeycombMcp(o: HoneycombConnectOptions): Promise<void> {
   const { createHoneycombServer } = await import('../honeycomb/tools.js');
   const conn = await connectHoneycomb(honeycombOptions(o));
   process.stderr.write(`coral honeycomb mcp: serving ${conn.describe} over stdio\n`);
-  const server = createHoneycombServer(conn.client);
+  const server = createHoneycombServer(conn.client, { disabledTools: resolveDisabledTools({ quiet: true }) });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();

@@ -87,9 +87,9 @@ function failure(err: unknown): CallToolResult {
   return { content: [{ type: 'text', text: e.hint ? `${e.message} ${e.hint}` : e.message }], isError: true };
 }
 
-/** Registers the two tools on a server (the console's hub, or the stdio server below). */
-export function registerHoneycombTools(server: McpServer, client: HoneycombClient): void {
-  server.registerTool('honeycomb_search_columns', {
+/** Registers the two tools on a server (the console's hub, or the stdio server below), less the disabled ones. */
+export function registerHoneycombTools(server: McpServer, client: HoneycombClient, disabled: ReadonlySet<string> = new Set()): void {
+  if (!disabled.has('honeycomb_search_columns')) server.registerTool('honeycomb_search_columns', {
     title: 'Search Honeycomb columns',
     description: SEARCH_DESCRIPTION,
     inputSchema: strictInput(searchInput),
@@ -105,7 +105,7 @@ export function registerHoneycombTools(server: McpServer, client: HoneycombClien
       return failure(err);
     }
   });
-  server.registerTool('honeycomb_get_environment_summary', {
+  if (!disabled.has('honeycomb_get_environment_summary')) server.registerTool('honeycomb_get_environment_summary', {
     title: 'Honeycomb environment summary',
     description: SUMMARY_DESCRIPTION,
     inputSchema: strictInput(summaryInput),
@@ -129,10 +129,11 @@ export function registerHoneycombTools(server: McpServer, client: HoneycombClien
   });
 }
 
-export function createHoneycombServer(client: HoneycombClient): McpServer {
+/** The Honeycomb tools as an MCP server; tools switched off in config (`tools.disabled`) are left out. */
+export function createHoneycombServer(client: HoneycombClient, o: { disabledTools?: ReadonlySet<string> } = {}): McpServer {
   const server = new McpServer({ name: 'coral-honeycomb', version: VERSION }, {
     instructions: 'Honeycomb column search and environment summary. Start with honeycomb_get_environment_summary to pick datasets, then honeycomb_search_columns.',
   });
-  registerHoneycombTools(server, client);
+  registerHoneycombTools(server, client, o.disabledTools);
   return server;
 }
