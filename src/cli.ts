@@ -50,6 +50,8 @@ const colony = program.command('colony').description('the embedded telemetry sto
 
 colony
   .command('serve')
+  // RFD 030's `coral colony start` starts the colony: the same command.
+  .alias('start')
   .description('receive OTLP over HTTP and gRPC (traces, metrics, logs) into the colony, and serve its MCP tools')
   .option('--db <file>', 'colony database file, or :memory: (default: ~/.coral/colony.duckdb; CORAL_HOME moves ~/.coral)')
   .option('--clickhouse <url>', `${CLICKHOUSE_HELP}; creates the exporter's tables when missing`)
