@@ -55,7 +55,7 @@ function validate(path: string, value: unknown): ConfigFile {
   return r.data;
 }
 
-function writeAtomically(path: string, text: string): void {
+export function writeAtomically(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, text, { mode: 0o600 });
@@ -84,7 +84,8 @@ export function configSet(asked: string, given: string, o: { project?: boolean }
 
 export type Ask = (question: string, fallback: string) => Promise<string>;
 
-const PROVIDERS: Record<string, { model: string; keyVar?: string }> = {
+/** Each provider `config init` and the first-run setup offer: its default model and key variable. */
+export const PROVIDERS: Record<string, { model: string; keyVar?: string }> = {
   google: { model: 'gemini-2.5-flash', keyVar: 'GEMINI_API_KEY' },
   openai: { model: 'gpt-4o-mini', keyVar: 'OPENAI_API_KEY' },
   anthropic: { model: 'claude-sonnet-4-5', keyVar: 'ANTHROPIC_API_KEY' },
@@ -93,7 +94,7 @@ const PROVIDERS: Record<string, { model: string; keyVar?: string }> = {
 
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-async function askUntil(ask: Ask, question: string, fallback: string, ok: (v: string) => boolean, accepted: string): Promise<string> {
+export async function askUntil(ask: Ask, question: string, fallback: string, ok: (v: string) => boolean, accepted: string): Promise<string> {
   for (;;) {
     const v = (await ask(question, fallback)).trim() || fallback;
     if (ok(v)) return v;
