@@ -20,6 +20,6 @@ if (hasEsbuild) {
   console.error(
     'coral: not built: esbuild is a dev dependency, omitted here, and there is no dist/ yet.\n' +
       '  Build first, then drop the dev dependencies: npm ci && npm prune --omit=dev\n' +
-      '  or install the packed CLI: npm pack && npm install -g ./coral-console-*.tgz',
+      '  or pack the CLI (with dev dependencies) and install that: npm ci && npm pack, then npm install -g ./coral-console-*.tgz',
   );
 }
