@@ -30,6 +30,12 @@ describe('tools.disabled: the per-tool switch', () => {
     expect(isToolEnabled('coral_query_summary', off)).toBe(true);
   });
 
+  it('coral config show lists the tools switched off', async () => {
+    globalFile('tools:\n  disabled: [coral_query_traces]\n');
+    const { configSections } = await import('../../src/commands/config.js');
+    expect(configSections({ CORAL_HOME: dirs.home })).toMatchObject({ tools: { disabled: ['coral_query_traces'] } });
+  });
+
   it('refuses a list that is not a list of names', () => {
     globalFile('tools:\n  disabled: coral_query_traces\n');
     expect(() => disabled()).toThrow(/tools\.disabled/);
