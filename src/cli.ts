@@ -50,6 +50,8 @@ const colony = program.command('colony').description('the embedded telemetry sto
 
 colony
   .command('serve')
+  // RFD 030's `coral colony start` starts the colony: the same command.
+  .alias('start')
   .description('receive OTLP over HTTP and gRPC (traces, metrics, logs) into the colony, and serve its MCP tools')
   .option('--db <file>', 'colony database file, or :memory: (default: ~/.coral/colony.duckdb; CORAL_HOME moves ~/.coral)')
   .option('--clickhouse <url>', `${CLICKHOUSE_HELP}; creates the exporter's tables when missing`)
@@ -225,7 +227,7 @@ queryCommand(query, 'events [service]', 'deploys, restarts, config changes (cora
   .option('--kind <kind>', 'deploy, restart, crash, alert or config_change')
   .action(async (service, o) => (await q()).runQuery('coral_query_events', { service, kind: o.kind }, o, 'table'));
 
-const ebpf = query.command('ebpf').description('eBPF (Beyla) data only').helpCommand(true);
+const ebpf = query.command('ebpf').description('eBPF data only (Grafana Beyla, OpenTelemetry eBPF Instrumentation)').helpCommand(true);
 for (const p of ['http', 'grpc', 'sql'] as const) {
   queryCommand(ebpf, `${p} <service>`, `eBPF ${p.toUpperCase()} metrics (coral_query_ebpf_${p}_metrics)`)
     .action(async (service, o) => (await q()).runQuery(`coral_query_ebpf_${p}_metrics`, { service }, o, 'table'));

@@ -12,6 +12,7 @@ import type { RecordedSession } from '../agent/providers/replay.js';
 import { type AgentSession, type ColonyChoice, openAgentSession } from '../agent/setup.js';
 import { sessionSettings } from '../agent/session-settings.js';
 import { jsonForTerminal, terminalSafe } from '../core/terminal-text.js';
+import { NO_MODEL_HINT, firstRunSetup, needsFirstRun } from './first-run.js';
 import { type AskJson, citationsOf } from './ask-output.js';
 
 export interface AskOptions extends ColonyChoice {
@@ -56,6 +57,8 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
     // A follow-up goes back to the colony its conversation used, unless a flag names another.
     const flagged = Boolean(o.demo || o.db || o.colony);
     const choice = conversation && !flagged ? colonyOf(conversation.colony, o.token) : o;
+    // The first run with no model anywhere: one question on a terminal (Enter skips), none in scripts.
+    if (!o.json && !o.events && process.stdin.isTTY && process.stderr.isTTY && needsFirstRun(choice, o.model)) await firstRunSetup();
     setup = prepare(choice, o);
     if (setup.provider.cloud) await ensureConsent(providerOf(setup.provider.name), { yes: o.yes });
     conversation ??= newConversation(setup.provider.name, setup.colonyId);
@@ -79,7 +82,7 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   // Config notes (RFD 030 keys mapped, bare model names taken as provider:model) travel with the warnings.
   const warnings: string[] = [...setup.notes];
   if (!quiet) for (const n of setup.notes) err(`note: ${n}\n`);
-  if (!quiet) err(`coral: ${provider.name === 'triage:automatic' ? 'no model configured: automatic triage' : provider.name.startsWith('replay:') ? `recorded investigation (${provider.name})` : `model ${provider.name}`} on ${session.colonyId}\n`);
+  if (!quiet) err(`coral: ${provider.name === 'triage:automatic' ? 'no model configured: automatic triage' : provider.name.startsWith('replay:') ? `recorded investigation (${provider.name})` : `model ${provider.name}`} on ${session.colonyId}${provider.name === 'triage:automatic' ? ` (${NO_MODEL_HINT})` : ''}\n`);
   for (const w of session.hub.warnings) {
     warnings.push(w);
     if (!quiet) err(`warning: ${w}\n`);

@@ -1,5 +1,6 @@
 import { CoralError } from '../core/errors.js';
-import { ConsoleEngine, type EngineOptions } from '../console/engine.js';
+import { ConsoleEngine, DEFAULT_SCENARIO, type EngineOptions } from '../console/engine.js';
+import { firstRunSetup, needsFirstRun } from './first-run.js';
 import { ensureConsent } from '../agent/consent.js';
 
 /** `coral` with no command: the investigation console. */
@@ -14,6 +15,9 @@ export async function consoleCommand(opts: EngineOptions & { scenario?: string; 
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CoralError('The console needs a terminal (stdin and stdout must be a TTY).', 'For scripts and pipes use: coral ask "<question>" --demo payment-failure (or --json).');
   }
+  // The first run with no model anywhere (a colony named, so no demo recording): one question, Enter skips.
+  const choice = opts.colony || opts.db || opts.clickhouse ? opts : { ...opts, demo: demo ?? DEFAULT_SCENARIO };
+  if (needsFirstRun(choice, opts.model)) await firstRunSetup();
   const engine = new ConsoleEngine({ ...opts, demo });
   const model = engine.prepare();
   // Asked here, on the normal screen, before the console takes it.

@@ -168,7 +168,7 @@ function ebpfMetricsTool(p: Protocol, name: string, title: string, input: Record
   return defineTool({
     name,
     title,
-    description: `Advanced: ${p.toUpperCase()} RED metrics from eBPF (Beyla) only: histograms when present (every request), else eBPF spans. Prefer coral_query_metrics, which merges both sources.`,
+    description: `Advanced: ${p.toUpperCase()} RED metrics from eBPF only (Grafana Beyla or OpenTelemetry eBPF Instrumentation): histograms when present (every request), else eBPF spans. Prefer coral_query_metrics, which merges both sources.`,
     input: { service: serviceName, time_range: timeRange.default('1h'), ...input },
     output: metricsOutput,
     deprecatedAliasOf,

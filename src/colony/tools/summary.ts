@@ -32,7 +32,7 @@ export const summaryTool = defineTool({
   name: 'coral_query_summary',
   title: 'Where to look first',
   description:
-    'Recommended: use this first. One call that tells where to look: every service\'s health, request rate, error rate and P95 latency against the preceding window (from the source that saw the most requests: Beyla histograms when the SDK samples), per-operation regressions, own (self) time versus time spent in callees, saturation (memory climbing and resetting, CPU, consumer lag, messages waiting longer between send and processing), onset times and the deploys or config changes just before them, callees that reject their callers\' calls or send no telemetry, and the services that stand out, most likely cause first. ' +
+    'Recommended: use this first. One call that tells where to look: every service\'s health, request rate, error rate and P95 latency against the preceding window (from the source that saw the most requests: eBPF histograms when the SDK samples), per-operation regressions, own (self) time versus time spent in callees, saturation (memory climbing and resetting, CPU, consumer lag, messages waiting longer between send and processing), onset times and the deploys or config changes just before them, callees that reject their callers\' calls or send no telemetry, and the services that stand out, most likely cause first. ' +
     'Example: {} or {"time_range": "15m"}.',
   input: { time_range: timeRange.default('30m').describe('The window to summarise; it is compared with the window of the same length before it') },
   output: {
