@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { type AskSettings, resolveAskSettings } from '../agent/config.js';
 import { historyForTurn } from '../agent/conversation.js';
+import { type AskWindow, windowToolArgs } from '../agent/ask-window.js';
 import type { AgentEvent, Message } from '../agent/events.js';
 import { runTurn } from '../agent/loop.js';
 import { createModel, createProvider } from '../agent/providers/index.js';
@@ -27,6 +28,8 @@ export interface EngineOptions extends ColonyChoice {
   model?: string;
   /** How often a running colony's views are asked again (default 5 s). */
   liveIntervalMs?: number;
+  /** The window every question and the first look are about (--since/--from/--to); absent: the last 30 minutes. */
+  window?: AskWindow;
 }
 
 export const DEFAULT_SCENARIO = 'payment-failure';
@@ -132,6 +135,7 @@ export class ConsoleEngine {
     );
     this.services = [...this.session.services];
     if (this.session.live) this.startLive();
+    if (this.opts.window) this.emit({ type: 'notice', text: `Window: ${this.opts.window.label}; every question and the first look use it.` });
     this.emit({ type: 'notice', text: `Ask a question below, or press Enter for: "${this.defaultQuestion}". Tab moves between panes, ? lists the keys, : runs a command.` });
     this.firstLook(this.session);
   }
@@ -142,8 +146,8 @@ export class ConsoleEngine {
    * Both start at once, so they are calls 1 and 2 whatever is asked meanwhile.
    */
   private firstLook(session: AgentSession): void {
-    void this.callTool('coral_query_summary', { time_range: '30m' });
-    const traces = { max_traces: 5, time_range: '30m' };
+    void this.callTool('coral_query_summary', windowToolArgs(this.opts.window, '30m'));
+    const traces = { max_traces: 5, ...windowToolArgs(this.opts.window, '30m') };
     // A demo loads newest first: the traces are answered from the newest minutes at once, then
     // refreshed in place once the hour is in (as a live view is), unless another call came in between.
     const partial = this.loading;
@@ -233,7 +237,7 @@ export class ConsoleEngine {
       this.messages = historyForTurn(this.messages, settings);
       const turnCalls: number[] = [];
       const argsOf = new Map<string, Record<string, unknown>>();
-      for await (const ev of runTurn({ provider: this.provider, hub: this.session.hub, system: this.session.system, messages: this.messages, question: q, maxToolRounds: settings.maxToolRounds, signal: this.abort.signal })) {
+      for await (const ev of runTurn({ provider: this.provider, hub: this.session.hub, system: this.session.system, messages: this.messages, question: q, maxToolRounds: settings.maxToolRounds, signal: this.abort.signal, window: this.opts.window })) {
         if (ev.type === 'tool_call_started') {
           turnCalls.push(this.startCall(ev.id));
           argsOf.set(ev.id, ev.args);
