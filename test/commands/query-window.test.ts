@@ -91,6 +91,17 @@ describe('coral query over an old window', { timeout: 120_000 }, () => {
     expect(bad.stderr).toMatch(/Invalid time "yesterday"[\s\S]*13:05 \(UTC|UTC clock time/);
   });
 
+  it('coral ask --from/--to: the automatic triage reads the old window through the running colony, and says which window', async () => {
+    const r = await coral('ask', 'how is checkout latency?', '--db', db, '--model', 'triage:automatic', '--from', FROM, '--to', TO);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(new RegExp(`using the running colony at ${url}`));
+    expect(r.stderr).toContain('coral: window 2025-12-02 10:29-10:40 UTC (11 min), from --from 2025-12-02T10:29 --to 2025-12-02T10:40\n');
+    expect(r.stdout).toMatch(/\[OTLP\] POST \/api\/checkout: P50 [\d.]+ms/);
+    const json = JSON.parse((await coral('ask', 'how is checkout latency?', '--db', db, '--model', 'triage:automatic', '--from', FROM, '--to', TO, '--json')).stdout) as { tool_calls: { tool: string; args: Record<string, unknown>; ok: boolean }[] };
+    expect(json.tool_calls.length).toBeGreaterThan(0);
+    for (const c of json.tool_calls) expect(c).toMatchObject({ ok: true, args: { start: '2025-12-02T10:29:00.000Z', end: '2025-12-02T10:40:00.000Z' } });
+  });
+
   it('the file alone answers the same window with the same text', async () => {
     const through = await coral('query', 'summary', '--db', db, '--from', FROM, '--to', TO);
     if (serve) await stop(serve);
