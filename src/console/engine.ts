@@ -150,7 +150,10 @@ export class ConsoleEngine {
     const traces = { max_traces: 5, ...windowToolArgs(this.opts.window, '30m') };
     // A demo loads newest first: the traces are answered from the newest minutes at once, then
     // refreshed in place once the hour is in (as a live view is), unless another call came in between.
-    const partial = this.loading;
+    // A chosen window need not hold the newest minutes: its first look waits for the whole hour,
+    // which must not be held back for a look from those minutes.
+    const partial = this.loading && !this.opts.window;
+    if (this.opts.window) session.firstLookShown();
     void this.callTool('coral_query_traces', traces, { quiet: true, early: partial }).then((seq) => {
       // Shown (or failed): the rest of the hour may load at full speed.
       session.firstLookShown();
@@ -309,6 +312,7 @@ export class ConsoleEngine {
   /** Runs one tool as a `:` command; its number in the session, or undefined without a session. */
   private async callTool(tool: string, args: Record<string, unknown>, o: { quiet?: boolean; early?: boolean } = {}): Promise<number | undefined> {
     if (!this.session) return undefined;
+    args = this.inWindow(tool, args);
     const id = `cmd-${++this.commandSeq}`;
     const seq = this.startCall(id);
     this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: this.session.hub.serverOf(tool), tool, args }, seq, quiet: o.quiet });
@@ -317,6 +321,15 @@ export class ConsoleEngine {
     if (r.ok) this.shown(tool, args, r.structured);
     this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured }, seq, quiet: o.quiet });
     return seq;
+  }
+
+  /** The console's window on a windowed call that names none itself (`:traces --since 5m` keeps its own). */
+  private inWindow(tool: string, args: Record<string, unknown>): Record<string, unknown> {
+    const w = this.opts.window;
+    if (!w || !this.session || 'time_range' in args || 'start' in args || 'end' in args || 'trace_id' in args) return args;
+    const spec = this.session.hub.tools().find((t) => t.name === tool);
+    const takes = (spec?.parameters.properties as Record<string, unknown> | undefined)?.start !== undefined;
+    return takes ? { ...args, ...windowToolArgs(w, '30m') } : args;
   }
 
   private async load(scenario: string): Promise<void> {
