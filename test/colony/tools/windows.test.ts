@@ -33,7 +33,8 @@ describe('start/end beside time_range', () => {
     expect(now.structured.matchedTraces).toBe(then.structured.matchedTraces);
     expect((now.structured.traces as unknown[]).length).toBeGreaterThan(0);
     expect(now.text.split('\n')[0]).toBe("Traces for service 'checkout' (2025-12-02 10:30-10:40 UTC (10 min)), failing first, then slowest:");
-    expect(now.structured.window).toEqual({ start: START, end: END, label: '2025-12-02 10:30-10:40 UTC (10 min)' });
+    expect(now.structured.window).toEqual({ start: START, end: END, label: '2025-12-02 10:30-10:40 UTC (10 min)', absolute: true });
+    expect(then.structured.window).toMatchObject({ label: 'last 10m', absolute: false });
     // time_range alone counts back from now: a month later it finds nothing.
     const relative = await later.call('coral_query_traces', { service: 'checkout', time_range: '10m' });
     expect(relative.structured.matchedTraces).toBe(0);
