@@ -76,6 +76,13 @@ describe('start/end beside time_range', () => {
     expect(services.length).toBeGreaterThan(0);
   });
 
+  it('the summary\'s next calls carry an absolute window, so that following them stays in it', async () => {
+    // Ending as the data ends: no intake silence, a service stands out.
+    const window = { start: '2025-12-02T10:25:00Z', end: '2025-12-02T10:35:01Z' };
+    const r = await later.call('coral_query_summary', window);
+    expect(r.structured.lookFirst).toMatch(/Next: coral_query_metrics \{"service": "[\w-]+", "start": "2025-12-02T10:25:00\.000Z", "end": "2025-12-02T10:35:01\.000Z"\}/);
+  });
+
   it('refuses end before start, unreadable times and windows away from the data, saying what is accepted', async () => {
     const error = async (args: Record<string, unknown>) => {
       const r = await later.call('coral_query_traces', args);
