@@ -5,11 +5,13 @@
  *
  * Definitions (each is checked exactly as written here):
  *
- * - The answer's HEAD is its first non-empty line that is not a label line, a label line being one that
- *   starts "Automatic triage" or "Answering with the recorded" and states no verdict of its own. A
- *   leading label line is scored together with the head (so "Automatic triage: No, ..." still counts).
- * - The answer's SUBJECT is the first known service named in the head (longest names first, so
- *   "frontend-proxy" is not read as "frontend"); none when the head names no known service.
+ * - The answer's HEAD is its first non-empty line that is not a label line, a label line being
+ *   "Automatic triage ...: ..." (a colon before the first period, quoted text aside) or "Answering with
+ *   the recorded ..." that states no verdict of its own. The label line just before it is scored with
+ *   the head (so "Automatic triage (...): No, ..." still counts); quoted text in a label is left out.
+ * - The answer's SUBJECT is the first known service named in the first sentence of the head's answer
+ *   line (longest names first, so "frontend-proxy" is not read as "frontend"; routes such as
+ *   "GET /api/cart" are not services); none when that sentence names no known service.
  * - A VERDICT is the head (after an optional "Answer:", "Verdict:", "**" or similar) beginning with
  *   "yes" or "no" as a word.
  *
@@ -77,7 +79,10 @@ export interface Score {
   misses: string[];
 }
 
-const LABEL = /^(automatic triage\b|answering with the recorded\b)/i;
+/** A label: "Automatic triage (no model configured)[ answering "..."]: ..." (quotes removed first), or a replay's notice. */
+const LABEL_START = /^(automatic triage\b[^:.]*:|answering with the recorded\b)/i;
+const unquoted = (line: string) => line.replace(/"[^"]*"|“[^”]*”/g, '""');
+const isLabel = (line: string) => LABEL_START.test(unquoted(line));
 const VERDICT = /^[\s*_>#-]*(?:(?:answer|verdict|short answer|direct answer)\s*[:-]\s*)?[*_]*\s*(yes|no)\b/i;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -93,27 +98,39 @@ export const mentions = (text: string, term: string): boolean => termRegex(term)
 /** The head: a leading label line (if any) with the first non-empty line that is not a label. */
 export function headOf(answer: string): string {
   const lines = answer.split('\n').map((l) => l.trim()).filter(Boolean);
-  const i = lines.findIndex((l) => !LABEL.test(l) || VERDICT.test(l.replace(/^[^:]*:\s*/, '')));
-  if (i < 0) return lines.join(' ');
+  const i = lines.findIndex((l) => !isLabel(l) || VERDICT.test(afterLabel(l)));
+  if (i < 0) return lines.map(unquoted).join('\n');
   // A label that quotes the question ('answering "is billing down?"') must not count as naming its words.
-  const label = lines.slice(0, i).filter((l) => LABEL.test(l)).slice(-1).map((l) => l.replace(/"[^"]*"|“[^”]*”/g, '""'));
-  return [...label, lines[i]].join('\n');
+  const label = lines.slice(0, i).slice(-1).map(unquoted);
+  return [...label, isLabel(lines[i]) ? unquoted(lines[i]) : lines[i]].join('\n');
+}
+
+/** A label line's own words, after its colon. */
+function afterLabel(line: string): string {
+  const u = unquoted(line);
+  return u.slice(u.indexOf(':') + 1).trim();
 }
 
 /** Yes or no, from the head's non-label line (or a label line's text after its colon). */
 export function verdictOf(head: string): 'yes' | 'no' | null {
   for (const line of head.split('\n')) {
-    const text = LABEL.test(line) ? line.replace(/^[^:]*:\s*/, '') : line;
+    const text = isLabel(line) ? afterLabel(line) : line;
     const m = VERDICT.exec(text);
     if (m) return m[1].toLowerCase() as 'yes' | 'no';
   }
   return null;
 }
 
-/** The first known service the text names; longer names win where they overlap ("frontend-proxy"). */
-export function subjectOf(text: string, services: readonly string[]): string | null {
+/**
+ * The first known service named in the first sentence of the head's answer line; longer names win where
+ * they overlap ("frontend-proxy"). Only the first sentence: "There is no billing. Services: frontend, ..." has no subject.
+ */
+export function subjectOf(head: string, services: readonly string[]): string | null {
+  const lines = head.split('\n');
+  const line = lines.find((l) => !isLabel(l)) ?? afterLabel(lines[0] ?? '');
+  const sentence = line.split(/[.;!?](?:\s|$)/)[0];
   // Routes and method names are not subjects: "GET /api/cart" is frontend's route, not the cart service.
-  const lower = text.replace(/^(automatic triage|answering with the recorded)[^\n]*\n/i, '').replace(/\S*\/\S*/g, ' ').toLowerCase();
+  const lower = sentence.replace(/\S*\/\S*/g, ' ').toLowerCase();
   let best: { s: string; at: number } | null = null;
   for (const s of [...services].sort((a, b) => b.length - a.length)) {
     const m = termRegex(s).exec(lower);
@@ -134,7 +151,7 @@ export function numbersIn(text: string): Found[] {
   for (const m of text.matchAll(re)) {
     const prev = m.index > 0 ? text[m.index - 1] : '';
     // Parts of identifiers, versions and clock times are not quantities ("p95", "2.1.0", "11:35").
-    if (/[a-z0-9_.:]/i.test(prev) && !/^[.-]/.test(m[1])) continue;
+    if (/[a-z0-9_.:]/i.test(prev)) continue;
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 1);
     if (/[.:]\d/.test(after + text.slice(m.index + m[0].length + 1, m.index + m[0].length + 2)) && !m[2]) continue;
     const v = Number(m[1].replace(/,/g, ''));
