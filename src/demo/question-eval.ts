@@ -25,7 +25,8 @@
  *   4. the head denies that a thing of `mustMention` exists ("there is no currency", "no such service cart").
  * An answer is FULLY ANSWERED when it is not confidently wrong and every expected fact holds:
  *   `mustMention` (each term anywhere in the answer), `mustMentionAny` (one of them), `headMentions`
- *   (each in the head), `verdict`, `numbers` (each near some number of its unit in the answer),
+ *   (each in the head), `verdict`, `numbers` (each near some number of its unit in the answer, or
+ *   in the head for one marked `inHead`: the direct answer to "what is the P95" is that number),
  *   `window` (the answer states it), `absent` (the head says it is not here, and the answer lists at
  *   least three known services), `firstLine` (a regex the head matches) and, with `noError`, that the turn did not fail.
  * Otherwise it is PARTIAL ("could not tell", a missing number, no verdict, ...), with every miss named.
@@ -43,6 +44,8 @@ export interface NumberFact {
   abs?: number;
   /** What the number is, for the miss's reason. */
   label?: string;
+  /** It must be on the head (the direct answer to "what is the P95 of X" is that number, on the first line). */
+  inHead?: boolean;
 }
 
 export interface Expect {
@@ -230,8 +233,9 @@ export function scoreAnswer(given: string, expect: Expect, services: readonly st
   if (expect.mustMentionAny && !expect.mustMentionAny.some((t) => mentions(answer, t))) misses.push(`mentions none of ${expect.mustMentionAny.join(', ')}`);
   for (const t of expect.headMentions ?? []) if (!mentions(head, t)) misses.push(`first line does not name ${t}`);
   const found = numbersIn(answer);
+  const inHead = numbersIn(head);
   for (const n of expect.numbers ?? []) {
-    if (!numberMet(n, found)) misses.push(`no ${n.label ?? 'number'} near ${[n.near].flat().join(' or ')}${n.unit === 'count' ? '' : n.unit}`);
+    if (!numberMet(n, n.inHead ? inHead : found)) misses.push(`no ${n.label ?? 'number'} near ${[n.near].flat().join(' or ')}${n.unit === 'count' ? '' : n.unit}${n.inHead ? ' on the first line' : ''}`);
   }
   if (expect.window && !windowRegex(expect.window).test(answer)) misses.push(`does not state the window (${expect.window})`);
   if (expect.firstLine) {

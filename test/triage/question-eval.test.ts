@@ -40,6 +40,13 @@ describe('scoring an answer against the facts a question expects', () => {
     expect(scoreAnswer('payment P95 9.4ms', e, SERVICES).outcome).toBe('partial');
   });
 
+  it('a number the question asks for must be on the first line when marked inHead', () => {
+    const e = { numbers: [{ near: 322, unit: 'ms' as const, tolerance: 0.2, inHead: true }] };
+    expect(scoreAnswer('cart P99 is 322ms (last 30 min) [1].\nmore', e, SERVICES).outcome).toBe('full');
+    const s = scoreAnswer('cart latency, last 30m [1]:\n  GetCart: P99 322ms', e, SERVICES);
+    expect(s).toEqual({ outcome: 'partial', misses: ['no number near 322ms on the first line'] });
+  });
+
   it('an absent thing: saying it is not here and listing what is, vs answering about another service', () => {
     const e = { absent: 'billing', mustNotBeAbout: ['frontend'] };
     const good = 'There is no billing service in this colony. Services here: frontend, cart, checkout, payment, currency.';
