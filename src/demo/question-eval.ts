@@ -18,7 +18,8 @@
  * The question's own text, where the answer repeats it, is left out before any of this.
  *
  * An answer is CONFIDENTLY WRONG when any of these holds:
- *   1. its subject is one of `mustNotBeAbout` (it answers about a different service as if it were the one asked);
+ *   1. its subject is one of `mustNotBeAbout` and that first sentence names none of `headMentions` and
+ *      `mustMention` (it answers about a different service as if it were the one asked);
  *   2. `verdict` is expected and the head gives the opposite one;
  *   3. `absent` is expected and the head does not name the absent thing while its subject is a known
  *      service (it answers about something else as if that were what was asked);
@@ -86,12 +87,14 @@ export interface Score {
 const LABEL_START = /^(automatic triage\b[^:.]*:|answering with the recorded\b)/i;
 const unquoted = (line: string) => line.replace(/"[^"]*"|“[^”]*”/g, '""');
 const isLabel = (line: string) => LABEL_START.test(unquoted(line));
-const VERDICT = /^[\s*_>#-]*(?:(?:answer|verdict|short answer|direct answer)\s*[:-]\s*)?[*_]*\s*(yes|no)\b/i;
+const VERDICT = /^[\s*_>#-]*(?:(?:answer|verdict|short answer|direct answer|finding)\s*[:-]\s*)?[*_]*\s*(yes|no)\b/i;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A term as a whole word or phrase, hyphens and spaces alike ("product-catalog" = "product catalog"). */
 function termRegex(term: string): RegExp {
+  // A clock time also matches inside an ISO timestamp ("2026-01-05T11:34:00Z" names 11:34).
+  if (/^\d{1,2}:\d{2}$/.test(term.trim())) return new RegExp(`(^|[^0-9:])${escape(term.trim())}(?![0-9])`);
   const body = term.trim().split(/[-_ ]+/).map(escape).join('[-_ ]?');
   return new RegExp(`(^|[^a-z0-9])${body}(?![a-z0-9])`, 'i');
 }
@@ -124,14 +127,19 @@ export function verdictOf(head: string): 'yes' | 'no' | null {
   return null;
 }
 
+/** The first sentence of the head's answer line (a label's own words when the label carries the answer). */
+export function firstSentence(head: string): string {
+  const lines = head.split('\n');
+  const line = lines.find((l) => !isLabel(l)) ?? afterLabel(lines[0] ?? '');
+  return line.split(/[.;!?](?:\s|$)/)[0];
+}
+
 /**
  * The first known service named in the first sentence of the head's answer line; longer names win where
  * they overlap ("frontend-proxy"). Only the first sentence: "There is no billing. Services: frontend, ..." has no subject.
  */
 export function subjectOf(head: string, services: readonly string[]): string | null {
-  const lines = head.split('\n');
-  const line = lines.find((l) => !isLabel(l)) ?? afterLabel(lines[0] ?? '');
-  const sentence = line.split(/[.;!?](?:\s|$)/)[0];
+  const sentence = firstSentence(head);
   // Routes and method names are not subjects: "GET /api/cart" is frontend's route, not the cart service.
   const lower = sentence.replace(/\S*\/\S*/g, ' ').toLowerCase();
   let best: { s: string; at: number } | null = null;
@@ -210,7 +218,9 @@ export function scoreAnswer(given: string, expect: Expect, services: readonly st
   const misses: string[] = [];
   if (failed) misses.push('the turn failed');
   if (answer.trim() === '') misses.push('no answer');
-  if (subject && expect.mustNotBeAbout?.includes(subject)) wrong.push(`answers about ${subject}`);
+  // Naming another service first is wrong only when the one asked about is not in that sentence too ("Yes: unlike X, Y keeps up").
+  const asked = [...(expect.headMentions ?? []), ...(expect.mustMention ?? [])];
+  if (subject && expect.mustNotBeAbout?.includes(subject) && !asked.some((t) => mentions(firstSentence(head), t))) wrong.push(`answers about ${subject}`);
   const verdict = verdictOf(head);
   if (expect.verdict) {
     if (verdict === null) misses.push(`no ${expect.verdict}/no verdict on the first line`);

@@ -20,6 +20,17 @@ describe('scoring an answer against the facts a question expects', () => {
     expect(s.misses[0]).toBe('answers about frontend');
   });
 
+  it('naming another service first is not wrong when the one asked about is in the same sentence', () => {
+    const e = { verdict: 'yes' as const, headMentions: ['accounting'], mustNotBeAbout: ['fraud-detection'] };
+    expect(scoreAnswer('Yes: unlike fraud-detection, accounting keeps up (lag 0).', e, SERVICES).outcome).toBe('full');
+    expect(scoreAnswer('Yes: fraud-detection lags 2,390 messages.', e, SERVICES).outcome).toBe('wrong');
+  });
+
+  it('a clock time is found inside an ISO timestamp', () => {
+    expect(scoreAnswer('payment 2.1.0 deployed at 2026-01-05T11:34:00.000Z', { mustMention: ['11:34'] }, SERVICES).outcome).toBe('full');
+    expect(scoreAnswer('at 111:345', { mustMention: ['11:34'] }, SERVICES).outcome).toBe('partial');
+  });
+
   it('the opposite verdict is confidently wrong; no verdict is partial', () => {
     expect(scoreAnswer('Yes: currency is healthy, P95 371ms.', currency, SERVICES).outcome).toBe('wrong');
     const none = scoreAnswer('currency latency, last 30m: P95 449ms [1].', currency, SERVICES);
