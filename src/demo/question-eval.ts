@@ -18,8 +18,9 @@
  * The question's own text, where the answer repeats it, is left out before any of this.
  *
  * An answer is CONFIDENTLY WRONG when any of these holds:
- *   1. its subject is one of `mustNotBeAbout` and that first sentence names none of `headMentions` and
- *      `mustMention` (it answers about a different service as if it were the one asked);
+ *   1. its subject is one of `mustNotBeAbout` (it answers about a different service as if it were the
+ *      one asked), unless the head gives a yes/no and that first sentence also names one of
+ *      `headMentions` or `mustMention` ("Yes: unlike fraud-detection, accounting keeps up");
  *   2. `verdict` is expected and the head gives the opposite one;
  *   3. `absent` is expected and the head does not name the absent thing while its subject is a known
  *      service (it answers about something else as if that were what was asked);
@@ -218,10 +219,11 @@ export function scoreAnswer(given: string, expect: Expect, services: readonly st
   const misses: string[] = [];
   if (failed) misses.push('the turn failed');
   if (answer.trim() === '') misses.push('no answer');
-  // Naming another service first is wrong only when the one asked about is not in that sentence too ("Yes: unlike X, Y keeps up").
-  const asked = [...(expect.headMentions ?? []), ...(expect.mustMention ?? [])];
-  if (subject && expect.mustNotBeAbout?.includes(subject) && !asked.some((t) => mentions(firstSentence(head), t))) wrong.push(`answers about ${subject}`);
   const verdict = verdictOf(head);
+  // After a yes or no, naming another service first is wrong only when the one asked about is not in that sentence too ("Yes: unlike X, Y keeps up").
+  const asked = [...(expect.headMentions ?? []), ...(expect.mustMention ?? [])];
+  const excused = verdict !== null && asked.some((t) => mentions(firstSentence(head), t));
+  if (subject && expect.mustNotBeAbout?.includes(subject) && !excused) wrong.push(`answers about ${subject}`);
   if (expect.verdict) {
     if (verdict === null) misses.push(`no ${expect.verdict}/no verdict on the first line`);
     else if (verdict !== expect.verdict) wrong.push(`says "${verdict}", the data says "${expect.verdict}"`);

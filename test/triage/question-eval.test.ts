@@ -24,6 +24,8 @@ describe('scoring an answer against the facts a question expects', () => {
     const e = { verdict: 'yes' as const, headMentions: ['accounting'], mustNotBeAbout: ['fraud-detection'] };
     expect(scoreAnswer('Yes: unlike fraud-detection, accounting keeps up (lag 0).', e, SERVICES).outcome).toBe('full');
     expect(scoreAnswer('Yes: fraud-detection lags 2,390 messages.', e, SERVICES).outcome).toBe('wrong');
+    // Without a verdict, a colony-wide finding that names the asked service in passing is still about another one.
+    expect(scoreAnswer('Finding: fraud-detection stands out: lag 2,390 (accounting keeps up).', e, SERVICES).outcome).toBe('wrong');
   });
 
   it('a clock time is found inside an ISO timestamp', () => {
