@@ -42,8 +42,8 @@ function keylessModel(scenario: string): string {
 }
 
 export async function runQuestionSet(files: readonly QuestionFile[], o: { scenarios?: string[]; onResult?: (r: QuestionResult) => void } = {}): Promise<QuestionResult[]> {
-  const unknown = [...new Set(files.map((f) => f.scenario))].filter((n) => !SCENARIOS.some((s) => s.name === n));
-  if (unknown.length > 0) throw new CoralError(`Question files name unknown scenario(s) ${unknown.join(', ')}.`, `Known: ${SCENARIOS.map((s) => s.name).join(', ')}.`);
+  const unknown = [...new Set([...files.map((f) => f.scenario), ...(o.scenarios ?? [])])].filter((n) => !SCENARIOS.some((s) => s.name === n));
+  if (unknown.length > 0) throw new CoralError(`Unknown scenario ${unknown.join(', ')}.`, `Known: ${SCENARIOS.map((s) => s.name).join(', ')}.`);
   const results: QuestionResult[] = [];
   for (const def of SCENARIOS) {
     if (o.scenarios && o.scenarios.length > 0 && !o.scenarios.includes(def.name)) continue;
