@@ -15,7 +15,7 @@
  * - A VERDICT is the head (after an optional "Answer:", "Verdict:", "**" or similar) beginning with
  *   "yes" or "no" as a word.
  *
- * The question's own text, where the answer repeats it, is left out before any of this.
+ * The question's own text, where the answer quotes it ("..." or “...”), is left out before any of this.
  *
  * An answer is CONFIDENTLY WRONG when any of these holds:
  *   1. its subject is one of `mustNotBeAbout` (it answers about a different service as if it were the
@@ -211,7 +211,7 @@ const NOT_HERE = /\b(no|not|isn't|is not|doesn't|does not|don't|unknown|absent|n
 export function scoreAnswer(given: string, expect: Expect, services: readonly string[], o: { question?: string; failed?: boolean } = {}): Score {
   // An answer that repeats the question does not thereby mention what the question names.
   const q = o.question?.trim();
-  const answer = q ? given.split(q).join('…') : given;
+  const answer = q ? given.split(`"${q}"`).join('"…"').split(`“${q}”`).join('“…”') : given;
   const failed = o.failed === true;
   const head = headOf(answer);
   const subject = subjectOf(head, services);
