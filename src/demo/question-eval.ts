@@ -12,8 +12,8 @@
  * - The answer's SUBJECT is the first known service named in the first sentence of the head's answer
  *   line (longest names first, so "frontend-proxy" is not read as "frontend"; routes such as
  *   "GET /api/cart" are not services); none when that sentence names no known service.
- * - A VERDICT is the head (after an optional "Answer:", "Verdict:", "**" or similar) beginning with
- *   "yes" or "no" as a word.
+ * - A VERDICT is the head (after an optional "Answer:", "Verdict:", "Finding:", "**" or similar)
+ *   beginning with "yes" or "no" as a word ("Not healthy" is no verdict).
  *
  * The question's own text, where the answer quotes it ("..." or “...”), is left out before any of this.
  *
@@ -30,8 +30,13 @@
  *   (each in the head), `verdict`, `numbers` (each near some number of its unit in the answer, or
  *   in the head for one marked `inHead`: the direct answer to "what is the P95" is that number),
  *   `window` (the answer states it), `absent` (the head says it is not here, and the answer lists at
- *   least three known services), `firstLine` (a regex the head matches) and, with `noError`, that the turn did not fail.
+ *   least three known services), `firstLine` (a regex the head matches), and the turn did not fail.
  * Otherwise it is PARTIAL ("could not tell", a missing number, no verdict, ...), with every miss named.
+ *
+ * The expected numbers come from the tools' own answers on each scenario, in windows relative to the
+ * hour's end, with a tolerance (15% unless the question says): the demo is shifted to end at load time,
+ * so only relative windows are stable, and a clock time in a question is written relative to the
+ * loaded hour (`renderClock`).
  */
 
 export type Unit = 'ms' | '%' | '/s' | 'count';
