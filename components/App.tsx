@@ -48,6 +48,8 @@ function fromEngine(e: EngineEvent): ConsoleAction {
       return { type: 'notice', text: e.text, error: e.error };
     case 'clear':
       return { type: 'clear_session' };
+    case 'queue':
+      return { type: 'queued', items: e.items };
     case 'help':
       return { type: 'overlay', overlay: 'help' };
   }

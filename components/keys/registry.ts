@@ -79,8 +79,8 @@ function followLink(c: KeyContext): void {
 export const BINDINGS: readonly KeyBinding[] = [
   { id: 'focus.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true, run: (c) => c.dispatch({ type: 'focus_cycle', delta: 1 }) },
   { id: 'focus.prev', keys: ['shift+tab'], description: 'previous pane', scope: 'global', run: (c) => c.dispatch({ type: 'focus_cycle', delta: -1 }) },
-  { id: 'turn.cancel', keys: ['ctrl+c'], description: 'cancel the running turn (twice when idle: quit)', scope: 'global', run: (c) => {
-    if (c.state.busy) c.actions.cancel();
+  { id: 'turn.cancel', keys: ['ctrl+c'], description: 'cancel the running turn and what is queued (twice when idle: quit)', scope: 'global', run: (c) => {
+    if (c.state.busy || c.state.queued.length > 0) c.actions.cancel();
     else if (c.state.quitArmed) c.actions.quit();
     else c.dispatch({ type: 'quit_arm', armed: true });
   } },

@@ -72,12 +72,14 @@ export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { disp
   if (!r) return;
   if (s.draft === '' && (r.edit.value === '?' || r.edit.value === ':')) return void c.dispatch({ type: 'overlay', overlay: r.edit.value === '?' ? 'help' : 'command' });
   if (!r.submit) return void c.dispatch({ type: 'draft', text: r.edit.value, cursor: r.edit.cursor });
-  if (s.busy) {
-    c.dispatch({ type: 'draft', text: r.edit.value, cursor: r.edit.cursor });
-    return void c.dispatch({ type: 'status', patch: { message: 'Still answering: wait, or Ctrl-C to cancel (your question is kept)' } });
-  }
+  // Sent whatever the console is doing: the engine queues what cannot run yet and the chat shows it.
   const text = r.edit.value.trim();
   c.dispatch({ type: 'draft', text: '', historyAt: null });
+  // A pasted `:` line is a command, as if typed after `:`.
+  if (text.startsWith(':')) {
+    c.dispatch({ type: 'command_history_push', text });
+    return c.actions.runCommand(text);
+  }
   if (text) c.dispatch({ type: 'history_push', text });
   c.actions.submit(text);
 }

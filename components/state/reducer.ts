@@ -24,6 +24,7 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
     chat: [],
     live: '',
     busy: false,
+    queued: [],
     history: [],
     toolCalls: [],
     toolCursor: 0,
@@ -270,6 +271,8 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return { ...s, columns: { ...s.columns, filter: a.text, filtering: !a.done, cursor: 0 } };
     case 'history_push':
       return { ...s, history: [...s.history.filter((h) => h !== a.text), a.text].slice(-100) };
+    case 'queued':
+      return { ...s, queued: a.items };
     case 'clear_session':
       return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView([], { sort: s.trace.sort }), metrics: null, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, scroll: { chat: 0, tool: 0, detail: 0, help: 0 } };
   }

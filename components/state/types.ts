@@ -107,6 +107,8 @@ export interface ConsoleState {
   /** The answer being streamed: only this tail re-renders while text arrives. */
   live: string;
   busy: boolean;
+  /** Questions and `:` lines sent while they could not run yet (startup, a running turn): they run in this order. */
+  queued: string[];
   history: string[];
   toolCalls: ToolCallEntry[];
   toolCursor: number;
@@ -163,4 +165,5 @@ export type ConsoleAction =
   | { type: 'scroll'; target: Scrollable; delta: number }
   | { type: 'scroll_set'; target: Scrollable; to: number }
   | { type: 'batch'; actions: ConsoleAction[] }
-  | { type: 'clear_session' };
+  | { type: 'clear_session' }
+  | { type: 'queued'; items: string[] };

@@ -1,6 +1,7 @@
 import type { Colony } from '../colony/store/colony.js';
 import type { HoneycombConnection } from '../honeycomb/connect.js';
 import { defaultColonyDbPath } from '../core/paths.js';
+import { type Nanos, nowNs, nsToMs } from '../core/time.js';
 import { type ColonyChoice, resolveColonyChoice } from './colony-choice.js';
 import type { ToolHub } from './toolhub.js';
 import { CoralError } from '../core/errors.js';
@@ -67,6 +68,11 @@ export async function openAgentSession(
   let shown: () => void = () => undefined;
   let services: string[] = [];
   let store: Colony | undefined;
+  /**
+   * A demo's clock stands still where its data ends (load time): "now" moving on would make every
+   * service go silent in the tools' eyes and figures drift between two answers.
+   */
+  let demoEndNs: Nanos | undefined;
   // Imported meanwhile: reading these files overlaps with DuckDB's start.
   const tools = toolModules();
   if (choice.colony) {
@@ -82,8 +88,10 @@ export async function openAgentSession(
         setTimeout(r, FIRST_LOOK_HOLD_MAX_MS).unref();
       })
       : undefined;
+    if (choice.demo) demoEndNs = nowNs();
     const demoLoad = choice.demo
       ? (await import('../demo/load.js')).startDemoLoad(choice.demo, {
+        endAtNs: demoEndNs,
         newestFirst: true,
         holdAfterFirst: hold,
         onProgress: (p) => {
@@ -127,7 +135,7 @@ export async function openAgentSession(
   const [{ createColonyServer }, { createToolContext }, { connectHoneycomb }, { createHoneycombServer }, { ToolHub }, { colonyMcpUrl, colonyTransport }, { configuredTransport }, { honeycombOptions }, { systemPrompt }] = await tools;
   const entries: Parameters<typeof ToolHub.connect>[0] = [];
   if (choice.colony) entries.push({ name: 'colony', transport: colonyTransport(choice.colony, choice.token).transport });
-  if (store) entries.push({ name: 'colony', server: createColonyServer(createToolContext(store)), ready, early: firstData });
+  if (store) entries.push({ name: 'colony', server: createColonyServer(createToolContext(store, demoEndNs === undefined ? undefined : () => demoEndNs as Nanos)), ready, early: firstData });
   const hc: HoneycombConnection = await connectHoneycomb(honeycombOptions());
   closers.push(() => hc.close());
   entries.push({ name: 'honeycomb', server: createHoneycombServer(hc.client) });
@@ -159,7 +167,7 @@ export async function openAgentSession(
   ready.catch(() => undefined);
   return {
     hub,
-    system: systemPrompt({ now: new Date(), services }),
+    system: systemPrompt({ now: demoEndNs === undefined ? new Date() : new Date(nsToMs(demoEndNs)), services }),
     colonyId,
     ready,
     honeycomb: hc.describe,

@@ -11,5 +11,7 @@ export type EngineEvent =
   | { type: 'refresh'; tool: string; args: Record<string, unknown>; structured: Record<string, unknown> }
   | { type: 'status'; patch: { colony?: string; source?: string; model?: string; loading?: number | null; message?: string | null; live?: 'on' | 'paused' | null } }
   | { type: 'notice'; text: string; error?: boolean }
+  /** What waits to run, in order, as the chat shows it (never logged: the turns themselves are). */
+  | { type: 'queue'; items: string[] }
   | { type: 'clear' }
   | { type: 'help' };

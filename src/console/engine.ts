@@ -16,6 +16,7 @@ import type { EngineEvent } from './engine-events.js';
 import { exportMarkdown } from './export.js';
 import { jsonForTerminal } from '../core/terminal-text.js';
 import { DEFAULT_LIVE_INTERVAL_MS, LivePoller } from './live.js';
+import { InputQueue } from './input-queue.js';
 
 /**
  * The console's engine: the agent session, the model, the conversation and the `:` commands.
@@ -59,6 +60,8 @@ export class ConsoleEngine {
   private poller: LivePoller | null = null;
   /** A demo's hour is still loading (newest first). */
   private loading = false;
+  /** Questions and `:` lines sent before they could run: run in order once they can. */
+  private readonly queue = new InputQueue();
   /** The question Enter sends on an empty input: the recorded investigation's, or a generic one. */
   defaultQuestion = GENERIC_QUESTION;
 
@@ -70,7 +73,7 @@ export class ConsoleEngine {
   }
 
   private emit(e: EngineEvent): void {
-    if (e.type !== 'refresh') this.log.push({ at: new Date().toISOString(), event: e });
+    if (e.type !== 'refresh' && e.type !== 'queue') this.log.push({ at: new Date().toISOString(), event: e });
     for (const l of this.listeners) l(e);
   }
 
@@ -102,9 +105,11 @@ export class ConsoleEngine {
     const choice = this.choice();
     if (!this.settings || !this.provider) this.prepare();
     const settings = this.settings as AskSettings;
+    this.emit({ type: 'status', patch: { ...this.describeColony(), model: this.modelLabel(), loading: choice.demo ? 0 : null } });
+    // Said at once, before the colony opens: what is typed meanwhile is queued, not lost.
+    this.emit({ type: 'notice', text: `Ask a question below, or press Enter for: "${this.defaultQuestion}". Tab moves between panes, ? lists the keys, : runs a command.` });
     const { listScenarios } = await import('../demo/files.js');
     this.scenarios = listScenarios().map((s) => s.name);
-    this.emit({ type: 'status', patch: { ...this.describeColony(), model: this.modelLabel(), loading: choice.demo ? 0 : null } });
     // The tool servers' code (MCP, the colony's tools) loads after the first frame.
     const { openAgentSession } = await import('../agent/setup.js');
     try {
@@ -132,8 +137,8 @@ export class ConsoleEngine {
     );
     this.services = [...this.session.services];
     if (this.session.live) this.startLive();
-    this.emit({ type: 'notice', text: `Ask a question below, or press Enter for: "${this.defaultQuestion}". Tab moves between panes, ? lists the keys, : runs a command.` });
     this.firstLook(this.session);
+    this.pump();
   }
 
   /**
@@ -222,8 +227,48 @@ export class ConsoleEngine {
     return this.abort !== null;
   }
 
+  /**
+   * A question: asked at once, or queued (shown as such) while the colony opens or a turn runs.
+   * Resolves once its turn has run, or was dropped by Ctrl-C.
+   */
+  ask(question: string): Promise<void> {
+    return this.enqueue('ask', question);
+  }
+
+  private enqueue(kind: 'ask' | 'command', text: string): Promise<void> {
+    const ran = new Promise<void>((done) => this.queue.push({ kind, text, done }));
+    this.pump();
+    this.emitQueue();
+    return ran;
+  }
+
+  private emitQueue(): void {
+    this.emit({ type: 'queue', items: this.queue.labels(this.defaultQuestion) });
+  }
+
+  /** Runs what waits, in order: `:` lines at once, a question when no turn runs (its end runs the next). */
+  private pump(): void {
+    let took = false;
+    while (this.session && this.provider && !this.abort) {
+      const item = this.queue.shift();
+      if (!item) break;
+      took = true;
+      if (item.kind === 'command') {
+        this.runCommand(item.text);
+        item.done();
+        continue;
+      }
+      // turn() holds `abort` from its first step: the loop stops here until it ends.
+      void this.turn(item.text).finally(() => {
+        item.done();
+        this.pump();
+      });
+    }
+    if (took) this.emitQueue();
+  }
+
   /** One agent turn; its events flow to the UI as they come. */
-  async ask(question: string): Promise<void> {
+  private async turn(question: string): Promise<void> {
     if (!this.session || !this.provider || this.abort) return;
     const q = question.trim() || this.defaultQuestion;
     this.abort = new AbortController();
@@ -250,8 +295,13 @@ export class ConsoleEngine {
     }
   }
 
+  /** Ctrl-C: the running turn stops and what was queued behind it is dropped (the input history keeps the questions). */
   cancel(): void {
     this.abort?.abort();
+    const dropped = this.queue.clear();
+    if (dropped.length === 0) return;
+    this.emitQueue();
+    this.emit({ type: 'notice', text: `Dropped ${dropped.length === 1 ? 'the queued input' : `${dropped.length} queued inputs`}: ${dropped.map((d) => `"${d.kind === 'command' ? d.text : d.text.trim() || this.defaultQuestion}"`).join(', ')} (↑ recalls a question).` });
   }
 
   /** Numbers a call in the order calls start; its id is unique in the session. */
@@ -298,6 +348,8 @@ export class ConsoleEngine {
         return this.emit({ type: 'notice', text: `${(err as Error).message} Examples: ${MODEL_EXAMPLES}.`, error: true });
       }
     }
+    // A tool or a load needs the colony: while it opens, the line waits its turn.
+    if (!this.session) return void this.enqueue('command', line);
     if (cmd.kind === 'load') return void this.load(cmd.scenario);
     void this.callTool(cmd.tool, cmd.args);
   }
@@ -320,7 +372,8 @@ export class ConsoleEngine {
       this.emit({ type: 'notice', text: `Unknown scenario "${scenario}". Available: ${this.scenarios.join(', ')}`, error: true });
       return;
     }
-    this.cancel();
+    // The turn stops; what was queued behind this :load runs in the new scenario.
+    this.abort?.abort();
     this.stopLive();
     await this.session?.close();
     this.session = null;

@@ -239,12 +239,25 @@ describe('the chat input', () => {
     expect(k.ref.current.history).toEqual([]);
   });
 
-  it('Enter while an answer is running keeps the question and says why', () => {
+  it('Enter while an answer is running sends the question (the engine queues it) and clears the input', () => {
     const k = consoleOf(fresh({ busy: true, draft: 'next', draftCursor: 4 }));
     k.key('', { return: true });
-    expect(k.calls).toEqual([]);
-    expect(k.ref.current.draft).toBe('next');
-    expect(k.ref.current.status.message).toBe('Still answering: wait, or Ctrl-C to cancel (your question is kept)');
+    expect(k.calls).toEqual(['submit next']);
+    expect([k.ref.current.draft, k.ref.current.history]).toEqual(['', ['next']]);
+  });
+
+  it('a pasted line starting with : runs as a command, not a question, and goes to the command history', () => {
+    const k = consoleOf(fresh());
+    k.input(':export\r');
+    expect(k.calls).toEqual(['run :export']);
+    expect([k.ref.current.draft, k.ref.current.history, k.ref.current.commandHistory]).toEqual(['', [], [':export']]);
+  });
+
+  it('Ctrl-C with input queued (no turn running yet) cancels it rather than arming quit', () => {
+    const k = consoleOf(fresh({ queued: ['is payment failing?'] }));
+    k.key('c', { ctrl: true });
+    expect(k.calls).toEqual(['cancel']);
+    expect(k.ref.current.quitArmed).toBe(false);
   });
 
   it('Home and End move the cursor of a draft, and scroll the conversation on an empty input', () => {
