@@ -97,7 +97,7 @@ export const BINDINGS: readonly KeyBinding[] = [
     c.actions.setLivePaused(c.state.status.live === 'on');
   } },
   { id: 'redraw', keys: ['ctrl+l'], description: 'redraw the screen', scope: 'global', run: (c) => c.actions.redraw() },
-  { id: 'quit', keys: ['q'], description: 'quit', scope: 'global', hint: true, run: (c) => c.actions.quit() },
+  { id: 'quit', keys: ['q'], description: 'quit (in the chat input and the other text fields q is typed: Esc leaves them first)', scope: 'global', hint: true, run: (c) => c.actions.quit() },
 
   { id: 'chat.send', keys: ['return'], description: 'send the question (Enter on empty input: run the recorded investigation)', scope: 'chat', hint: true, run: inInput },
   { id: 'chat.history', keys: ['up', 'down'], description: 'previous / next question', scope: 'chat', run: inInput },

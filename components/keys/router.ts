@@ -1,6 +1,7 @@
 import { historyEntry } from '../panes/history.js';
 import { applyKey, type EditKey } from '../input/line-edit.js';
 import { reducer } from '../state/reducer.js';
+import { tooSmall } from '../state/size.js';
 import type { ConsoleAction, ConsoleState } from '../state/types.js';
 import { type ConsoleActions, handledByInput, keyName, resolveKey } from './registry.js';
 
@@ -14,6 +15,8 @@ export type InkKey = EditKey & { shift?: boolean; tab?: boolean; escape?: boolea
 
 export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { dispatch(a: ConsoleAction): ConsoleState; actions: ConsoleActions }): void {
   const name = keyName(input, key);
+  // Too small to show anything but one line: q quits (nothing is there to type into), Ctrl-C and Ctrl-L act as anywhere.
+  if (tooSmall(at) && name !== 'ctrl+c' && name !== 'ctrl+l') return name === 'q' ? c.actions.quit() : undefined;
   let s = at;
   if (s.quitArmed && name !== 'ctrl+c' && name !== 'ctrl+l') s = c.dispatch({ type: 'quit_arm', armed: false });
   const page = Math.max(1, s.rows - 8);

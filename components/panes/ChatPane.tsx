@@ -21,7 +21,7 @@ export function ChatPane({ width, height, focused }: { width: number; height: nu
       <ScrollLines lines={lines} width={inner} height={Math.max(1, height - 3)} target="chat" fromBottom keys="PgUp/PgDn Home/End" />
       <Box>
         <Text color={s.busy ? 'yellow' : 'cyan'}>{s.busy ? '… ' : '› '}</Text>
-        <LineInput edit={{ value: s.draft, cursor: s.draftCursor }} focus={focused} width={inner - 2} placeholder={s.busy ? 'working (Enter queues a question, Ctrl-C cancels)' : 'ask about the incident (? keys, : commands)'} />
+        <LineInput edit={{ value: s.draft, cursor: s.draftCursor }} focus={focused} width={inner - 2} placeholder={s.busy ? 'working (Ctrl-C cancels, Enter queues)' : 'ask about the incident (? keys, : commands)'} />
       </Box>
     </Box>
   );

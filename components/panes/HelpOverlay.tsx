@@ -6,7 +6,10 @@ import { type Line, ScrollLines } from './ScrollLines.js';
 
 /** Every key binding, grouped by scope, straight from the registry, and the `:` commands. */
 export function helpLines(): Line[] {
-  const lines: Line[] = [{ text: 'In the chat, ? and : act on an empty input; Esc leaves the input for the last pane.', color: 'gray' }];
+  const lines: Line[] = [
+    { text: 'Focus starts in the chat input, where letters are typed: there only ? and : act, and only on an empty input.', color: 'gray' },
+    { text: 'Esc leaves the input for the last pane; there q quits. Ctrl-C twice quits from anywhere; Enter while busy queues.', color: 'gray' },
+  ];
   for (const [scope, title] of SCOPE_TITLES) {
     const b = BINDINGS.filter((x) => x.scope === scope);
     if (b.length === 0) continue;

@@ -123,8 +123,8 @@ function agent(s: ConsoleState, ev: AgentEvent, seq?: number, quiet?: boolean): 
         status: { ...s.status, message: null, messageError: false },
       };
     case 'tool_call_finished': {
-      // The hub reports a call stopped by Ctrl-C as failed with the text "cancelled".
-      const status = ev.ok ? ('done' as const) : /^cancel/i.test(ev.text) ? ('cancelled' as const) : ('failed' as const);
+      // The hub reports a call stopped by Ctrl-C as failed with the text "<tool> failed: cancelled": not a failure to show.
+      const status = ev.ok ? ('done' as const) : /^cancel|failed: cancelled$/i.test(ev.text.trim()) ? ('cancelled' as const) : ('failed' as const);
       const toolCalls = s.toolCalls.map((c) => (c.id === ev.id ? { ...c, status, durationMs: ev.durationMs, text: ev.text, structured: ev.structured } : c));
       return absorbResult({ ...s, toolCalls }, ev.tool, toolCalls.find((c) => c.id === ev.id), ev.ok, ev.text, ev.structured, quiet);
     }

@@ -53,8 +53,11 @@ export function serviceTable(services: ServiceChange[], width: number) {
   };
 }
 
+/** An ISO instant inside a tool's sentence (a deploy's time) reads as the rest of the screen does: "13:08" (UTC). */
+export const clockTimes = (s: string) => s.replace(/\b\d{4}-\d\d-\d\dT(\d\d:\d\d)(:\d\d(\.\d+)?)?Z/g, '$1');
+
 /** The tool's line names the next tool calls for a model; here Enter does that. */
-export const lookFirstText = (s: string) => s.replace(/\s*Next: .*$/, '');
+export const lookFirstText = (s: string) => clockTimes(s.replace(/\s*Next: .*$/, ''));
 
 /** `waiting`: what to say instead of the empty state while a summary is being worked out. */
 export function summaryLines(v: SummaryViewState, width: number, waiting?: string): SummaryLine[] {
@@ -79,7 +82,7 @@ export function summaryLines(v: SummaryViewState, width: number, waiting?: strin
     out.push({ text: cut('Stand out, most likely cause first · Enter: its metrics and worst traces', width), bold: true }, { text: table.header, color: 'gray' });
     d.standOut.forEach((c, i) => {
       out.push({ text: table.row(c, `${padStart(String(i + 1), 2)}. `), color: STATUS_COLORS[c.status], service: i });
-      for (const sig of c.signals) out.push(...wrap(sig, Math.max(1, width - 6)).map((t) => ({ text: `      ${t}`, color: 'gray' })));
+      for (const sig of c.signals) out.push(...wrap(clockTimes(sig), Math.max(1, width - 6)).map((t) => ({ text: `      ${t}`, color: 'gray' })));
     });
   }
   if (d.events.length > 0) {

@@ -253,6 +253,24 @@ describe('the chat input', () => {
     expect([k.ref.current.draft, k.ref.current.history, k.ref.current.commandHistory]).toEqual(['', [], [':export']]);
   });
 
+  it('q is typed in the chat input and quits once Esc has left it, as the help says', () => {
+    const k = consoleOf(fresh());
+    k.key('q');
+    expect([k.ref.current.draft, k.calls]).toEqual(['q', []]);
+    k.key('', { escape: true });
+    k.key('q');
+    expect(k.calls).toEqual(['quit']);
+  });
+
+  it('on a terminal too small for the panes q quits, even with focus in the chat, and other keys do nothing', () => {
+    const k = consoleOf(fresh({ cols: 50, rows: 15 }));
+    k.key('j');
+    k.key('', { tab: true });
+    expect([k.ref.current.draft, k.ref.current.focus, k.calls]).toEqual(['', 'chat', []]);
+    k.key('q');
+    expect(k.calls).toEqual(['quit']);
+  });
+
   it('Ctrl-C with input queued (no turn running yet) cancels it rather than arming quit', () => {
     const k = consoleOf(fresh({ queued: ['is payment failing?'] }));
     k.key('c', { ctrl: true });
@@ -300,10 +318,10 @@ describe('bindings outside the input', () => {
     expect(k.ref.current.scroll.tool).toBe(22);
   });
 
-  it('a page is at least one row', () => {
-    const k = consoleOf(fresh({ focus: 'tools', rows: 5 }));
+  it('a page is the rows that fit (the smallest screen, 20 rows: 12)', () => {
+    const k = consoleOf(fresh({ focus: 'tools', rows: 20 }));
     k.key('', { pageDown: true });
-    expect(k.ref.current.scroll.tool).toBe(1);
+    expect(k.ref.current.scroll.tool).toBe(12);
   });
 
   it('keys the chat input handles itself are not run as bindings from the detail pane either', () => {

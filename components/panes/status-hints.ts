@@ -1,0 +1,30 @@
+import { width as cells } from '../text/width.js';
+
+export interface Hint {
+  keys: string;
+  description: string;
+}
+
+const SEP = ' · ';
+/** In the status bar a hint is its key and the description's head: "Enter send the question", not its parenthesis. */
+const hintText = (h: Hint) => `${h.keys} ${h.description.replace(/\s*\(.*$/, '')}`;
+
+/**
+ * The hints that fit in `room` cells, whole, in their order (pure). They come most useful first
+ * (the focused pane's, then the global ones), except `?`, kept before all (it lists every key):
+ * the last ones are dropped until the rest fit, never cut in the middle.
+ */
+export function fitHints(hints: readonly Hint[], room: number): string {
+  const texts = hints.map(hintText);
+  const rank = hints.map((h, i) => (h.keys === '?' ? -1 : i));
+  const byRank = texts.map((_, i) => i).sort((a, b) => rank[a] - rank[b]);
+  const kept = new Set<number>();
+  let used = 0;
+  for (const i of byRank) {
+    const add = cells(texts[i]) + (kept.size ? SEP.length : 0);
+    if (used + add > room) break;
+    kept.add(i);
+    used += add;
+  }
+  return texts.filter((_, i) => kept.has(i)).join(SEP);
+}
