@@ -39,9 +39,9 @@ export interface EngineLike {
 function fromEngine(e: EngineEvent): ConsoleAction {
   switch (e.type) {
     case 'agent':
-      return { type: 'agent', event: e.event, seq: e.seq, quiet: e.quiet };
+      return { type: 'agent', event: e.event, seq: e.seq, quiet: e.quiet, newest: e.newest };
     case 'refresh':
-      return { type: 'refresh', tool: e.tool, structured: e.structured };
+      return { type: 'refresh', tool: e.tool, structured: e.structured, args: e.args };
     case 'status':
       return { type: 'status', patch: e.patch };
     case 'notice':

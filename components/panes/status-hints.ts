@@ -12,7 +12,7 @@ const hintText = (h: Hint) => `${h.keys} ${h.description.replace(/\s*\(.*$/, '')
 /**
  * The hints that fit in `room` cells, whole, in their order (pure). They come most useful first
  * (the focused pane's, then the global ones), except `?`, kept before all (it lists every key):
- * the last ones are dropped until the rest fit, never cut in the middle.
+ * a hint that does not fit is dropped (a shorter one after it may still fit), never cut in the middle.
  */
 export function fitHints(hints: readonly Hint[], room: number): string {
   const texts = hints.map(hintText);
@@ -22,7 +22,7 @@ export function fitHints(hints: readonly Hint[], room: number): string {
   let used = 0;
   for (const i of byRank) {
     const add = cells(texts[i]) + (kept.size ? SEP.length : 0);
-    if (used + add > room) break;
+    if (used + add > room) continue;
     kept.add(i);
     used += add;
   }

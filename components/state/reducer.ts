@@ -61,7 +61,7 @@ export function noTracesText(args: Record<string, unknown>): string {
  * summary, Honeycomb columns); an empty or failed result replaces what the tab showed with what
  * happened. A quiet call (one the console made on the side) fills its tab without showing it.
  */
-function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undefined, ok: boolean, text: string, structured: Record<string, unknown> | undefined, quiet = false): ConsoleState {
+function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undefined, ok: boolean, text: string, structured: Record<string, unknown> | undefined, quiet = false, newest: number | null = null): ConsoleState {
   const args = call?.args ?? {};
   const show = (tab: ConsoleState['tab']) => (quiet ? s.tab : tab);
   if (!ok) {
@@ -89,7 +89,7 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
   if (METRIC_TOOLS.has(tool)) return { ...s, tab: show('metrics'), metrics: { ...structured, args } };
   if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) {
     const range = typeof args.time_range === 'string' ? args.time_range : '30m';
-    return { ...s, tab: show('summary'), summary: summaryView(s.summary, structured as unknown as SummaryJson, range, false) };
+    return { ...s, tab: show('summary'), summary: { ...summaryView(s.summary, structured as unknown as SummaryJson, range, false), newest } };
   }
   if (tool === 'honeycomb_search_columns') return { ...s, tab: 'columns', columns: { ...s.columns, search: structured, view: 'search', cursor: 0 } };
   if (tool === 'honeycomb_get_environment_summary') return { ...s, tab: 'columns', columns: { ...s.columns, env: structured, view: 'env', cursor: 0 } };
@@ -97,14 +97,18 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
 }
 
 /** A live refresh: the view that query filled takes the new data in place; no tab changes. */
-function refresh(s: ConsoleState, tool: string, structured: Record<string, unknown>): ConsoleState {
+function refresh(s: ConsoleState, tool: string, structured: Record<string, unknown>, args: Record<string, unknown> = {}): ConsoleState {
   if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) return { ...s, trace: refreshTraces(s.trace, structured.traces as TraceJson[]) };
   if (METRIC_TOOLS.has(tool) && s.metrics && !s.metrics.error) return { ...s, metrics: { ...structured, args: s.metrics.args } };
-  if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) return { ...s, summary: summaryView(s.summary, structured as unknown as SummaryJson, s.summary.timeRange, true) };
+  if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) {
+    // The first look's summary from a demo's newest minutes becomes the whole window's.
+    const range = typeof args.time_range === 'string' ? args.time_range : s.summary.timeRange;
+    return { ...s, summary: { ...summaryView(s.summary, structured as unknown as SummaryJson, range, true), timeRange: range, newest: null } };
+  }
   return s;
 }
 
-function agent(s: ConsoleState, ev: AgentEvent, seq?: number, quiet?: boolean): ConsoleState {
+function agent(s: ConsoleState, ev: AgentEvent, seq?: number, quiet?: boolean, newest?: number): ConsoleState {
   switch (ev.type) {
     case 'user_message':
       // A new question brings the chat back to its newest lines.
@@ -126,7 +130,7 @@ function agent(s: ConsoleState, ev: AgentEvent, seq?: number, quiet?: boolean): 
       // The hub reports a call stopped by Ctrl-C as failed with the text "<tool> failed: cancelled": not a failure to show.
       const status = ev.ok ? ('done' as const) : /^cancel|failed: cancelled$/i.test(ev.text.trim()) ? ('cancelled' as const) : ('failed' as const);
       const toolCalls = s.toolCalls.map((c) => (c.id === ev.id ? { ...c, status, durationMs: ev.durationMs, text: ev.text, structured: ev.structured } : c));
-      return absorbResult({ ...s, toolCalls }, ev.tool, toolCalls.find((c) => c.id === ev.id), ev.ok, ev.text, ev.structured, quiet);
+      return absorbResult({ ...s, toolCalls }, ev.tool, toolCalls.find((c) => c.id === ev.id), ev.ok, ev.text, ev.structured, quiet, newest ?? null);
     }
     case 'message_end':
       return { ...s, live: '', chat: [...s.chat, { role: 'assistant', text: ev.text.trim(), citations: s.turnCalls.map((id, i) => s.toolCalls.find((c) => c.id === id)?.seq ?? i + 1) }] };
@@ -158,9 +162,9 @@ function focusOn(s: ConsoleState, pane: Pane): ConsoleState {
 export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
   switch (a.type) {
     case 'agent':
-      return agent(s, a.event, a.seq, a.quiet);
+      return agent(s, a.event, a.seq, a.quiet, a.newest);
     case 'refresh':
-      return refresh(s, a.tool, a.structured);
+      return refresh(s, a.tool, a.structured, a.args);
     case 'resize':
       return { ...s, cols: a.cols, rows: a.rows };
     case 'focus':

@@ -57,6 +57,8 @@ export interface SummaryViewState {
   error: string | null;
   /** Index into the selectable services (stand-out first, then the rest). */
   cursor: number;
+  /** Worked out from a demo's newest minutes only, this many, while its hour loads (replaced once it is in). */
+  newest?: number | null;
 }
 
 export interface TraceViewState {
@@ -128,9 +130,9 @@ export interface ConsoleState {
 
 export type ConsoleAction =
   /** `seq`: a tool call's number in the session (the engine numbers calls in the order they start). */
-  | { type: 'agent'; event: AgentEvent; seq?: number; quiet?: boolean }
-  /** A live refresh of a view's data: the same query again, nothing else moves. */
-  | { type: 'refresh'; tool: string; structured: Record<string, unknown> }
+  | { type: 'agent'; event: AgentEvent; seq?: number; quiet?: boolean; newest?: number }
+  /** A live refresh of a view's data: the same query again (or its wider window, `args`), nothing else moves. */
+  | { type: 'refresh'; tool: string; structured: Record<string, unknown>; args?: Record<string, unknown> }
   | { type: 'resize'; cols: number; rows: number }
   | { type: 'focus'; pane: Pane }
   | { type: 'focus_cycle'; delta: 1 | -1 }

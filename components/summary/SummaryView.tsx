@@ -16,9 +16,9 @@ export function SummaryView({ width, height }: { width: number; height: number }
   const pending = runningCall(s.toolCalls, SUMMARY_TOOLS);
   const range = typeof pending?.args.time_range === 'string' ? pending.args.time_range : '30m';
   const waiting = pending
-    ? `Working out where to look first: the last ${range} against the ${range} before…${s.status.loading !== null ? ` It needs the whole demo hour.${loadingNote(s.status.loading)}` : ''}`
+    ? `Working out where to look first: the last ${range} against the ${range} before…${s.status.loading !== null ? ` The demo loads newest first: this first look is from its newest minutes, the whole hour's replaces it.${loadingNote(s.status.loading)}` : ''}`
     : s.status.loading !== null
-      ? `${demoLoading(s.status.loading)}: where to look first comes once its whole hour is in.`
+      ? `${demoLoading(s.status.loading)}: where to look first comes from its newest minutes, then from the whole hour.`
       : undefined;
   const lines = useMemo(() => summaryLines(v, width, waiting), [v, width, waiting]);
   const at = lines.findIndex((l) => l.service === v.cursor);

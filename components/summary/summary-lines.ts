@@ -67,6 +67,8 @@ export function summaryLines(v: SummaryViewState, width: number, waiting?: strin
   if (!d) return wrap('No summary yet: run :summary [30m] for where to look first (the console runs one at startup).', width).map((text) => ({ text, color: 'gray' }));
   const out: SummaryLine[] = [{ text: cut(`Last ${v.timeRange} (${hhmm(d.from)}-${hhmm(d.to)} UTC) against the ${v.timeRange} before`, width), bold: true }];
   const para = (text: string, style: Omit<SummaryLine, 'text'> = {}) => out.push(...wrap(text, width).map((t) => ({ text: t, ...style })));
+  // A first look from a demo's newest minutes: said before anything it found, or did not.
+  if (v.newest) para(`From the newest ${v.newest} minutes only, while the demo's hour loads: the last 30m against the 30m before replaces this once it is in.`, { color: 'gray' });
   if (d.services.length === 0) {
     para(`No services have sent telemetry in the last ${v.timeRange}.`, { color: 'gray' });
     para('Against a running colony this fills in as telemetry arrives; or widen the window: :summary 2h', { color: 'gray' });
@@ -77,6 +79,7 @@ export function summaryLines(v: SummaryViewState, width: number, waiting?: strin
   if (d.lookFirst) para(lookFirstText(d.lookFirst), { color: TAG_COLORS.slow, bold: true });
   out.push({ text: '' });
   if (d.intake) para('No service is named: the silence is not one service\'s.', { color: 'gray' });
+  else if (d.standOut.length === 0 && v.newest) para(`Nothing changed within the newest ${v.newest} minutes; a change that began earlier shows once the hour is in.`, { color: 'gray' });
   else if (d.standOut.length === 0) para('Nothing stands out: no service changed beyond what its sample size allows against the window before.', { color: 'gray' });
   else {
     out.push({ text: cut('Stand out, most likely cause first · Enter: its metrics and worst traces', width), bold: true }, { text: table.header, color: 'gray' });

@@ -2,6 +2,7 @@ import type { Colony } from '../colony/store/colony.js';
 import type { HoneycombConnection } from '../honeycomb/connect.js';
 import { defaultColonyDbPath } from '../core/paths.js';
 import { type Nanos, nowNs, nsToMs } from '../core/time.js';
+import { FIRST_LOOK_MINUTES } from '../demo/first-look.js';
 import { type ColonyChoice, resolveColonyChoice } from './colony-choice.js';
 import type { ToolHub } from './toolhub.js';
 import { CoralError } from '../core/errors.js';
@@ -26,8 +27,8 @@ export interface AgentSession {
   close(): Promise<void>;
 }
 
-/** How long a demo load waits after its newest minutes for the caller's first look, at most. */
-const FIRST_LOOK_HOLD_MAX_MS = 2000;
+/** How long a demo load waits after its newest minutes for the caller's first look, at most (from its first data). */
+const FIRST_LOOK_HOLD_MAX_MS = 10_000;
 
 /** The MCP servers and clients, and the tools: imported once the colony is opening (see below). */
 function toolModules() {
@@ -82,10 +83,15 @@ export async function openAgentSession(
     // Newest first: an early call (the console's first look) is answered from the last minutes while
     // the hour loads; the load's worker decodes them while DuckDB opens.
     let first: () => void = () => undefined;
+    // The longest wait counts from the first data: a busy machine may take seconds to get there.
+    let holdTimer: () => void = () => undefined;
     const hold = o.firstLook && choice.demo
       ? new Promise<void>((r) => {
         shown = r;
-        setTimeout(r, FIRST_LOOK_HOLD_MAX_MS).unref();
+        holdTimer = () => {
+          holdTimer = () => undefined;
+          setTimeout(r, FIRST_LOOK_HOLD_MAX_MS).unref();
+        };
       })
       : undefined;
     if (choice.demo) demoEndNs = nowNs();
@@ -94,8 +100,10 @@ export async function openAgentSession(
         endAtNs: demoEndNs,
         newestFirst: true,
         holdAfterFirst: hold,
+        holdAfterMinutes: FIRST_LOOK_MINUTES,
         onProgress: (p) => {
           first();
+          holdTimer();
           o.onProgress?.(p.exportsDone / p.exportsTotal);
         },
       })

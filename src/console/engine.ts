@@ -17,6 +17,7 @@ import { exportMarkdown } from './export.js';
 import { jsonForTerminal } from '../core/terminal-text.js';
 import { DEFAULT_LIVE_INTERVAL_MS, LivePoller } from './live.js';
 import { InputQueue } from './input-queue.js';
+import { FIRST_LOOK_MINUTES as EARLY_MINUTES } from '../demo/first-look.js';
 
 /**
  * The console's engine: the agent session, the model, the conversation and the `:` commands.
@@ -60,6 +61,8 @@ export class ConsoleEngine {
   private poller: LivePoller | null = null;
   /** A demo's hour is still loading (newest first). */
   private loading = false;
+  /** How much of a demo's hour is in (newest first), and who waits for how much. */
+  private loaded = { fraction: 0, waiting: [] as { at: number; go: () => void }[] };
   /** Questions and `:` lines sent before they could run: run in order once they can. */
   private readonly queue = new InputQueue();
   /** The question Enter sends on an empty input: the recorded investigation's, or a generic one. */
@@ -108,14 +111,19 @@ export class ConsoleEngine {
     this.emit({ type: 'status', patch: { ...this.describeColony(), model: this.modelLabel(), loading: choice.demo ? 0 : null } });
     // Said at once, before the colony opens: what is typed meanwhile is queued, not lost.
     this.emit({ type: 'notice', text: `Ask a question below, or press Enter for: "${this.defaultQuestion}". Tab moves between panes, ? lists the keys, : runs a command.` });
-    const { listScenarios } = await import('../demo/files.js');
+    const { listScenarios, readMeta } = await import('../demo/files.js');
     this.scenarios = listScenarios().map((s) => s.name);
+    this.loaded = { fraction: 0, waiting: [] };
+    this.demoMinutes = choice.demo ? readMeta(choice.demo).durationSec / 60 : 0;
     // The tool servers' code (MCP, the colony's tools) loads after the first frame.
     const { openAgentSession } = await import('../agent/setup.js');
     try {
       this.session = await openAgentSession(choice, {
         mcpServers: settings.mcpServers,
-        onProgress: (f) => this.emit({ type: 'status', patch: { loading: f } }),
+        onProgress: (f) => {
+          this.progress(f);
+          this.emit({ type: 'status', patch: { loading: f } });
+        },
         firstLook: true,
         // Stderr would land under the full-screen UI: say it in the chat.
         onNotice: (line) => this.emit({ type: 'notice', text: line }),
@@ -141,20 +149,38 @@ export class ConsoleEngine {
     this.pump();
   }
 
+  /** A demo's length in minutes (0: not a demo). */
+  private demoMinutes = 0;
+
+  private progress(fraction: number): void {
+    this.loaded.fraction = fraction;
+    const go = this.loaded.waiting.filter((w) => w.at <= fraction);
+    this.loaded.waiting = this.loaded.waiting.filter((w) => w.at > fraction);
+    for (const w of go) w.go();
+  }
+
+  /** Resolves once `fraction` of a demo's exports are stored (newest first), or the load has ended. */
+  private whenLoaded(fraction: number, session: AgentSession): Promise<void> {
+    if (this.loaded.fraction >= fraction) return Promise.resolve();
+    const reached = new Promise<void>((go) => this.loaded.waiting.push({ at: fraction, go }));
+    return Promise.race([reached, session.ready.catch(() => undefined)]);
+  }
+
   /**
    * A first look without a model: where to look first (shown in the Summary tab), and the worst
    * traces of the window, failing first, then the slowest (loaded behind it in the Traces tab).
    * Both start at once, so they are calls 1 and 2 whatever is asked meanwhile.
    */
   private firstLook(session: AgentSession): void {
-    void this.callTool('coral_query_summary', { time_range: '30m' });
-    const traces = { max_traces: 5, time_range: '30m' };
     // A demo loads newest first: the traces are answered from the newest minutes at once, then
     // refreshed in place once the hour is in (as a live view is), unless another call came in between.
     const partial = this.loading;
-    void this.callTool('coral_query_traces', traces, { quiet: true, early: partial }).then((seq) => {
-      // Shown (or failed): the rest of the hour may load at full speed.
-      session.firstLookShown();
+    const summary = this.firstSummary(session, partial);
+    const traces = { max_traces: 5, time_range: '30m' };
+    const shown = this.callTool('coral_query_traces', traces, { quiet: true, early: partial });
+    // Both shown (or failed): the rest of the hour may load at full speed.
+    void Promise.all([summary, shown]).finally(() => session.firstLookShown());
+    void shown.then((seq) => {
       if (!partial || seq === undefined) return;
       session.ready.then(async () => {
         if (this.session !== session || this.callSeq !== seq) return;
@@ -162,6 +188,30 @@ export class ConsoleEngine {
         if (r.ok && r.structured && this.session === session && this.callSeq === seq) this.emit({ type: 'refresh', tool: 'coral_query_traces', args: traces, structured: r.structured });
       }, () => undefined);
     });
+  }
+
+  /**
+   * Where to look first. While a demo's hour loads (newest first) it is worked out from the newest
+   * EARLY_MINUTES (their second half against their first: a window needs the one before it) and
+   * says so; the 30-minute summary replaces it in place once the hour is in.
+   */
+  private firstSummary(session: AgentSession, partial: boolean): Promise<unknown> {
+    const full = { time_range: '30m' };
+    const early = partial && this.demoMinutes >= 2 * EARLY_MINUTES;
+    if (!early) return this.callTool('coral_query_summary', full);
+    const args = { time_range: `${EARLY_MINUTES / 2}m` };
+    // The load holds once these minutes are in (setup.ts), until this look and the traces are shown.
+    const newest = this.whenLoaded(EARLY_MINUTES / this.demoMinutes, session);
+    const shown = this.callTool('coral_query_summary', args, { early: true, after: newest, newest: EARLY_MINUTES });
+    void shown.then(() => session.ready).then(async () => {
+      if (this.session !== session) return;
+      const r = await session.hub.call(`first-look-summary`, 'coral_query_summary', full, { timeoutMs: 60_000 });
+      if (r.ok && r.structured && this.session === session) {
+        this.shown('coral_query_summary', full, r.structured);
+        this.emit({ type: 'refresh', tool: 'coral_query_summary', args: full, structured: r.structured });
+      }
+    }, () => undefined);
+    return shown;
   }
 
   /** Enter on a service in the Summary tab: its metrics (into the Metrics tab) and its worst traces (shown). */
@@ -355,15 +405,21 @@ export class ConsoleEngine {
   }
 
   /** Runs one tool as a `:` command; its number in the session, or undefined without a session. */
-  private async callTool(tool: string, args: Record<string, unknown>, o: { quiet?: boolean; early?: boolean } = {}): Promise<number | undefined> {
+  /**
+   * `after`: the call is numbered at once but asked once this resolves; `newest`: it is answered
+   * from a demo's newest minutes only, as many as this (the view says so).
+   */
+  private async callTool(tool: string, args: Record<string, unknown>, o: { quiet?: boolean; early?: boolean; after?: Promise<void>; newest?: number } = {}): Promise<number | undefined> {
     if (!this.session) return undefined;
+    const session = this.session;
     const id = `cmd-${++this.commandSeq}`;
     const seq = this.startCall(id);
-    this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: this.session.hub.serverOf(tool), tool, args }, seq, quiet: o.quiet });
+    this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: session.hub.serverOf(tool), tool, args }, seq, quiet: o.quiet });
+    await o.after;
     const t = performance.now();
-    const r = await this.session.hub.call(id, tool, args, { timeoutMs: 60_000, early: o.early });
+    const r = await session.hub.call(id, tool, args, { timeoutMs: 60_000, early: o.early });
     if (r.ok) this.shown(tool, args, r.structured);
-    this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured }, seq, quiet: o.quiet });
+    this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured }, seq, quiet: o.quiet, newest: o.newest });
     return seq;
   }
 
