@@ -97,6 +97,13 @@ const keyOf = (ch: string): InkKey => (ch === '\t' ? { tab: true } : ch === '\r'
  * pasted into a field stays one edit (a paste's newline submits it: T5).
  */
 export function routeInput(state: () => ConsoleState, input: string, key: InkKey, c: { dispatch(a: ConsoleAction): ConsoleState; actions: ConsoleActions }): void {
+  // Enter read together with the keys typed after it (a busy machine reads late) sends the line
+  // typed before it: the next one is a question of its own, not glued to it.
+  const lead = /^[\r\n]+/.exec(input)?.[0];
+  if (lead && input.length > lead.length && !key.ctrl && !key.meta) {
+    routeKey(state(), '\r', { return: true }, c);
+    return routeInput(state, input.slice(lead.length), {}, c);
+  }
   if (input.length > 1 && !key.ctrl && !key.meta && (/[\t\x7f\b]/.test(input) || !editing(state()))) {
     for (const ch of Array.from(input)) routeKey(state(), ch, keyOf(ch), c);
     return;

@@ -7,8 +7,9 @@ import { type Line, ScrollLines } from './ScrollLines.js';
 /** Every key binding, grouped by scope, straight from the registry, and the `:` commands. */
 export function helpLines(): Line[] {
   const lines: Line[] = [
-    { text: 'Focus starts in the chat input, where letters are typed: there only ? and : act, and only on an empty input.', color: 'gray' },
-    { text: 'Esc leaves the input for the last pane; there q quits. Ctrl-C twice quits from anywhere; Enter while busy queues.', color: 'gray' },
+    { text: 'In the chat input letters are typed; ? and : act on an empty input.', color: 'gray' },
+    { text: 'Esc leaves the input for the last pane, where q quits.', color: 'gray' },
+    { text: 'Ctrl-C cancels a turn (twice when idle: quit). Enter while busy queues.', color: 'gray' },
   ];
   for (const [scope, title] of SCOPE_TITLES) {
     const b = BINDINGS.filter((x) => x.scope === scope);

@@ -401,6 +401,15 @@ describe('keys read together (routeInput)', () => {
     expect(k.calls).toEqual(['submit why slow']);
   });
 
+  it('Enter read together with the next keys sends the line typed before it; the rest starts the next one', () => {
+    const k = consoleOf(fresh({ draft: 'is payment failing?', draftCursor: 19 }));
+    k.input('\rand checkout?');
+    expect(k.calls).toEqual(['submit is payment failing?']);
+    expect(k.ref.current.draft).toBe('and checkout?');
+    k.input('\r');
+    expect(k.calls).toEqual(['submit is payment failing?', 'submit and checkout?']);
+  });
+
   it('a newline (CR or LF) read with other keys outside a text field acts as Enter', () => {
     const k = consoleOf(twoCalls());
     k.input('j\r');
