@@ -109,8 +109,9 @@ export class ConsoleEngine {
     if (!this.settings || !this.provider) this.prepare();
     const settings = this.settings as AskSettings;
     this.emit({ type: 'status', patch: { ...this.describeColony(), model: this.modelLabel(), loading: choice.demo ? 0 : null } });
-    // Said at once, before the colony opens: what is typed meanwhile is queued, not lost.
-    this.emit({ type: 'notice', text: `Ask a question below, or press Enter for: "${this.defaultQuestion}". Tab moves between panes, ? lists the keys, : runs a command.` });
+    // Said at once, before the colony opens (in the first frame when the UI took it already): what is typed meanwhile is queued.
+    if (this.welcomed) this.welcomed = false;
+    else this.emit({ type: 'notice', text: this.welcome() });
     const { listScenarios, readMeta } = await import('../demo/files.js');
     this.scenarios = listScenarios().map((s) => s.name);
     this.loaded = { fraction: 0, waiting: [] };
@@ -147,6 +148,19 @@ export class ConsoleEngine {
     if (this.session.live) this.startLive();
     this.firstLook(this.session);
     this.pump();
+  }
+
+  /** The welcome was put in the first frame (takeWelcome): the first start says it no more. */
+  private welcomed = false;
+
+  private welcome(): string {
+    return `Ask a question below, or press Enter for: "${this.defaultQuestion}". Tab moves between panes, ? lists the keys, : runs a command.`;
+  }
+
+  /** The welcome, for the UI's first frame (after prepare()); start() then leaves it out. */
+  takeWelcome(): string {
+    this.welcomed = true;
+    return this.welcome();
   }
 
   /** A demo's length in minutes (0: not a demo). */
