@@ -11,16 +11,14 @@ const hintText = (h: Hint) => `${h.keys} ${h.description.replace(/\s*\(.*$/, '')
 
 /**
  * The hints that fit in `room` cells, whole, in their order (pure). They come most useful first
- * (the focused pane's, then the global ones), except `?`, kept before all (it lists every key):
- * a hint that does not fit is dropped (a shorter one after it may still fit), never cut in the middle.
+ * (the focused pane's, then the global ones): a hint that does not fit is dropped (a shorter one
+ * after it may still fit), never cut in the middle.
  */
 export function fitHints(hints: readonly Hint[], room: number): string {
   const texts = hints.map(hintText);
-  const rank = hints.map((h, i) => (h.keys === '?' ? -1 : i));
-  const byRank = texts.map((_, i) => i).sort((a, b) => rank[a] - rank[b]);
   const kept = new Set<number>();
   let used = 0;
-  for (const i of byRank) {
+  for (let i = 0; i < texts.length; i++) {
     const add = cells(texts[i]) + (kept.size ? SEP.length : 0);
     if (used + add > room) continue;
     kept.add(i);
