@@ -101,9 +101,10 @@ function refresh(s: ConsoleState, tool: string, structured: Record<string, unkno
   if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) return { ...s, trace: refreshTraces(s.trace, structured.traces as TraceJson[]) };
   if (METRIC_TOOLS.has(tool) && s.metrics && !s.metrics.error) return { ...s, metrics: { ...structured, args: s.metrics.args } };
   if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) {
-    // The first look's summary from a demo's newest minutes becomes the whole window's.
+    // The first look's summary from a demo's newest minutes becomes the whole window's: a new view,
+    // from its top (where to look first), not the same one kept under the cursor.
     const range = typeof args.time_range === 'string' ? args.time_range : s.summary.timeRange;
-    return { ...s, summary: { ...summaryView(s.summary, structured as unknown as SummaryJson, range, true), timeRange: range, newest: null } };
+    return { ...s, summary: { ...summaryView(s.summary, structured as unknown as SummaryJson, range, !s.summary.newest), timeRange: range, newest: null } };
   }
   return s;
 }

@@ -27,7 +27,8 @@ export function SummaryView({ width, height }: { width: number; height: number }
   while (at >= 0 && end + 1 < lines.length && lines[end + 1].service === undefined && lines[end + 1].text.startsWith('      ')) end++;
   const fits = lines.length <= height;
   const room = fits ? height : Math.max(1, height - 1);
-  const sticky = useStickyStart(lines.length, Math.max(0, end), room, `${width}x${height}`, at >= 0 ? at : Math.max(0, end));
+  // On the first service the tab shows from its top: the window and where to look first belong with it.
+  const sticky = useStickyStart(lines.length, Math.max(0, end), room, `${width}x${height}`, at >= 0 && v.cursor > 0 ? at : 0);
   const start = fits ? 0 : sticky;
   const shown = lines.slice(start, start + room);
   return (
