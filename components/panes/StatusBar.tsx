@@ -15,7 +15,8 @@ export function StatusBar({ width }: { width: number }) {
   const tokens = st.tokensIn + st.tokensOut > 0 ? ` · tokens ${st.tokensIn}/${st.tokensOut}` : '';
   // A running colony refreshes its views: say so, and how to stop it.
   const live = st.live === 'on' ? '● live (p pauses) · ' : st.live === 'paused' ? '‖ paused (p resumes) · ' : '';
-  const left = ` ${live}${colony}${st.source} · ${st.model}${tokens}${loading} │ `;
+  // The load's progress before the model's name: on a narrow terminal the name is what gets cut.
+  const left = ` ${live}${colony}${st.source}${loading} · ${st.model}${tokens} │ `;
   // Whole hints only, the least useful dropped first (status-hints.ts).
   const hints = (room: number) => fitHints(hintsFor(s), room);
   if (!st.message) return <Text inverse>{fit(`${left}${hints(width - cells(left))}`, width)}</Text>;
