@@ -13,10 +13,10 @@ import { ToolCallsPane } from './panes/ToolCallsPane.js';
 import { ActionsContext, StateContext } from './state/context.js';
 import { reducer } from './state/reducer.js';
 import { terminalSafeDeep } from '../src/core/terminal-text.js';
+import { MIN, tooSmall } from './state/size.js';
 import type { ConsoleAction, ConsoleState } from './state/types.js';
 
-/** Below this the panes cannot keep their borders and columns: one line says so instead. */
-export const MIN = { cols: 60, rows: 20 } as const;
+export { MIN } from './state/size.js';
 
 /** What the UI needs from the engine: its events, and the actions keys and commands trigger. */
 export interface EngineLike {
@@ -39,15 +39,17 @@ export interface EngineLike {
 function fromEngine(e: EngineEvent): ConsoleAction {
   switch (e.type) {
     case 'agent':
-      return { type: 'agent', event: e.event, seq: e.seq, quiet: e.quiet };
+      return { type: 'agent', event: e.event, seq: e.seq, quiet: e.quiet, newest: e.newest };
     case 'refresh':
-      return { type: 'refresh', tool: e.tool, structured: e.structured };
+      return { type: 'refresh', tool: e.tool, structured: e.structured, args: e.args };
     case 'status':
       return { type: 'status', patch: e.patch };
     case 'notice':
       return { type: 'notice', text: e.text, error: e.error };
     case 'clear':
       return { type: 'clear_session' };
+    case 'queue':
+      return { type: 'queued', items: e.items };
     case 'help':
       return { type: 'overlay', overlay: 'help' };
   }
@@ -113,8 +115,8 @@ export function App({ initial, engine, redraw, copy }: { initial: ConsoleState; 
   const route = useMemo(() => dispatcher(latest, dispatch), []);
   useInput((input, key) => routeInput(() => latest.current, input, key, { dispatch: route, actions }), { isActive: interactive });
 
-  if (state.cols < MIN.cols || state.rows < MIN.rows) {
-    return <Text wrap="truncate">{fit(`terminal too small (needs ${MIN.cols}x${MIN.rows}, have ${state.cols}x${state.rows})`, state.cols)}</Text>;
+  if (tooSmall(state)) {
+    return <Text wrap="truncate">{fit(`too small: needs ${MIN.cols}x${MIN.rows}, have ${state.cols}x${state.rows} · q quits`, state.cols)}</Text>;
   }
   // The whole terminal: frames are drawn row by row at absolute positions (screen/terminal.ts).
   const height = state.rows;

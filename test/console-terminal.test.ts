@@ -126,7 +126,7 @@ async function session(cols: number, rows: number): Promise<string[]> {
   await check('resized while streaming');
 
   t.resize(50, 15);
-  await t.waitFor((s) => s.includes('terminal too small (needs 60x20, have 50x15)'), 'the too-small notice');
+  await t.waitFor((s) => s.includes('too small: needs 60x20, have 50x15 · q quits'), 'the too-small notice');
   t.resize(cols, rows);
   await check('back from too small');
 

@@ -79,8 +79,8 @@ function followLink(c: KeyContext): void {
 export const BINDINGS: readonly KeyBinding[] = [
   { id: 'focus.next', keys: ['tab'], description: 'next pane', scope: 'global', hint: true, run: (c) => c.dispatch({ type: 'focus_cycle', delta: 1 }) },
   { id: 'focus.prev', keys: ['shift+tab'], description: 'previous pane', scope: 'global', run: (c) => c.dispatch({ type: 'focus_cycle', delta: -1 }) },
-  { id: 'turn.cancel', keys: ['ctrl+c'], description: 'cancel the running turn (twice when idle: quit)', scope: 'global', run: (c) => {
-    if (c.state.busy) c.actions.cancel();
+  { id: 'turn.cancel', keys: ['ctrl+c'], description: 'cancel the running turn and what is queued (twice when idle: quit)', scope: 'global', run: (c) => {
+    if (c.state.busy || c.state.queued.length > 0) c.actions.cancel();
     else if (c.state.quitArmed) c.actions.quit();
     else c.dispatch({ type: 'quit_arm', armed: true });
   } },
@@ -97,7 +97,7 @@ export const BINDINGS: readonly KeyBinding[] = [
     c.actions.setLivePaused(c.state.status.live === 'on');
   } },
   { id: 'redraw', keys: ['ctrl+l'], description: 'redraw the screen', scope: 'global', run: (c) => c.actions.redraw() },
-  { id: 'quit', keys: ['q'], description: 'quit', scope: 'global', hint: true, run: (c) => c.actions.quit() },
+  { id: 'quit', keys: ['q'], description: 'quit (in the chat input and the other text fields q is typed: Esc leaves them first)', scope: 'global', hint: true, run: (c) => c.actions.quit() },
 
   { id: 'chat.send', keys: ['return'], description: 'send the question (Enter on empty input: run the recorded investigation)', scope: 'chat', hint: true, run: inInput },
   { id: 'chat.history', keys: ['up', 'down'], description: 'previous / next question', scope: 'chat', run: inInput },

@@ -1,6 +1,7 @@
 import { historyEntry } from '../panes/history.js';
 import { applyKey, type EditKey } from '../input/line-edit.js';
 import { reducer } from '../state/reducer.js';
+import { tooSmall } from '../state/size.js';
 import type { ConsoleAction, ConsoleState } from '../state/types.js';
 import { type ConsoleActions, handledByInput, keyName, resolveKey } from './registry.js';
 
@@ -14,6 +15,8 @@ export type InkKey = EditKey & { shift?: boolean; tab?: boolean; escape?: boolea
 
 export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { dispatch(a: ConsoleAction): ConsoleState; actions: ConsoleActions }): void {
   const name = keyName(input, key);
+  // Too small to show anything but one line: q quits (nothing is there to type into), Ctrl-C and Ctrl-L act as anywhere.
+  if (tooSmall(at) && name !== 'ctrl+c' && name !== 'ctrl+l') return name === 'q' ? c.actions.quit() : undefined;
   let s = at;
   if (s.quitArmed && name !== 'ctrl+c' && name !== 'ctrl+l') s = c.dispatch({ type: 'quit_arm', armed: false });
   const page = Math.max(1, s.rows - 8);
@@ -72,12 +75,14 @@ export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { disp
   if (!r) return;
   if (s.draft === '' && (r.edit.value === '?' || r.edit.value === ':')) return void c.dispatch({ type: 'overlay', overlay: r.edit.value === '?' ? 'help' : 'command' });
   if (!r.submit) return void c.dispatch({ type: 'draft', text: r.edit.value, cursor: r.edit.cursor });
-  if (s.busy) {
-    c.dispatch({ type: 'draft', text: r.edit.value, cursor: r.edit.cursor });
-    return void c.dispatch({ type: 'status', patch: { message: 'Still answering: wait, or Ctrl-C to cancel (your question is kept)' } });
-  }
+  // Sent whatever the console is doing: the engine queues what cannot run yet and the chat shows it.
   const text = r.edit.value.trim();
   c.dispatch({ type: 'draft', text: '', historyAt: null });
+  // A pasted `:` line is a command, as if typed after `:`.
+  if (text.startsWith(':')) {
+    c.dispatch({ type: 'command_history_push', text });
+    return c.actions.runCommand(text);
+  }
   if (text) c.dispatch({ type: 'history_push', text });
   c.actions.submit(text);
 }
@@ -92,6 +97,13 @@ const keyOf = (ch: string): InkKey => (ch === '\t' ? { tab: true } : ch === '\r'
  * pasted into a field stays one edit (a paste's newline submits it: T5).
  */
 export function routeInput(state: () => ConsoleState, input: string, key: InkKey, c: { dispatch(a: ConsoleAction): ConsoleState; actions: ConsoleActions }): void {
+  // Enter read together with the keys typed after it (a busy machine reads late) sends the line
+  // typed before it: the next one is a question of its own, not glued to it.
+  const lead = /^[\r\n]+/.exec(input)?.[0];
+  if (lead && input.length > lead.length && !key.ctrl && !key.meta) {
+    routeKey(state(), '\r', { return: true }, c);
+    return routeInput(state, input.slice(lead.length), {}, c);
+  }
   if (input.length > 1 && !key.ctrl && !key.meta && (/[\t\x7f\b]/.test(input) || !editing(state()))) {
     for (const ch of Array.from(input)) routeKey(state(), ch, keyOf(ch), c);
     return;

@@ -6,6 +6,7 @@ import type { ChatEntry } from '../state/types.js';
 import { markdownLines } from '../text/markdown-lines.js';
 import { wrap } from './format.js';
 import { type Line, ScrollLines } from './ScrollLines.js';
+import { queuedLines } from './queued-lines.js';
 
 const COLORS: Record<ChatEntry['role'], string | undefined> = { user: 'cyan', assistant: undefined, notice: 'gray', error: 'red' };
 const PREFIX: Record<ChatEntry['role'], string> = { user: '› ', assistant: '', notice: '· ', error: '✗ ' };
@@ -16,13 +17,13 @@ export function ChatPane({ width, height, focused }: { width: number; height: nu
   const inner = Math.max(10, width - 2);
   // Every keystroke re-renders this pane; re-wrap the conversation only when it or the width changes.
   const settled = useMemo(() => s.chat.flatMap((e) => entryLines(e, inner)), [s.chat, inner]);
-  const lines = useMemo(() => (s.live ? [...settled, ...liveLines(s.live, inner)] : settled), [settled, s.live, inner]);
+  const lines = useMemo(() => [...(s.live ? [...settled, ...liveLines(s.live, inner)] : settled), ...queuedLines(s.queued, inner)], [settled, s.live, s.queued, inner]);
   return (
     <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={focused ? 'cyan' : 'gray'}>
       <ScrollLines lines={lines} width={inner} height={Math.max(1, height - 3)} target="chat" fromBottom keys="PgUp/PgDn Home/End" />
       <Box>
         <Text color={s.busy ? 'yellow' : 'cyan'}>{s.busy ? '… ' : '› '}</Text>
-        <LineInput edit={{ value: s.draft, cursor: s.draftCursor }} focus={focused} width={inner - 2} placeholder={s.busy ? 'working (Ctrl-C cancels)' : 'ask about the incident (? keys, : commands)'} />
+        <LineInput edit={{ value: s.draft, cursor: s.draftCursor }} focus={focused} width={inner - 2} placeholder={s.busy ? 'working (Ctrl-C cancels, Enter queues)' : 'ask about the incident (? keys, : commands)'} />
       </Box>
     </Box>
   );

@@ -6,7 +6,11 @@ import { type Line, ScrollLines } from './ScrollLines.js';
 
 /** Every key binding, grouped by scope, straight from the registry, and the `:` commands. */
 export function helpLines(): Line[] {
-  const lines: Line[] = [{ text: 'In the chat, ? and : act on an empty input; Esc leaves the input for the last pane.', color: 'gray' }];
+  const lines: Line[] = [
+    { text: 'In the chat input letters are typed; ? and : act on an empty input.', color: 'gray' },
+    { text: 'Esc leaves the input for the last pane, where q quits.', color: 'gray' },
+    { text: 'Ctrl-C cancels a turn (twice when idle: quit). Enter while busy queues.', color: 'gray' },
+  ];
   for (const [scope, title] of SCOPE_TITLES) {
     const b = BINDINGS.filter((x) => x.scope === scope);
     if (b.length === 0) continue;

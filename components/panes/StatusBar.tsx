@@ -1,5 +1,6 @@
 import { Text } from 'ink';
 import { hintsFor } from '../keys/registry.js';
+import { fitHints } from './status-hints.js';
 import { useConsoleState } from '../state/context.js';
 import { percent } from '../state/views.js';
 import { cut, fit, width as cells } from './format.js';
@@ -14,15 +15,18 @@ export function StatusBar({ width }: { width: number }) {
   const tokens = st.tokensIn + st.tokensOut > 0 ? ` · tokens ${st.tokensIn}/${st.tokensOut}` : '';
   // A running colony refreshes its views: say so, and how to stop it.
   const live = st.live === 'on' ? '● live (p pauses) · ' : st.live === 'paused' ? '‖ paused (p resumes) · ' : '';
-  const left = ` ${live}${colony}${st.source} · ${st.model}${tokens}${loading} │ `;
-  const hints = hintsFor(s).map((h) => `${h.keys} ${h.description}`).join(' · ');
-  if (!st.message) return <Text inverse>{fit(`${left}${hints}`, width)}</Text>;
+  // The load's progress before the model's name: on a narrow terminal the name is what gets cut.
+  const left = ` ${live}${colony}${st.source}${loading} · ${st.model}${tokens} │ `;
+  // Whole hints only, the least useful dropped first (status-hints.ts).
+  const hints = (room: number) => fitHints(hintsFor(s), room);
+  if (!st.message) return <Text inverse>{fit(`${left}${hints(width - cells(left))}`, width)}</Text>;
   // The message comes first: it is what just happened.
   const msg = cut(` ${st.message} `, Math.max(10, Math.floor(width * 0.6)));
+  const rest = Math.max(0, width - cells(msg));
   return (
     <Text>
       <Text inverse bold color={st.messageError ? 'red' : undefined}>{msg}</Text>
-      <Text inverse>{fit(`│${left.slice(0)}${hints}`, Math.max(0, width - cells(msg)))}</Text>
+      <Text inverse>{fit(`│${left}${hints(rest - 1 - cells(left))}`, rest)}</Text>
     </Text>
   );
 }

@@ -24,6 +24,7 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
     chat: [],
     live: '',
     busy: false,
+    queued: [],
     history: [],
     toolCalls: [],
     toolCursor: 0,
@@ -63,7 +64,7 @@ export function noTracesText(args: Record<string, unknown>): string {
  * summary, Honeycomb columns); an empty or failed result replaces what the tab showed with what
  * happened. A quiet call (one the console made on the side) fills its tab without showing it.
  */
-function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undefined, ok: boolean, text: string, structured: Record<string, unknown> | undefined, quiet = false): ConsoleState {
+function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undefined, ok: boolean, text: string, structured: Record<string, unknown> | undefined, quiet = false, newest: number | null = null): ConsoleState {
   const args = call?.args ?? {};
   const show = (tab: ConsoleState['tab']) => (quiet ? s.tab : tab);
   if (!ok) {
@@ -91,7 +92,7 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
   if (METRIC_TOOLS.has(tool)) return { ...s, tab: show('metrics'), metrics: { ...structured, args } };
   if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) {
     const range = typeof args.time_range === 'string' ? args.time_range : '30m';
-    return { ...s, tab: show('summary'), summary: summaryView(s.summary, structured as unknown as SummaryJson, range, false) };
+    return { ...s, tab: show('summary'), summary: { ...summaryView(s.summary, structured as unknown as SummaryJson, range, false), newest } };
   }
   if (tool === 'honeycomb_search_columns') return { ...s, tab: 'columns', columns: { ...s.columns, search: structured, view: 'search', cursor: 0 } };
   if (tool === 'honeycomb_get_environment_summary') return { ...s, tab: 'columns', columns: { ...s.columns, env: structured, view: 'env', cursor: 0 } };
@@ -99,14 +100,19 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
 }
 
 /** A live refresh: the view that query filled takes the new data in place; no tab changes. */
-function refresh(s: ConsoleState, tool: string, structured: Record<string, unknown>): ConsoleState {
+function refresh(s: ConsoleState, tool: string, structured: Record<string, unknown>, args: Record<string, unknown> = {}): ConsoleState {
   if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) return { ...s, trace: refreshTraces(s.trace, structured.traces as TraceJson[]) };
   if (METRIC_TOOLS.has(tool) && s.metrics && !s.metrics.error) return { ...s, metrics: { ...structured, args: s.metrics.args } };
-  if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) return { ...s, summary: summaryView(s.summary, structured as unknown as SummaryJson, s.summary.timeRange, true) };
+  if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) {
+    // The first look's summary from a demo's newest minutes becomes the whole window's: a new view,
+    // from its top (where to look first), not the same one kept under the cursor.
+    const range = typeof args.time_range === 'string' ? args.time_range : s.summary.timeRange;
+    return { ...s, summary: { ...summaryView(s.summary, structured as unknown as SummaryJson, range, !s.summary.newest), timeRange: range, newest: null } };
+  }
   return s;
 }
 
-function agent(s: ConsoleState, ev: AgentEvent, seq?: number, quiet?: boolean): ConsoleState {
+function agent(s: ConsoleState, ev: AgentEvent, seq?: number, quiet?: boolean, newest?: number): ConsoleState {
   switch (ev.type) {
     case 'user_message':
       // A new question brings the chat back to its newest lines.
@@ -125,10 +131,10 @@ function agent(s: ConsoleState, ev: AgentEvent, seq?: number, quiet?: boolean): 
         status: { ...s.status, message: null, messageError: false },
       };
     case 'tool_call_finished': {
-      // The hub reports a call stopped by Ctrl-C as failed with the text "cancelled".
-      const status = ev.ok ? ('done' as const) : /^cancel/i.test(ev.text) ? ('cancelled' as const) : ('failed' as const);
+      // The hub reports a call stopped by Ctrl-C as failed with the text "<tool> failed: cancelled": not a failure to show.
+      const status = ev.ok ? ('done' as const) : /^cancel|failed: cancelled$/i.test(ev.text.trim()) ? ('cancelled' as const) : ('failed' as const);
       const toolCalls = s.toolCalls.map((c) => (c.id === ev.id ? { ...c, status, durationMs: ev.durationMs, text: ev.text, structured: ev.structured } : c));
-      return absorbResult({ ...s, toolCalls }, ev.tool, toolCalls.find((c) => c.id === ev.id), ev.ok, ev.text, ev.structured, quiet);
+      return absorbResult({ ...s, toolCalls }, ev.tool, toolCalls.find((c) => c.id === ev.id), ev.ok, ev.text, ev.structured, quiet, newest ?? null);
     }
     case 'message_end':
       return { ...s, live: '', chat: [...s.chat, { role: 'assistant', text: ev.text.trim(), citations: s.turnCalls.map((id, i) => s.toolCalls.find((c) => c.id === id)?.seq ?? i + 1) }] };
@@ -160,9 +166,9 @@ function focusOn(s: ConsoleState, pane: Pane): ConsoleState {
 export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
   switch (a.type) {
     case 'agent':
-      return agent(s, a.event, a.seq, a.quiet);
+      return agent(s, a.event, a.seq, a.quiet, a.newest);
     case 'refresh':
-      return refresh(s, a.tool, a.structured);
+      return refresh(s, a.tool, a.structured, a.args);
     case 'resize':
       return { ...s, cols: a.cols, rows: a.rows };
     case 'focus':
@@ -273,6 +279,8 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return { ...s, columns: { ...s.columns, filter: a.text, filtering: !a.done, cursor: 0 } };
     case 'history_push':
       return { ...s, history: [...s.history.filter((h) => h !== a.text), a.text].slice(-100) };
+    case 'queued':
+      return { ...s, queued: a.items };
     case 'clear_session':
       return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView([], { sort: s.trace.sort }), metrics: null, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, scroll: { chat: 0, tool: 0, detail: 0, help: 0 } };
   }

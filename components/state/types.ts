@@ -59,6 +59,8 @@ export interface SummaryViewState {
   error: string | null;
   /** Index into the selectable services (stand-out first, then the rest). */
   cursor: number;
+  /** Worked out from a demo's newest minutes only, this many, while its hour loads (replaced once it is in). */
+  newest?: number | null;
 }
 
 export interface TraceViewState {
@@ -109,6 +111,8 @@ export interface ConsoleState {
   /** The answer being streamed: only this tail re-renders while text arrives. */
   live: string;
   busy: boolean;
+  /** Questions and `:` lines sent while they could not run yet (startup, a running turn): they run in this order. */
+  queued: string[];
   history: string[];
   toolCalls: ToolCallEntry[];
   toolCursor: number;
@@ -128,9 +132,9 @@ export interface ConsoleState {
 
 export type ConsoleAction =
   /** `seq`: a tool call's number in the session (the engine numbers calls in the order they start). */
-  | { type: 'agent'; event: AgentEvent; seq?: number; quiet?: boolean }
-  /** A live refresh of a view's data: the same query again, nothing else moves. */
-  | { type: 'refresh'; tool: string; structured: Record<string, unknown> }
+  | { type: 'agent'; event: AgentEvent; seq?: number; quiet?: boolean; newest?: number }
+  /** A live refresh of a view's data: the same query again (or its wider window, `args`), nothing else moves. */
+  | { type: 'refresh'; tool: string; structured: Record<string, unknown>; args?: Record<string, unknown> }
   | { type: 'resize'; cols: number; rows: number }
   | { type: 'focus'; pane: Pane }
   | { type: 'focus_cycle'; delta: 1 | -1 }
@@ -165,4 +169,5 @@ export type ConsoleAction =
   | { type: 'scroll'; target: Scrollable; delta: number }
   | { type: 'scroll_set'; target: Scrollable; to: number }
   | { type: 'batch'; actions: ConsoleAction[] }
-  | { type: 'clear_session' };
+  | { type: 'clear_session' }
+  | { type: 'queued'; items: string[] };

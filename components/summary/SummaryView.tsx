@@ -16,9 +16,9 @@ export function SummaryView({ width, height }: { width: number; height: number }
   const pending = runningCall(s.toolCalls, SUMMARY_TOOLS);
   const range = typeof pending?.args.time_range === 'string' ? pending.args.time_range : '30m';
   const waiting = pending
-    ? `Working out where to look first: the last ${range} against the ${range} before…${s.status.loading !== null ? ` It needs the whole demo hour.${loadingNote(s.status.loading)}` : ''}`
+    ? `Working out where to look first: the last ${range} against the ${range} before…${s.status.loading !== null ? ` The demo loads newest first: this first look is from its newest minutes, the whole hour's replaces it.${loadingNote(s.status.loading)}` : ''}`
     : s.status.loading !== null
-      ? `${demoLoading(s.status.loading)}: where to look first comes once its whole hour is in.`
+      ? `${demoLoading(s.status.loading)}: where to look first comes from its newest minutes, then from the whole hour.`
       : undefined;
   const lines = useMemo(() => summaryLines(v, width, waiting), [v, width, waiting]);
   const at = lines.findIndex((l) => l.service === v.cursor);
@@ -27,7 +27,8 @@ export function SummaryView({ width, height }: { width: number; height: number }
   while (at >= 0 && end + 1 < lines.length && lines[end + 1].service === undefined && lines[end + 1].text.startsWith('      ')) end++;
   const fits = lines.length <= height;
   const room = fits ? height : Math.max(1, height - 1);
-  const sticky = useStickyStart(lines.length, Math.max(0, end), room, `${width}x${height}`, at >= 0 ? at : Math.max(0, end));
+  // On the first service the tab shows from its top: the window and where to look first belong with it.
+  const sticky = useStickyStart(lines.length, Math.max(0, end), room, `${width}x${height}`, at >= 0 && v.cursor > 0 ? at : 0);
   const start = fits ? 0 : sticky;
   const shown = lines.slice(start, start + room);
   return (

@@ -53,8 +53,11 @@ export function serviceTable(services: ServiceChange[], width: number) {
   };
 }
 
+/** An ISO instant inside a tool's sentence (a deploy's time) reads as the rest of the screen does: "13:08" (UTC). */
+export const clockTimes = (s: string) => s.replace(/\b\d{4}-\d\d-\d\dT(\d\d:\d\d)(:\d\d(\.\d+)?)?Z/g, '$1');
+
 /** The tool's line names the next tool calls for a model; here Enter does that. */
-export const lookFirstText = (s: string) => s.replace(/\s*Next: .*$/, '');
+export const lookFirstText = (s: string) => clockTimes(s.replace(/\s*Next: .*$/, ''));
 
 /** `waiting`: what to say instead of the empty state while a summary is being worked out. */
 export function summaryLines(v: SummaryViewState, width: number, waiting?: string): SummaryLine[] {
@@ -66,6 +69,8 @@ export function summaryLines(v: SummaryViewState, width: number, waiting?: strin
   const heading = fixed ? `${fixed} against the window of the same length before` : `Last ${v.timeRange} (${hhmm(d.from)}-${hhmm(d.to)} UTC) against the ${v.timeRange} before`;
   const out: SummaryLine[] = [{ text: cut(heading, width), bold: true }];
   const para = (text: string, style: Omit<SummaryLine, 'text'> = {}) => out.push(...wrap(text, width).map((t) => ({ text: t, ...style })));
+  // A first look from a demo's newest minutes: said before anything it found, or did not.
+  if (v.newest) para(`From the newest ${v.newest} minutes only, while the demo's hour loads: the last 30m against the 30m before replaces this once it is in.`, { color: 'gray' });
   if (d.services.length === 0) {
     para(`No services have sent telemetry in ${fixed ?? `the last ${v.timeRange}`}.`, { color: 'gray' });
     para('Against a running colony this fills in as telemetry arrives; or widen the window: :summary 2h', { color: 'gray' });
@@ -76,12 +81,13 @@ export function summaryLines(v: SummaryViewState, width: number, waiting?: strin
   if (d.lookFirst) para(lookFirstText(d.lookFirst), { color: TAG_COLORS.slow, bold: true });
   out.push({ text: '' });
   if (d.intake) para('No service is named: the silence is not one service\'s.', { color: 'gray' });
+  else if (d.standOut.length === 0 && v.newest) para(`Nothing changed within the newest ${v.newest} minutes; a change that began earlier shows once the hour is in.`, { color: 'gray' });
   else if (d.standOut.length === 0) para('Nothing stands out: no service changed beyond what its sample size allows against the window before.', { color: 'gray' });
   else {
     out.push({ text: cut('Stand out, most likely cause first · Enter: its metrics and worst traces', width), bold: true }, { text: table.header, color: 'gray' });
     d.standOut.forEach((c, i) => {
       out.push({ text: table.row(c, `${padStart(String(i + 1), 2)}. `), color: STATUS_COLORS[c.status], service: i });
-      for (const sig of c.signals) out.push(...wrap(sig, Math.max(1, width - 6)).map((t) => ({ text: `      ${t}`, color: 'gray' })));
+      for (const sig of c.signals) out.push(...wrap(clockTimes(sig), Math.max(1, width - 6)).map((t) => ({ text: `      ${t}`, color: 'gray' })));
     });
   }
   if (d.events.length > 0) {

@@ -1,6 +1,8 @@
 import type { Colony } from '../colony/store/colony.js';
 import type { HoneycombConnection } from '../honeycomb/connect.js';
 import { defaultColonyDbPath } from '../core/paths.js';
+import { type Nanos, nowNs, nsToMs } from '../core/time.js';
+import { FIRST_LOOK_MINUTES } from '../demo/first-look.js';
 import { type ColonyChoice, resolveColonyChoice } from './colony-choice.js';
 import type { ToolHub } from './toolhub.js';
 import { CoralError } from '../core/errors.js';
@@ -25,8 +27,8 @@ export interface AgentSession {
   close(): Promise<void>;
 }
 
-/** How long a demo load waits after its newest minutes for the caller's first look, at most. */
-const FIRST_LOOK_HOLD_MAX_MS = 2000;
+/** How long a demo load waits after its newest minutes for the caller's first look, at most (from its first data). */
+const FIRST_LOOK_HOLD_MAX_MS = 10_000;
 
 /** The MCP servers and clients, and the tools: imported once the colony is opening (see below). */
 function toolModules() {
@@ -67,6 +69,11 @@ export async function openAgentSession(
   let shown: () => void = () => undefined;
   let services: string[] = [];
   let store: Colony | undefined;
+  /**
+   * A demo's clock stands still where its data ends (load time): "now" moving on would make every
+   * service go silent in the tools' eyes and figures drift between two answers.
+   */
+  let demoEndNs: Nanos | undefined;
   // Imported meanwhile: reading these files overlaps with DuckDB's start.
   const tools = toolModules();
   if (choice.colony) {
@@ -76,18 +83,27 @@ export async function openAgentSession(
     // Newest first: an early call (the console's first look) is answered from the last minutes while
     // the hour loads; the load's worker decodes them while DuckDB opens.
     let first: () => void = () => undefined;
+    // The longest wait counts from the first data: a busy machine may take seconds to get there.
+    let holdTimer: () => void = () => undefined;
     const hold = o.firstLook && choice.demo
       ? new Promise<void>((r) => {
         shown = r;
-        setTimeout(r, FIRST_LOOK_HOLD_MAX_MS).unref();
+        holdTimer = () => {
+          holdTimer = () => undefined;
+          setTimeout(r, FIRST_LOOK_HOLD_MAX_MS).unref();
+        };
       })
       : undefined;
+    if (choice.demo) demoEndNs = nowNs();
     const demoLoad = choice.demo
       ? (await import('../demo/load.js')).startDemoLoad(choice.demo, {
+        endAtNs: demoEndNs,
         newestFirst: true,
         holdAfterFirst: hold,
+        holdAfterMinutes: FIRST_LOOK_MINUTES,
         onProgress: (p) => {
           first();
+          holdTimer();
           o.onProgress?.(p.exportsDone / p.exportsTotal);
         },
       })
@@ -128,7 +144,7 @@ export async function openAgentSession(
   const entries: Parameters<typeof ToolHub.connect>[0] = [];
   if (choice.colony) entries.push({ name: 'colony', transport: colonyTransport(choice.colony, choice.token).transport });
   const disabledTools = resolveDisabledTools({ quiet: true });
-  if (store) entries.push({ name: 'colony', server: createColonyServer(createToolContext(store), { disabledTools }), ready, early: firstData });
+  if (store) entries.push({ name: 'colony', server: createColonyServer(createToolContext(store, demoEndNs === undefined ? undefined : () => demoEndNs as Nanos), { disabledTools }), ready, early: firstData });
   const hc: HoneycombConnection = await connectHoneycomb(honeycombOptions());
   closers.push(() => hc.close());
   entries.push({ name: 'honeycomb', server: createHoneycombServer(hc.client, { disabledTools }) });
@@ -160,7 +176,7 @@ export async function openAgentSession(
   ready.catch(() => undefined);
   return {
     hub,
-    system: systemPrompt({ now: new Date(), services }),
+    system: systemPrompt({ now: demoEndNs === undefined ? new Date() : new Date(nsToMs(demoEndNs)), services }),
     colonyId,
     ready,
     honeycomb: hc.describe,

@@ -29,6 +29,8 @@ export async function consoleCommand(opts: EngineOptions & WindowFlags & { scena
   process.once('exit', () => process.stdin.setRawMode(false));
   const [{ runConsole }, { initialState }] = await Promise.all([import('../../components/run.js'), import('../../components/state/reducer.js')]);
   const initial = initialState({ cols: process.stdout.columns ?? 100, rows: process.stdout.rows ?? 30, ...engine.describeColony(), model: 'starting…' });
+  // The welcome is in the first frame: what to do is said before anything has loaded.
+  initial.chat = [{ role: 'notice', text: engine.takeWelcome() }];
   // The first frame comes before the colony: the engine starts behind it and reports progress.
   setImmediate(() => {
     engine.start().catch((err: Error & { hint?: string }) => engine.fail(`${err.message}${err.hint ? ` ${err.hint}` : ''}`));

@@ -18,6 +18,8 @@ import { exportMarkdown, exportResults } from './export.js';
 import { sessionLines, sessionRecord } from './session-record.js';
 import { jsonForTerminal } from '../core/terminal-text.js';
 import { DEFAULT_LIVE_INTERVAL_MS, LivePoller } from './live.js';
+import { InputQueue } from './input-queue.js';
+import { FIRST_LOOK_MINUTES as EARLY_MINUTES } from '../demo/first-look.js';
 
 /**
  * The console's engine: the agent session, the model, the conversation and the `:` commands.
@@ -63,6 +65,10 @@ export class ConsoleEngine {
   private poller: LivePoller | null = null;
   /** A demo's hour is still loading (newest first). */
   private loading = false;
+  /** How much of a demo's hour is in (newest first), and who waits for how much. */
+  private loaded = { fraction: 0, waiting: [] as { at: number; go: () => void }[] };
+  /** Questions and `:` lines sent before they could run: run in order once they can. */
+  private readonly queue = new InputQueue();
   /** The question Enter sends on an empty input: the recorded investigation's, or a generic one. */
   defaultQuestion = GENERIC_QUESTION;
 
@@ -74,7 +80,7 @@ export class ConsoleEngine {
   }
 
   private emit(e: EngineEvent): void {
-    if (e.type !== 'refresh') this.log.push({ at: new Date().toISOString(), event: e });
+    if (e.type !== 'refresh' && e.type !== 'queue') this.log.push({ at: new Date().toISOString(), event: e });
     for (const l of this.listeners) l(e);
   }
 
@@ -106,15 +112,23 @@ export class ConsoleEngine {
     const choice = this.choice();
     if (!this.settings || !this.provider) this.prepare();
     const settings = this.settings as AskSettings;
-    const { listScenarios } = await import('../demo/files.js');
-    this.scenarios = listScenarios().map((s) => s.name);
     this.emit({ type: 'status', patch: { ...this.describeColony(), model: this.modelLabel(), loading: choice.demo ? 0 : null } });
+    // Said at once, before the colony opens (in the first frame when the UI took it already): what is typed meanwhile is queued.
+    if (this.welcomed) this.welcomed = false;
+    else this.emit({ type: 'notice', text: this.welcome() });
+    const { listScenarios, readMeta } = await import('../demo/files.js');
+    this.scenarios = listScenarios().map((s) => s.name);
+    this.loaded = { fraction: 0, waiting: [] };
+    this.demoMinutes = choice.demo ? readMeta(choice.demo).durationSec / 60 : 0;
     // The tool servers' code (MCP, the colony's tools) loads after the first frame.
     const { openAgentSession } = await import('../agent/setup.js');
     try {
       this.session = await openAgentSession(choice, {
         mcpServers: settings.mcpServers,
-        onProgress: (f) => this.emit({ type: 'status', patch: { loading: f } }),
+        onProgress: (f) => {
+          this.progress(f);
+          this.emit({ type: 'status', patch: { loading: f } });
+        },
         firstLook: true,
         // Stderr would land under the full-screen UI: say it in the chat.
         onNotice: (line) => this.emit({ type: 'notice', text: line }),
@@ -137,8 +151,38 @@ export class ConsoleEngine {
     this.services = [...this.session.services];
     if (this.session.live) this.startLive();
     if (this.opts.window) this.emit({ type: 'notice', text: `Window: ${this.opts.window.label}; every question and the first look use it.` });
-    this.emit({ type: 'notice', text: `Ask a question below, or press Enter for: "${this.defaultQuestion}". Tab moves between panes, ? lists the keys, : runs a command.` });
     this.firstLook(this.session);
+    this.pump();
+  }
+
+  /** The welcome was put in the first frame (takeWelcome): the first start says it no more. */
+  private welcomed = false;
+
+  private welcome(): string {
+    return `Ask a question below, or press Enter for: "${this.defaultQuestion}". Tab moves between panes, ? lists the keys, : runs a command.`;
+  }
+
+  /** The welcome, for the UI's first frame (after prepare()); start() then leaves it out. */
+  takeWelcome(): string {
+    this.welcomed = true;
+    return this.welcome();
+  }
+
+  /** A demo's length in minutes (0: not a demo). */
+  private demoMinutes = 0;
+
+  private progress(fraction: number): void {
+    this.loaded.fraction = fraction;
+    const go = this.loaded.waiting.filter((w) => w.at <= fraction);
+    this.loaded.waiting = this.loaded.waiting.filter((w) => w.at > fraction);
+    for (const w of go) w.go();
+  }
+
+  /** Resolves once `fraction` of a demo's exports are stored (newest first), or the load has ended. */
+  private whenLoaded(fraction: number, session: AgentSession): Promise<void> {
+    if (this.loaded.fraction >= fraction) return Promise.resolve();
+    const reached = new Promise<void>((go) => this.loaded.waiting.push({ at: fraction, go }));
+    return Promise.race([reached, session.ready.catch(() => undefined)]);
   }
 
   /**
@@ -147,17 +191,18 @@ export class ConsoleEngine {
    * Both start at once, so they are calls 1 and 2 whatever is asked meanwhile.
    */
   private firstLook(session: AgentSession): void {
-    void this.callTool('coral_query_summary', windowToolArgs(this.opts.window, '30m'));
-    const traces = { max_traces: 5, ...windowToolArgs(this.opts.window, '30m') };
     // A demo loads newest first: the traces are answered from the newest minutes at once, then
     // refreshed in place once the hour is in (as a live view is), unless another call came in between.
     // A chosen window need not hold the newest minutes: its first look waits for the whole hour,
     // which must not be held back for a look from those minutes.
     const partial = this.loading && !this.opts.window;
     if (this.opts.window) session.firstLookShown();
-    void this.callTool('coral_query_traces', traces, { quiet: true, early: partial }).then((seq) => {
-      // Shown (or failed): the rest of the hour may load at full speed.
-      session.firstLookShown();
+    const summary = this.firstSummary(session, partial);
+    const traces = { max_traces: 5, ...windowToolArgs(this.opts.window, '30m') };
+    const shown = this.callTool('coral_query_traces', traces, { quiet: true, early: partial });
+    // Both shown (or failed): the rest of the hour may load at full speed.
+    void Promise.all([summary, shown]).finally(() => session.firstLookShown());
+    void shown.then((seq) => {
       if (!partial || seq === undefined) return;
       session.ready.then(async () => {
         if (this.session !== session || this.callSeq !== seq) return;
@@ -165,6 +210,30 @@ export class ConsoleEngine {
         if (r.ok && r.structured && this.session === session && this.callSeq === seq) this.emit({ type: 'refresh', tool: 'coral_query_traces', args: traces, structured: r.structured });
       }, () => undefined);
     });
+  }
+
+  /**
+   * Where to look first. While a demo's hour loads (newest first) it is worked out from the newest
+   * EARLY_MINUTES (their second half against their first: a window needs the one before it) and
+   * says so; the 30-minute summary replaces it in place once the hour is in.
+   */
+  private firstSummary(session: AgentSession, partial: boolean): Promise<unknown> {
+    const full = windowToolArgs(this.opts.window, '30m');
+    const early = partial && this.demoMinutes >= 2 * EARLY_MINUTES;
+    if (!early) return this.callTool('coral_query_summary', full);
+    const args = { time_range: `${EARLY_MINUTES / 2}m` };
+    // The load holds once these minutes are in (setup.ts), until this look and the traces are shown.
+    const newest = this.whenLoaded(EARLY_MINUTES / this.demoMinutes, session);
+    const shown = this.callTool('coral_query_summary', args, { early: true, after: newest, newest: EARLY_MINUTES });
+    void shown.then(() => session.ready).then(async () => {
+      if (this.session !== session) return;
+      const r = await session.hub.call(`first-look-summary`, 'coral_query_summary', full, { timeoutMs: 60_000 });
+      if (r.ok && r.structured && this.session === session) {
+        this.shown('coral_query_summary', full, r.structured);
+        this.emit({ type: 'refresh', tool: 'coral_query_summary', args: full, structured: r.structured });
+      }
+    }, () => undefined);
+    return shown;
   }
 
   /** Enter on a service in the Summary tab: its metrics (into the Metrics tab) and its worst traces (shown). */
@@ -230,8 +299,48 @@ export class ConsoleEngine {
     return this.abort !== null;
   }
 
+  /**
+   * A question: asked at once, or queued (shown as such) while the colony opens or a turn runs.
+   * Resolves once its turn has run, or was dropped by Ctrl-C.
+   */
+  ask(question: string): Promise<void> {
+    return this.enqueue('ask', question);
+  }
+
+  private enqueue(kind: 'ask' | 'command', text: string): Promise<void> {
+    const ran = new Promise<void>((done) => this.queue.push({ kind, text, done }));
+    this.pump();
+    this.emitQueue();
+    return ran;
+  }
+
+  private emitQueue(): void {
+    this.emit({ type: 'queue', items: this.queue.labels(this.defaultQuestion) });
+  }
+
+  /** Runs what waits, in order: `:` lines at once, a question when no turn runs (its end runs the next). */
+  private pump(): void {
+    let took = false;
+    while (this.session && this.provider && !this.abort) {
+      const item = this.queue.shift();
+      if (!item) break;
+      took = true;
+      if (item.kind === 'command') {
+        this.runCommand(item.text);
+        item.done();
+        continue;
+      }
+      // turn() holds `abort` from its first step: the loop stops here until it ends.
+      void this.turn(item.text).finally(() => {
+        item.done();
+        this.pump();
+      });
+    }
+    if (took) this.emitQueue();
+  }
+
   /** One agent turn; its events flow to the UI as they come. */
-  async ask(question: string): Promise<void> {
+  private async turn(question: string): Promise<void> {
     if (!this.session || !this.provider || this.abort) return;
     const q = question.trim() || this.defaultQuestion;
     this.abort = new AbortController();
@@ -258,8 +367,13 @@ export class ConsoleEngine {
     }
   }
 
+  /** Ctrl-C: the running turn stops and what was queued behind it is dropped (the input history keeps the questions). */
   cancel(): void {
     this.abort?.abort();
+    const dropped = this.queue.clear();
+    if (dropped.length === 0) return;
+    this.emitQueue();
+    this.emit({ type: 'notice', text: `Dropped ${dropped.length === 1 ? 'the queued input' : `${dropped.length} queued inputs`}: ${dropped.map((d) => `"${d.kind === 'command' ? d.text : d.text.trim() || this.defaultQuestion}"`).join(', ')} (↑ recalls a question).` });
   }
 
   /** Numbers a call in the order calls start; its id is unique in the session. */
@@ -306,21 +420,29 @@ export class ConsoleEngine {
         return this.emit({ type: 'notice', text: `${(err as Error).message} Examples: ${MODEL_EXAMPLES}.`, error: true });
       }
     }
+    // A tool or a load needs the colony: while it opens, the line waits its turn.
+    if (!this.session) return void this.enqueue('command', line);
     if (cmd.kind === 'load') return void this.load(cmd.scenario);
     void this.callTool(cmd.tool, cmd.args);
   }
 
   /** Runs one tool as a `:` command; its number in the session, or undefined without a session. */
-  private async callTool(tool: string, args: Record<string, unknown>, o: { quiet?: boolean; early?: boolean } = {}): Promise<number | undefined> {
+  /**
+   * `after`: the call is numbered at once but asked once this resolves; `newest`: it is answered
+   * from a demo's newest minutes only, as many as this (the view says so).
+   */
+  private async callTool(tool: string, args: Record<string, unknown>, o: { quiet?: boolean; early?: boolean; after?: Promise<void>; newest?: number } = {}): Promise<number | undefined> {
     if (!this.session) return undefined;
     args = this.inWindow(tool, args);
+    const session = this.session;
     const id = `cmd-${++this.commandSeq}`;
     const seq = this.startCall(id);
-    this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: this.session.hub.serverOf(tool), tool, args }, seq, quiet: o.quiet });
+    this.emit({ type: 'agent', event: { type: 'tool_call_started', id, server: session.hub.serverOf(tool), tool, args }, seq, quiet: o.quiet });
+    await o.after;
     const t = performance.now();
-    const r = await this.session.hub.call(id, tool, args, { timeoutMs: 60_000, early: o.early });
+    const r = await session.hub.call(id, tool, args, { timeoutMs: 60_000, early: o.early });
     if (r.ok) this.shown(tool, args, r.structured);
-    this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured }, seq, quiet: o.quiet });
+    this.emit({ type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: r.ok, durationMs: Math.round(performance.now() - t), text: r.text, structured: r.structured }, seq, quiet: o.quiet, newest: o.newest });
     return seq;
   }
 
@@ -338,7 +460,8 @@ export class ConsoleEngine {
       this.emit({ type: 'notice', text: `Unknown scenario "${scenario}". Available: ${this.scenarios.join(', ')}`, error: true });
       return;
     }
-    this.cancel();
+    // The turn stops; what was queued behind this :load runs in the new scenario.
+    this.abort?.abort();
     this.stopLive();
     await this.session?.close();
     this.session = null;

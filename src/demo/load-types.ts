@@ -24,6 +24,8 @@ export interface LoadOptions {
    * from the newest minutes (the console's) has both cores to itself.
    */
   holdAfterFirst?: Promise<unknown>;
+  /** With holdAfterFirst: hold only once this many of the newest minutes are stored (default: after the first write). */
+  holdAfterMinutes?: number;
 }
 
 export interface LoadResult extends Placement {

@@ -90,7 +90,7 @@ describe('columns and tables', () => {
     const m = mount({ cols: 50, rows: 15 });
     cleanup = m.app.unmount;
     await tick();
-    expect(m.frame()).toBe('terminal too small (needs 60x20, have 50x15)');
+    expect(m.frame()).toBe('too small: needs 60x20, have 50x15 · q quits');
   });
 });
 

@@ -78,19 +78,19 @@ describe('while answers are on their way', () => {
     expect(frame()).not.toContain('Finding traces');
   });
 
-  it('says where to look first is being worked out, and that it waits for the whole hour', async () => {
+  it('says where to look first is being worked out, first from the newest minutes, then from the whole hour', async () => {
     const { frame, engine, keys } = start({ cols: 120, rows: 30 });
     engine.emit({ type: 'status', patch: { loading: 0.5 } });
     // Out of the chat input, then tab 4.
     await keys(KEY.esc, '4');
-    expect(frame()).toContain('Loading the demo (50%): where to look first comes once its whole');
+    expect(frame()).toContain('Loading the demo (50%): where to look first comes from its newest');
     engine.emit({ type: 'agent', event: { type: 'tool_call_started', id: 's1', server: 'colony', tool: 'coral_query_summary', args: { time_range: '15m' } } });
     await keys();
     expect(frame()).toContain('Working out where to look first: the last 15m against the 15m');
-    expect(frame()).toContain('It needs the whole demo hour.');
+    expect(frame()).toContain('The demo loads newest first');
     engine.emit({ type: 'status', patch: { loading: null } });
     await keys();
-    expect(frame()).not.toContain('It needs');
+    expect(frame()).not.toContain('newest first');
   });
 
   it('keeps the plain empty state when nothing runs or loads', async () => {

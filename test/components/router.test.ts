@@ -239,12 +239,43 @@ describe('the chat input', () => {
     expect(k.ref.current.history).toEqual([]);
   });
 
-  it('Enter while an answer is running keeps the question and says why', () => {
+  it('Enter while an answer is running sends the question (the engine queues it) and clears the input', () => {
     const k = consoleOf(fresh({ busy: true, draft: 'next', draftCursor: 4 }));
     k.key('', { return: true });
-    expect(k.calls).toEqual([]);
-    expect(k.ref.current.draft).toBe('next');
-    expect(k.ref.current.status.message).toBe('Still answering: wait, or Ctrl-C to cancel (your question is kept)');
+    expect(k.calls).toEqual(['submit next']);
+    expect([k.ref.current.draft, k.ref.current.history]).toEqual(['', ['next']]);
+  });
+
+  it('a pasted line starting with : runs as a command, not a question, and goes to the command history', () => {
+    const k = consoleOf(fresh());
+    k.input(':export\r');
+    expect(k.calls).toEqual(['run :export']);
+    expect([k.ref.current.draft, k.ref.current.history, k.ref.current.commandHistory]).toEqual(['', [], [':export']]);
+  });
+
+  it('q is typed in the chat input and quits once Esc has left it, as the help says', () => {
+    const k = consoleOf(fresh());
+    k.key('q');
+    expect([k.ref.current.draft, k.calls]).toEqual(['q', []]);
+    k.key('', { escape: true });
+    k.key('q');
+    expect(k.calls).toEqual(['quit']);
+  });
+
+  it('on a terminal too small for the panes q quits, even with focus in the chat, and other keys do nothing', () => {
+    const k = consoleOf(fresh({ cols: 50, rows: 15 }));
+    k.key('j');
+    k.key('', { tab: true });
+    expect([k.ref.current.draft, k.ref.current.focus, k.calls]).toEqual(['', 'chat', []]);
+    k.key('q');
+    expect(k.calls).toEqual(['quit']);
+  });
+
+  it('Ctrl-C with input queued (no turn running yet) cancels it rather than arming quit', () => {
+    const k = consoleOf(fresh({ queued: ['is payment failing?'] }));
+    k.key('c', { ctrl: true });
+    expect(k.calls).toEqual(['cancel']);
+    expect(k.ref.current.quitArmed).toBe(false);
   });
 
   it('Home and End move the cursor of a draft, and scroll the conversation on an empty input', () => {
@@ -287,10 +318,10 @@ describe('bindings outside the input', () => {
     expect(k.ref.current.scroll.tool).toBe(22);
   });
 
-  it('a page is at least one row', () => {
-    const k = consoleOf(fresh({ focus: 'tools', rows: 5 }));
+  it('a page is the rows that fit (the smallest screen, 20 rows: 12)', () => {
+    const k = consoleOf(fresh({ focus: 'tools', rows: 20 }));
     k.key('', { pageDown: true });
-    expect(k.ref.current.scroll.tool).toBe(1);
+    expect(k.ref.current.scroll.tool).toBe(12);
   });
 
   it('keys the chat input handles itself are not run as bindings from the detail pane either', () => {
@@ -368,6 +399,15 @@ describe('keys read together (routeInput)', () => {
     const k = consoleOf(fresh());
     k.input('why\rslow');
     expect(k.calls).toEqual(['submit why slow']);
+  });
+
+  it('Enter read together with the next keys sends the line typed before it; the rest starts the next one', () => {
+    const k = consoleOf(fresh({ draft: 'is payment failing?', draftCursor: 19 }));
+    k.input('\rand checkout?');
+    expect(k.calls).toEqual(['submit is payment failing?']);
+    expect(k.ref.current.draft).toBe('and checkout?');
+    k.input('\r');
+    expect(k.calls).toEqual(['submit is payment failing?', 'submit and checkout?']);
   });
 
   it('a newline (CR or LF) read with other keys outside a text field acts as Enter', () => {

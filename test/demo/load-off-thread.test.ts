@@ -83,15 +83,21 @@ describe('a demo decoded on a worker thread', () => {
 
   it('waits after its first write while held, on either thread, then loads the rest', async () => {
     for (const offThread of [true, false]) {
+      // Released by hand once the load waits on it (a thenable sees when): nothing is timed.
       let release: () => void = () => undefined;
-      const hold = new Promise<void>((r) => (release = r));
-      const store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '2GB' });
+      const waiting = new Promise<number[]>((waited) => (release = () => waited([])));
       const progress: number[] = [];
+      let go: () => void = () => undefined;
+      const hold = { then: (resume: () => void) => {
+        go = resume;
+        release();
+      } } as unknown as Promise<void>;
+      const store = await ColonyStore.open({ path: ':memory:', threads: 2, memoryLimit: '2GB' });
       try {
         const loading = loadScenario(store, SCENARIO, { endAtNs: END, newestFirst: true, offThread, holdAfterFirst: hold, onProgress: (p) => progress.push(p.exportsDone) });
-        await new Promise((r) => setTimeout(r, 700));
+        await waiting;
         expect(progress, `offThread ${offThread}`).toEqual([here.progress[0]]);
-        release();
+        go();
         expect(await loading).toEqual(here.result);
         expect(progress).toEqual(here.progress);
       } finally {
