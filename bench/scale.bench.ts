@@ -7,7 +7,7 @@
  * process per size and backend: open for reading, open for writing (as `colony serve` opens: the
  * span keys its first write needs), coral_query_summary (30 m), coral_query_traces,
  * coral_query_metrics, trace by id, coral_query_breakdown, each P50 of BENCH_SCALE_RUNS (default 5),
- * and the process's peak RSS. One JSON line per size and backend on stdout; progress and the curve
+ * the process's peak RSS, and (DuckDB) the pause one retention step's DELETE costs (rolled back). One JSON line per size and backend on stdout; progress and the curve
  * (each figure per size, and the largest size's against the smallest) on stderr.
  *
  * Unattended: `BENCH_SCALE_SPANS=1000000,3000000,10000000 npm run bench -- scale`.
@@ -19,6 +19,7 @@ import type { Colony } from '../src/colony/store/colony.js';
 import { ColonyStore } from '../src/colony/store/store.js';
 import { ClickHouseStore } from '../src/colony/store/clickhouse/store.js';
 import { openChClient } from '../src/colony/store/clickhouse/client.js';
+import { RETENTION_STEP_ROWS, deleteOlderThan } from '../src/colony/store/retention.js';
 import { toolByName } from '../src/colony/tools/index.js';
 import { runTool } from '../src/colony/tools/run.js';
 import { createToolContext } from '../src/colony/tools/types.js';
@@ -110,13 +111,33 @@ async function measure(b: Backend, n: number): Promise<void> {
     trace_ms: await tool('coral_get_trace_by_id', { trace_id: traceId }),
     breakdown_ms: await tool('coral_query_breakdown', { service: SERVICE }),
   };
+  const retention = store instanceof ColonyStore ? await retentionStepMs(store) : null;
   const stored = (await store.counts()).spans;
   if (stored !== built.spans) log(`${b} ${n}: ${stored} spans stored, ${built.spans} built`);
   await store.close();
   report({
     bench: 'scale', backend: b, spans: stored, open_ms: ms(Math.max(openRead, openWrite)), ...figures,
     rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), open_read_ms: ms(openRead), open_write_ms: ms(openWrite),
+    ...(retention === null ? {} : { retention_step_ms: ms(retention) }),
   });
+}
+
+/**
+ * The ingest pause a retention step costs (retention.ts): one step's DELETEs of the oldest rows,
+ * P50 of 3, each inside a transaction rolled back so the cached colony is left as built.
+ */
+async function retentionStepMs(store: ColonyStore): Promise<number> {
+  const [{ oldest }] = await store.db.query<{ oldest: bigint }>('SELECT min(start_ns) AS oldest FROM otel_traces');
+  const t = await timeRuns(async () => {
+    await store.db.admin.run('BEGIN TRANSACTION');
+    try {
+      await deleteOlderThan(store.db, oldest + 3_600_000_000_000n);
+    } finally {
+      await store.db.admin.run('ROLLBACK');
+    }
+  }, 3);
+  log(`duckdb: a retention step (<= ${RETENTION_STEP_ROWS} oldest rows per table) P50 ${t.p50.toFixed(1)} ms (max ${t.max.toFixed(1)})`);
+  return t.p50;
 }
 
 /** Runs this file again as a child for one step; its stdout (a JSON line when measuring) returned. */
@@ -129,7 +150,7 @@ function child(step: 'build' | 'measure', b: Backend, n: number): string | null 
   return r.stdout;
 }
 
-const FIGURES = ['open_ms', 'open_read_ms', 'open_write_ms', 'summary_ms', 'traces_ms', 'metrics_ms', 'trace_ms', 'breakdown_ms', 'rss_mb'] as const;
+const FIGURES = ['open_ms', 'open_read_ms', 'open_write_ms', 'summary_ms', 'traces_ms', 'metrics_ms', 'trace_ms', 'breakdown_ms', 'rss_mb', 'retention_step_ms'] as const;
 
 /** Each figure per size, one row per backend and figure, and the largest size's against the smallest. */
 function curve(lines: Record<string, number | string>[]): string {
@@ -139,6 +160,7 @@ function curve(lines: Record<string, number | string>[]): string {
     if (rows.length === 0) continue;
     out.push(`${b.padEnd(12)}${'spans'.padEnd(14)}${rows.map((r) => String(r.spans).padStart(11)).join('')}       x`);
     for (const f of FIGURES) {
+      if (rows.every((r) => r[f] === undefined)) continue;
       const v = rows.map((r) => Number(r[f]));
       const growth = v.length > 1 && v[0] > 0 ? (v[v.length - 1] / v[0]).toFixed(2) : '-';
       out.push(`${''.padEnd(12)}${f.padEnd(14)}${v.map((x) => String(x).padStart(11)).join('')}${growth.padStart(8)}`);
