@@ -97,19 +97,22 @@ async function measure(b: Backend, n: number): Promise<void> {
   const found = await store.searchTraces({ range: { fromNs: SCALE_END - WINDOW_NS, toNs: SCALE_END }, service: SERVICE, maxTraces: 1, order: 'recent' });
   const traceId = found.traces[0]?.traceId;
   if (!traceId) throw new Error(`no ${SERVICE} trace in the last 30 minutes of ${b} ${n}`);
-  const tool = async (name: string, args: Record<string, unknown>) => {
+  // CPU P50s beside the wall clock's: on a shared machine the wall clock is mostly the other load.
+  const cpu: Record<string, number> = {};
+  const tool = async (name: string, args: Record<string, unknown>, figure: string) => {
     const def = toolByName(name);
     if (!def) throw new Error(name);
     const t = await timeRuns(() => runTool(def, ctx, args), RUNS);
-    log(`${b} ${n}: ${name} ${JSON.stringify(args)} P50 ${ms(t.p50)} ms (max ${ms(t.max)})`);
+    log(`${b} ${n}: ${name} ${JSON.stringify(args)} P50 ${ms(t.p50)} ms (max ${ms(t.max)}, CPU P50 ${ms(t.cpuP50)} ms)`);
+    cpu[`${figure}_cpu_ms`] = ms(t.cpuP50);
     return ms(t.p50);
   };
   const figures = {
-    summary_ms: await tool('coral_query_summary', {}),
-    traces_ms: await tool('coral_query_traces', { service: SERVICE }),
-    metrics_ms: await tool('coral_query_metrics', { service: SERVICE }),
-    trace_ms: await tool('coral_get_trace_by_id', { trace_id: traceId }),
-    breakdown_ms: await tool('coral_query_breakdown', { service: SERVICE }),
+    summary_ms: await tool('coral_query_summary', {}, 'summary'),
+    traces_ms: await tool('coral_query_traces', { service: SERVICE }, 'traces'),
+    metrics_ms: await tool('coral_query_metrics', { service: SERVICE }, 'metrics'),
+    trace_ms: await tool('coral_get_trace_by_id', { trace_id: traceId }, 'trace'),
+    breakdown_ms: await tool('coral_query_breakdown', { service: SERVICE }, 'breakdown'),
   };
   const retention = store instanceof ColonyStore ? await retentionStepMs(store) : null;
   const stored = (await store.counts()).spans;
@@ -118,7 +121,7 @@ async function measure(b: Backend, n: number): Promise<void> {
   report({
     bench: 'scale', backend: b, spans: stored, open_ms: ms(Math.max(openRead, openWrite)), ...figures,
     rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), open_read_ms: ms(openRead), open_write_ms: ms(openWrite),
-    ...(retention === null ? {} : { retention_step_ms: ms(retention) }),
+    ...(retention === null ? {} : { retention_step_ms: ms(retention) }), ...cpu,
   });
 }
 
@@ -150,7 +153,7 @@ function child(step: 'build' | 'measure', b: Backend, n: number): string | null 
   return r.stdout;
 }
 
-const FIGURES = ['open_ms', 'open_read_ms', 'open_write_ms', 'summary_ms', 'traces_ms', 'metrics_ms', 'trace_ms', 'breakdown_ms', 'rss_mb', 'retention_step_ms'] as const;
+const FIGURES = ['open_ms', 'open_read_ms', 'open_write_ms', 'summary_ms', 'traces_ms', 'metrics_ms', 'trace_ms', 'breakdown_ms', 'rss_mb', 'retention_step_ms', 'summary_cpu_ms', 'traces_cpu_ms', 'metrics_cpu_ms', 'trace_cpu_ms', 'breakdown_cpu_ms'] as const;
 
 /** Each figure per size, one row per backend and figure, and the largest size's against the smallest. */
 function curve(lines: Record<string, number | string>[]): string {
@@ -158,12 +161,12 @@ function curve(lines: Record<string, number | string>[]): string {
   for (const b of ['duckdb', 'clickhouse']) {
     const rows = lines.filter((l) => l.backend === b).sort((x, y) => Number(x.spans) - Number(y.spans));
     if (rows.length === 0) continue;
-    out.push(`${b.padEnd(12)}${'spans'.padEnd(14)}${rows.map((r) => String(r.spans).padStart(11)).join('')}       x`);
+    out.push(`${b.padEnd(12)}${'spans'.padEnd(18)}${rows.map((r) => String(r.spans).padStart(11)).join('')}       x`);
     for (const f of FIGURES) {
       if (rows.every((r) => r[f] === undefined)) continue;
       const v = rows.map((r) => Number(r[f]));
       const growth = v.length > 1 && v[0] > 0 ? (v[v.length - 1] / v[0]).toFixed(2) : '-';
-      out.push(`${''.padEnd(12)}${f.padEnd(14)}${v.map((x) => String(x).padStart(11)).join('')}${growth.padStart(8)}`);
+      out.push(`${''.padEnd(12)}${f.padEnd(18)}${v.map((x) => String(x).padStart(11)).join('')}${growth.padStart(8)}`);
     }
   }
   return out.join('\n');
