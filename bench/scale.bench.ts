@@ -6,9 +6,11 @@
  * coral-scale-N-chdb/) and reused by the next run unless BENCH_SCALE_REBUILD=1. Then, in a fresh
  * process per size and backend: open for reading, open for writing (as `colony serve` opens: the
  * span keys its first write needs), coral_query_summary (30 m), coral_query_traces,
- * coral_query_metrics, trace by id, coral_query_breakdown, each P50 of BENCH_SCALE_RUNS (default 5),
- * the process's peak RSS, and (DuckDB) the pause one retention step's DELETE costs (rolled back). One JSON line per size and backend on stdout; progress and the curve
- * (each figure per size, and the largest size's against the smallest) on stderr.
+ * coral_query_metrics, trace by id, coral_query_breakdown, the console's first look (summary and
+ * worst traces at once), each P50 of BENCH_SCALE_RUNS (default 5) with its CPU P50, the process's
+ * peak RSS, and (DuckDB) the pause one retention step's DELETE costs (rolled back). One JSON line
+ * per size and backend on stdout (the issue's fields first); progress and the curve (each figure
+ * per size, and the largest size's against the smallest) on stderr.
  *
  * Unattended: `BENCH_SCALE_SPANS=1000000,3000000,10000000 npm run bench -- scale`.
  */
@@ -107,12 +109,22 @@ async function measure(b: Backend, n: number): Promise<void> {
     cpu[`${figure}_cpu_ms`] = ms(t.cpuP50);
     return ms(t.p50);
   };
+  // The console's first look (console/engine.ts firstLook): the summary and the worst traces, asked at once.
+  const firstLook = async () => {
+    const [summary, traces] = [toolByName('coral_query_summary'), toolByName('coral_query_traces')];
+    if (!summary || !traces) throw new Error('first look tools');
+    const t = await timeRuns(() => Promise.all([runTool(summary, ctx, { time_range: '30m' }), runTool(traces, ctx, { max_traces: 5, time_range: '30m' })]), RUNS);
+    log(`${b} ${n}: the console's first look P50 ${ms(t.p50)} ms (CPU P50 ${ms(t.cpuP50)} ms)`);
+    cpu.first_look_cpu_ms = ms(t.cpuP50);
+    return ms(t.p50);
+  };
   const figures = {
     summary_ms: await tool('coral_query_summary', {}, 'summary'),
     traces_ms: await tool('coral_query_traces', { service: SERVICE }, 'traces'),
     metrics_ms: await tool('coral_query_metrics', { service: SERVICE }, 'metrics'),
     trace_ms: await tool('coral_get_trace_by_id', { trace_id: traceId }, 'trace'),
     breakdown_ms: await tool('coral_query_breakdown', { service: SERVICE }, 'breakdown'),
+    first_look_ms: await firstLook(),
   };
   const retention = store instanceof ColonyStore ? await retentionStepMs(store) : null;
   const stored = (await store.counts()).spans;
@@ -153,7 +165,7 @@ function child(step: 'build' | 'measure', b: Backend, n: number): string | null 
   return r.stdout;
 }
 
-const FIGURES = ['open_ms', 'open_read_ms', 'open_write_ms', 'summary_ms', 'traces_ms', 'metrics_ms', 'trace_ms', 'breakdown_ms', 'rss_mb', 'retention_step_ms', 'summary_cpu_ms', 'traces_cpu_ms', 'metrics_cpu_ms', 'trace_cpu_ms', 'breakdown_cpu_ms'] as const;
+const FIGURES = ['open_ms', 'open_read_ms', 'open_write_ms', 'summary_ms', 'traces_ms', 'metrics_ms', 'trace_ms', 'breakdown_ms', 'first_look_ms', 'rss_mb', 'retention_step_ms', 'summary_cpu_ms', 'traces_cpu_ms', 'metrics_cpu_ms', 'trace_cpu_ms', 'breakdown_cpu_ms', 'first_look_cpu_ms'] as const;
 
 /** Each figure per size, one row per backend and figure, and the largest size's against the smallest. */
 function curve(lines: Record<string, number | string>[]): string {
