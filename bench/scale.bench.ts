@@ -90,9 +90,9 @@ async function build(b: Backend, n: number): Promise<void> {
 async function measure(b: Backend, n: number): Promise<void> {
   const built = JSON.parse(readFileSync(doneMark(b, n), 'utf8')) as { spans: number };
   const ms = (x: number) => Number(x.toFixed(1));
-  const openTime = async (forWriting: boolean) => (await timeRuns(async () => (await openStore(b, n, forWriting)).close(), 3)).p50;
-  const openRead = await openTime(false);
-  const openWrite = await openTime(true);
+  const openTime = (forWriting: boolean) => timeRuns(async () => (await openStore(b, n, forWriting)).close(), 3);
+  const { p50: openRead, cpuP50: openReadCpu } = await openTime(false);
+  const { p50: openWrite, cpuP50: openWriteCpu } = await openTime(true);
   const store = await openStore(b, n, true);
   const now = () => SCALE_END;
   const ctx = createToolContext(store, now);
@@ -133,7 +133,7 @@ async function measure(b: Backend, n: number): Promise<void> {
   report({
     bench: 'scale', backend: b, spans: stored, open_ms: ms(Math.max(openRead, openWrite)), ...figures,
     rss_mb: Math.round(process.resourceUsage().maxRSS / 1024), open_read_ms: ms(openRead), open_write_ms: ms(openWrite),
-    ...(retention === null ? {} : { retention_step_ms: ms(retention) }), ...cpu,
+    ...(retention === null ? {} : { retention_step_ms: ms(retention) }), open_read_cpu_ms: ms(openReadCpu), open_write_cpu_ms: ms(openWriteCpu), ...cpu,
   });
 }
 
@@ -165,7 +165,7 @@ function child(step: 'build' | 'measure', b: Backend, n: number): string | null 
   return r.stdout;
 }
 
-const FIGURES = ['open_ms', 'open_read_ms', 'open_write_ms', 'summary_ms', 'traces_ms', 'metrics_ms', 'trace_ms', 'breakdown_ms', 'first_look_ms', 'rss_mb', 'retention_step_ms', 'summary_cpu_ms', 'traces_cpu_ms', 'metrics_cpu_ms', 'trace_cpu_ms', 'breakdown_cpu_ms', 'first_look_cpu_ms'] as const;
+const FIGURES = ['open_ms', 'open_read_ms', 'open_write_ms', 'open_read_cpu_ms', 'open_write_cpu_ms', 'summary_ms', 'traces_ms', 'metrics_ms', 'trace_ms', 'breakdown_ms', 'first_look_ms', 'rss_mb', 'retention_step_ms', 'summary_cpu_ms', 'traces_cpu_ms', 'metrics_cpu_ms', 'trace_cpu_ms', 'breakdown_cpu_ms', 'first_look_cpu_ms'] as const;
 
 /** Each figure per size, one row per backend and figure, and the largest size's against the smallest. */
 function curve(lines: Record<string, number | string>[]): string {
