@@ -48,10 +48,10 @@ describe('retention (DuckDB)', () => {
     // The last 18 hours of 12-hour steps: at most two steps' rows, every day of the week.
     expect(Math.max(...spans)).toBeLessThanOrEqual(2 * PER_STEP);
     // Day 3 against the rest of the week: emptied row groups' blocks are reused, not added to
-    // (without retention the file grew ~2.3x from day 3 to day 7).
+    // (without retention the file grew 1.7x from day 3 to day 7; with it, it moved by +-10%).
     expect(sizes.length).toBe(7);
-    expect(Math.max(...sizes.slice(2))).toBeLessThanOrEqual(sizes[2] * 1.3);
-  }, 240_000);
+    expect(Math.max(...sizes.slice(2))).toBeLessThanOrEqual(sizes[2] * 1.4);
+  }, 480_000);
 
   it('one step deletes at most its rows per table, oldest first, and leaves younger rows alone', async () => {
     const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
