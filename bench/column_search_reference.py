@@ -1,5 +1,5 @@
 """The column-search algorithm of the Honeycomb analysis-tools specification, as written there:
-lower-case both, exact 1.0, prefix 0.9, substring 0.8, else difflib ratio * 0.7, kept from 0.3,
+lower-case both, exact 1.0, prefix 0.9, substring 0.8, else difflib ratio * 0.7, kept above 0.3 (`score > 0.3`),
 ordered by score (a stable sort keeps candidate order within ties).
 
 Reads {"candidates": [[dataset, column], ...], "queries": [...], "runs": N, "keep": K} on stdin;
@@ -26,7 +26,7 @@ def search(candidates, query):
     matches = []
     for dataset, column in candidates:
         s = score(query, column)
-        if s >= 0.3:
+        if s > 0.3:
             matches.append((s, dataset, column))
     matches.sort(key=lambda m: -m[0])
     return matches

@@ -1,19 +1,24 @@
 // Bundles the CLI with esbuild. Runs on `npm install` (prepare), so `npm start` needs no build step.
 // Lazy sub-commands become their own chunks (splitting), so `coral --help` loads almost nothing.
+// The bundle is written beside dist/ and swapped in when complete (dist-swap.mjs): a `coral` linked
+// from this checkout keeps working while a build (or `npm test`, which builds) runs.
 import { build } from 'esbuild';
-import { rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { clearStaleBuilds, swapIn } from './dist-swap.mjs';
 import { inkFastOutput } from './ink-fast-output.mjs';
 import { yogaNoFetch } from './yoga-no-fetch.mjs';
 import { bundleWorker } from './worker-bundle.mjs';
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const root = fileURLToPath(new URL('..', import.meta.url));
+clearStaleBuilds(root);
+const next = `dist.next-${process.pid}`;
 const started = performance.now();
 const nameWorker = await bundleWorker('src/honeycomb/name-worker.ts');
 const decodeWorker = await bundleWorker('src/colony/otlp/decode-worker.ts');
 const loadWorker = await bundleWorker('src/demo/load-worker.ts');
 await build({
   entryPoints: { coral: 'src/cli.ts' },
-  outdir: 'dist',
+  outdir: next,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -34,4 +39,5 @@ await build({
   metafile: true,
   logLevel: 'warning',
 });
+swapIn(root, next);
 console.error(`coral: built dist/coral.js in ${Math.round(performance.now() - started)} ms`);

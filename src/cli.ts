@@ -32,6 +32,9 @@ const program = new CoralCommand()
   .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
   .option('--model <provider:model>', 'console: the model (default: config, else the recorded investigation or automatic triage)')
   .option('-y, --yes', 'console: accept sending telemetry to a cloud model without asking (remembered per provider)')
+  .option('--since <duration>', 'console: the window questions are about, this far back from now (30m, 24h, 7d)')
+  .option('--from <time>', 'console: window start (ISO-8601, UTC unless an offset; 13:05 UTC today; now-2h)')
+  .option('--to <time>', 'console: window end, as --from (default now)')
   .action(async (opts, cmd: Command) => {
     if (cmd.args.length > 0) {
       // Commander's wording, with the nearest command suggested (or those there are).
@@ -50,6 +53,8 @@ const colony = program.command('colony').description('the embedded telemetry sto
 
 colony
   .command('serve')
+  // RFD 030's `coral colony start` starts the colony: the same command.
+  .alias('start')
   .description('receive OTLP over HTTP and gRPC (traces, metrics, logs) into the colony, and serve its MCP tools')
   .option('--db <file>', 'colony database file, or :memory: (default: ~/.coral/colony.duckdb; CORAL_HOME moves ~/.coral)')
   .option('--clickhouse <url>', `${CLICKHOUSE_HELP}; creates the exporter's tables when missing`)
@@ -99,6 +104,9 @@ program
   .option('--resume <id>', 'continue this conversation')
   .option('--record <file>', 'save the model\'s rounds so replay:<file> can play them')
   .option('--max-tool-rounds <n>', 'tool rounds before the model must answer (default 8)')
+  .option('--since <duration>', 'the window the question is about: this far back from now (30m, 24h, 7d); every tool call uses it')
+  .option('--from <time>', 'window start: ISO-8601 (UTC unless it has an offset), 13:05 (UTC, today), epoch seconds or ms, now-2h')
+  .option('--to <time>', 'window end, as --from (default now); alone, the window is --since (default 30m) back from it')
   .option('-y, --yes', 'accept sending telemetry to a cloud model without asking (remembered per provider)')
   .action(async (question, o) => (await import('./commands/ask.js')).ask(question, o));
 
@@ -164,8 +172,8 @@ function queryCommand(parent: CoralCommand, spec: string, description: string, s
     .command(spec)
     .description(description)
     .option('--since <duration>', 'how far back from now: 30m, 1h, 24h, 7d', since)
-    .option('--from <time>', 'window start: ISO-8601, epoch seconds or ms, now-2h; with --to instead of --since')
-    .option('--to <time>', 'window end (default now)')
+    .option('--from <time>', 'window start: ISO-8601 (UTC unless it has an offset), 13:05 (UTC, today), epoch seconds or ms, now-2h; runs to --to, else now')
+    .option('--to <time>', 'window end, as --from; alone, the window is --since back from it')
     .outputs(formats)
     .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb, or CORAL_COLONY / config colony.url)')
     .option('--clickhouse <url>', CLICKHOUSE_HELP)
@@ -226,7 +234,7 @@ queryCommand(query, 'events [service]', 'deploys, restarts, config changes (cora
   .option('--kind <kind>', 'deploy, restart, crash, alert or config_change')
   .action(async (service, o) => (await q()).runQuery('coral_query_events', { service, kind: o.kind }, o, 'table'));
 
-const ebpf = query.command('ebpf').description('eBPF (Beyla) data only').helpCommand(true);
+const ebpf = query.command('ebpf').description('eBPF data only (Grafana Beyla, OpenTelemetry eBPF Instrumentation)').helpCommand(true);
 for (const p of ['http', 'grpc', 'sql'] as const) {
   queryCommand(ebpf, `${p} <service>`, `eBPF ${p.toUpperCase()} metrics (coral_query_ebpf_${p}_metrics)`)
     .action(async (service, o) => (await q()).runQuery(`coral_query_ebpf_${p}_metrics`, { service }, o, 'table'));
@@ -324,6 +332,8 @@ demo
   .description('run the summary and the automatic triage on every scenario with several generator seeds, scored against the ground truth')
   .option('--seeds <n>', 'seeds per scenario: the committed one, then others generated on the spot', '3')
   .option('--random <n>', 'also N random incidents drawn by the generator (fault type, service, onset, sampling, noise)', '0')
+  .option('--questions [path]', 'instead: ask a question set (a .json file or a directory of them; default test/triage/questions) and score each answer')
+  .option('--min-full <share>', 'with --questions: exit non-zero below this share fully answered (or on any confidently wrong answer)', '0.9')
   .outputs(['table', 'json'], ' (the rows and the per-kind scores)')
   .action(async (names, opts) => (await import('./commands/demo.js')).demoEval(names, opts));
 

@@ -157,9 +157,9 @@ describe('JSON forms', () => {
   it('config show prints every section as text, JSON only with --json', async () => {
     const text = await coral('config', 'show');
     expect(text.stdout).not.toMatch(/^\s*[{[]/m);
-    for (const section of ['ai:', 'colony:', 'colonies: (none)', 'honeycomb:']) expect(text.stdout).toContain(section);
+    for (const section of ['ai:', 'colony:', 'colonies: (none)', 'honeycomb:', 'tools:']) expect(text.stdout).toContain(section);
     const json = JSON.parse((await coral('config', 'show', '--json')).stdout) as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(['files', 'ai', 'colony', 'colonies', 'honeycomb']);
+    expect(Object.keys(json)).toEqual(['files', 'ai', 'colony', 'colonies', 'honeycomb', 'tools']);
   });
 });
 

@@ -65,7 +65,7 @@ describe('coral help', () => {
   it('prints a nested command\'s help', async () => {
     const h = await coral('help', 'colony', 'serve');
     expect(h.code).toBe(0);
-    expect(h.stdout).toMatch(/^Usage: coral colony serve \[options\]/);
+    expect(h.stdout).toMatch(/^Usage: coral colony serve\|start \[options\]/);
     const deep = await coral('help', 'query', 'ebpf', 'http');
     expect(deep.stdout).toMatch(/^Usage: coral query ebpf http \[options\] <service>/);
     const group = await coral('query', 'help', 'ebpf', 'http');

@@ -5,7 +5,7 @@ import { fit } from './format.js';
 import { type Column, cell, droppedNote, layoutTable } from './table.js';
 
 interface Col { column: string; dataset: string; type: string; similarity: number; last_written: string | null; derived_expression: string | null }
-interface Ds { name: string; column_count: number; derived_column_count: number; last_written: string | null; is_stale: boolean; custom_columns: string[] }
+interface Ds { name: string; column_count: number; derived_column_count: number; last_written: string | null; is_stale: boolean; custom_columns: string[]; app_columns?: string[] }
 
 const COLUMN_COLUMNS: Column<Col>[] = [
   { title: 'column', cells: 16, priority: 0, flex: true, value: (r) => r.column },
@@ -21,7 +21,7 @@ const DATASET_COLUMNS: Column<Ds>[] = [
   { title: 'cols', cells: 5, priority: 0, align: 'right', value: (d) => String(d.column_count) },
   { title: 'derived', cells: 7, priority: 3, align: 'right', value: (d) => String(d.derived_column_count) },
   { title: 'last written', cells: 16, priority: 2, value: (d) => d.last_written ?? 'never' },
-  { title: 'custom columns', cells: 24, priority: 4, value: (d) => d.custom_columns.slice(0, 4).join(', ') },
+  { title: 'app columns', cells: 24, priority: 4, value: (d) => (d.app_columns ?? d.custom_columns).slice(0, 4).join(', ') },
 ];
 
 function TableRows<R>({ rows, columns, width, cursor, start, dim }: { rows: R[]; columns: Column<R>[]; width: number; cursor: number; start: number; dim?: (r: R) => boolean }) {

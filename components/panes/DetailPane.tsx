@@ -5,6 +5,7 @@ import { TraceView } from '../trace/TraceView.js';
 import { ColumnsView } from './ColumnsView.js';
 import { MetricsView } from './MetricsView.js';
 import { SummaryView } from '../summary/SummaryView.js';
+import { tabLabels } from './tab-strip.js';
 
 const TITLES = { traces: '1 Traces', columns: '2 Columns', metrics: '3 Metrics', summary: '4 Summary' } as const;
 
@@ -14,11 +15,11 @@ export function DetailPane({ width, height, focused }: { width: number; height: 
   const inner = { width: width - 2, height: height - 3 };
   return (
     <Box flexDirection="column" width={width} height={height} borderStyle="round" borderColor={focused ? 'cyan' : 'gray'}>
-      <Box>
-        {TABS.map((t) => (
-          <Text key={t} bold={s.tab === t} color={s.tab === t ? 'cyan' : 'gray'}>{` ${TITLES[t]} `}</Text>
+      <Text wrap="truncate">
+        {tabLabels(TABS, TITLES, s.tab, inner.width).map((l, i) => (
+          <Text key={TABS[i]} bold={s.tab === TABS[i]} color={s.tab === TABS[i] ? 'cyan' : 'gray'}>{l}</Text>
         ))}
-      </Box>
+      </Text>
       {/* No overflow clipping: each view draws only what fits, and clipping costs ink a slice per write. */}
       <Box flexDirection="column" height={inner.height}>
         {s.tab === 'traces' && <TraceView width={inner.width} height={inner.height} />}

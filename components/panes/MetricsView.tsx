@@ -7,7 +7,7 @@ import { fit, ms, plural, wrap } from './format.js';
 import { type Column, cell, droppedNote, layoutTable } from './table.js';
 
 interface Row { source: string; protocol: string; httpRoute: string | null; httpMethod: string | null; rpcService: string | null; rpcMethod: string | null; dbOperation: string | null; dbTable: string | null; requests: number; errorRate: number; p50Ms: number | null; p95Ms: number | null; p99Ms: number | null; percentilesAtLeast: boolean }
-interface Metrics { service: string; timeRange: string; sections: { rows: Row[] }[]; analysis: string; notes: string[]; unknownService?: string | null; args?: Record<string, unknown>; error?: string }
+interface Metrics { service: string; timeRange: string; window?: { label: string; absolute: boolean }; sections: { rows: Row[] }[]; analysis: string; notes: string[]; unknownService?: string | null; args?: Record<string, unknown>; error?: string }
 
 const op = (r: Row) => (r.protocol === 'http' ? httpOperation(r.httpMethod, r.httpRoute) : r.protocol === 'grpc' ? `${r.rpcService ? `${r.rpcService.split('.').pop()}/` : ''}${r.rpcMethod}${isStreamMethod(r.rpcMethod) ? ' (stream)' : ''}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`);
 const pct = (v: number | null, atLeast: boolean) => (v === null ? '' : `${atLeast ? '>' : ''}${ms(v)}`);
@@ -20,8 +20,15 @@ export const METRIC_COLUMNS: Column<Row>[] = [
   { title: 'P50', cells: 7, priority: 5, align: 'right', value: (r) => pct(r.p50Ms, r.percentilesAtLeast) },
   { title: 'P95', cells: 7, priority: 0, align: 'right', value: (r) => pct(r.p95Ms, r.percentilesAtLeast) },
   { title: 'P99', cells: 7, priority: 4, align: 'right', value: (r) => pct(r.p99Ms, r.percentilesAtLeast) },
-  { title: 'errors', cells: 7, priority: 0, align: 'right', value: (r) => `${(r.errorRate * 100).toFixed(1)}%`, color: (r) => (r.errorRate >= 0.05 ? TAG_COLORS.error : undefined) },
+  { title: 'errors', cells: 6, priority: 0, align: 'right', value: (r) => `${(r.errorRate * 100).toFixed(1)}%`, color: (r) => (r.errorRate >= 0.05 ? TAG_COLORS.error : undefined) },
 ];
+
+/** Below this many cells the source is one letter (e, o), so the operation keeps room for its name. */
+const COMPACT_SOURCE_BELOW = 40;
+const COMPACT_SOURCE: Column<Row> = { ...METRIC_COLUMNS[0], title: 'src', cells: 3, value: (r) => (r.source === 'ebpf' ? 'e' : 'o') };
+
+/** The RED table's columns for a pane `width` cells wide. */
+export const metricColumns = (width: number): Column<Row>[] => (width < COMPACT_SOURCE_BELOW ? [COMPACT_SOURCE, ...METRIC_COLUMNS.slice(1)] : METRIC_COLUMNS);
 
 /** RED metrics from coral_query_metrics: one row per operation and source. */
 export function MetricsView({ width, height }: { width: number; height: number }) {
@@ -30,11 +37,12 @@ export function MetricsView({ width, height }: { width: number; height: number }
   if (!m) return <Text color="gray">{fit('No metrics yet: run :metrics <service>', width)}</Text>;
   if (m.error) return <Box flexDirection="column">{wrap(`✗ ${m.error}`, width).map((l, i) => <Text key={i} color={TAG_COLORS.error}>{l}</Text>)}</Box>;
   const rows = m.sections.flatMap((sec) => sec.rows);
+  const fixed = m.window?.absolute ? m.window.label : null;
   if (rows.length === 0) {
-    const text = m.unknownService ?? `No metrics for ${m.service} in the last ${m.timeRange} (try a wider --since, or drop a filter)`;
+    const text = m.unknownService ?? `No metrics for ${m.service} in ${fixed ?? `the last ${m.timeRange}`} (try a wider --since, or drop a filter)`;
     return <Box flexDirection="column">{wrap(text, width).map((l, i) => <Text key={i} color="gray">{l}</Text>)}</Box>;
   }
-  const t = layoutTable(METRIC_COLUMNS, width);
+  const t = layoutTable(metricColumns(width), width);
   const note = droppedNote(t.dropped, s.zoomed);
   const notes = [...(note ? [note] : []), ...m.notes.slice(0, 2)];
   const fits = Math.max(0, height - 2 - (m.analysis ? 1 : 0) - notes.length);
@@ -42,7 +50,7 @@ export function MetricsView({ width, height }: { width: number; height: number }
   const room = rows.length > fits ? Math.max(0, fits - 1) : fits;
   return (
     <Box flexDirection="column">
-      <Text bold>{fit(`${m.service}, last ${m.timeRange} · ${plural(rows.length, 'operation')}`, width)}</Text>
+      <Text bold>{fit(`${m.service}, ${fixed ?? `last ${m.timeRange}`} · ${plural(rows.length, 'operation')}`, width)}</Text>
       <Text color="gray">{t.columns.map((c) => cell(c.title, c.width, c.align)).join(' ')}</Text>
       {rows.slice(0, room).map((r, i) => (
         <Text key={i}>

@@ -2,17 +2,33 @@ import { Box, Text } from 'ink';
 import { useEffect } from 'react';
 import { useConsoleActions, useConsoleState } from '../state/context.js';
 import type { Scrollable } from '../state/types.js';
-import { cut } from './format.js';
+import type { Span } from '../text/markdown-inline.js';
+import { cut, width } from './format.js';
 import { scrollWindow } from './scroll.js';
 
+/** `spans`: the line styled in parts (rendered Markdown); `text` is then their text joined. */
 export interface Line {
   text: string;
   color?: string;
   bold?: boolean;
+  spans?: Span[];
+}
+
+/** A styled line's spans, cut to `cells` in all. */
+function spansIn(spans: Span[], cells: number): Span[] {
+  const out: Span[] = [];
+  let left = cells;
+  for (const s of spans) {
+    if (left <= 0) break;
+    const w = width(s.text);
+    out.push(w <= left ? s : { ...s, text: cut(s.text, left) });
+    left -= w;
+  }
+  return out;
 }
 
 /** Lines in a fixed height, scrolled by the state's offset for `target`, with a position line. */
-export function ScrollLines({ lines, width, height, target, fromBottom = false, keys }: { lines: Line[]; width: number; height: number; target: Scrollable; fromBottom?: boolean; keys?: string }) {
+export function ScrollLines({ lines, width: cells, height, target, fromBottom = false, keys }: { lines: Line[]; width: number; height: number; target: Scrollable; fromBottom?: boolean; keys?: string }) {
   const s = useConsoleState();
   const { dispatch } = useConsoleActions();
   const w = scrollWindow(lines.length, height, s.scroll[target], fromBottom, keys);
@@ -24,9 +40,13 @@ export function ScrollLines({ lines, width, height, target, fromBottom = false, 
     <Box flexDirection="column" height={height}>
       {lines.slice(w.start, w.end).map((l, i) => (
         // Cut, not padded: ink fills the rest of the row, and every character written costs a frame.
-        <Text key={w.start + i} color={l.color} bold={l.bold}>{cut(l.text, width) || ' '}</Text>
+        <Text key={w.start + i} color={l.color} bold={l.bold}>
+          {l.spans
+            ? spansIn(l.spans, cells).map((p, k) => <Text key={k} bold={p.bold} italic={p.italic} color={p.color}>{p.text}</Text>)
+            : cut(l.text, cells) || ' '}
+        </Text>
       ))}
-      {w.indicator && <Text color="gray">{cut(w.indicator, width)}</Text>}
+      {w.indicator && <Text color="gray">{cut(w.indicator, cells)}</Text>}
     </Box>
   );
 }

@@ -32,9 +32,10 @@ export function layoutTable<R>(columns: Column<R>[], width: number): TableLayout
     kept.splice(kept.indexOf(worst), 1);
     dropped.push(worst.title.trim());
   }
-  const spare = Math.max(0, width - need(kept));
+  // The flex column gives up cells too when the columns that never drop are wider than the pane: a row never wraps.
+  const spare = width - need(kept);
   const flex = kept.findIndex((c) => c.flex);
-  return { columns: kept.map((c, i) => ({ ...c, width: c.cells + (i === flex ? spare : 0) })), dropped: columns.filter((c) => dropped.includes(c.title.trim())).map((c) => c.title.trim()) };
+  return { columns: kept.map((c, i) => ({ ...c, width: i === flex ? Math.max(1, c.cells + spare) : c.cells })), dropped: columns.filter((c) => dropped.includes(c.title.trim())).map((c) => c.title.trim()) };
 }
 
 export const cell = (text: string, width: number, align: 'left' | 'right' = 'left') => (align === 'right' ? padStart(fit(text, width).trimEnd(), width) : fit(text, width));

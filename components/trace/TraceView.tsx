@@ -7,29 +7,29 @@ import type { TraceJson, TraceNodeJson } from '../state/types.js';
 import { fit, ms, plural, width as cells, wrap } from '../panes/format.js';
 import { type Line, ScrollLines } from '../panes/ScrollLines.js';
 import { colorEnabled, serviceColor, TAG_COLORS } from '../theme/palette.js';
-import { COMPACT_TREE_BELOW, duration, flagText, nameParts, rowColumns, tagsWidth, treePrefix } from './row-layout.js';
+import { COMPACT_TREE_BELOW, duration, flagText, nameParts, rowColumns, sourceTag, tagsWidth, treePrefix } from './row-layout.js';
 import { type TreeRow, barCells, visibleRows } from './rows.js';
 import { useStickyStart } from '../panes/sticky-window.js';
 import { ruler } from './ruler.js';
 import { TraceList } from './TraceList.js';
 
-const TAG = { ebpf: '[eBPF]', otlp: '[OTLP]' } as const;
 const COLOR = colorEnabled();
 
 /** One span row; memoised, so a cursor move re-renders the two rows whose selection changed. */
-const Row = memo(function Row({ row, trace, selected, nameW, barW, tagsW }: { row: TreeRow; trace: TraceJson; selected: boolean; nameW: number; barW: number; tagsW: number }) {
+const Row = memo(function Row({ row, trace, selected, nameW, barW, tagsW, compact }: { row: TreeRow; trace: TraceJson; selected: boolean; nameW: number; barW: number; tagsW: number; compact: boolean }) {
   const n = row.node;
   const fold = row.hasChildren ? (row.folded ? '▸' : '▾') : ' ';
   const name = nameParts(`${fold}${treePrefix(row.prefix, nameW)} `, n.service, n.name, nameW);
-  const f = flagText(n);
-  const tagCells = cells(TAG[n.source]) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan) + cells(f.linked);
+  const f = flagText(n, compact);
+  const tag = sourceTag(n.source, compact);
+  const tagCells = cells(tag) + cells(f.error) + cells(f.slow) + cells(f.merged) + cells(f.orphan) + cells(f.linked);
   const bar = barW ? barCells(n.offsetMs, n.durationMs, trace.durationMs, barW) : null;
   return (
     <Text inverse={selected}>
       {name.head}
       <Text color={serviceColor(n.service)}>{name.service}</Text>
       {`${name.rest} `}
-      <Text color={TAG_COLORS[n.source]}>{TAG[n.source]}</Text>
+      <Text color={TAG_COLORS[n.source]}>{tag}</Text>
       {f.error && <Text color={TAG_COLORS.error} bold>{f.error}</Text>}
       {f.slow && <Text color={TAG_COLORS.slow}>{f.slow}</Text>}
       {f.merged && <Text color={TAG_COLORS.ebpf}>{f.merged}</Text>}
@@ -47,7 +47,7 @@ const Row = memo(function Row({ row, trace, selected, nameW, barW, tagsW }: { ro
 /** Everything known about a span, wrapped to the pane: it scrolls when it does not fit. */
 export function spanLines(node: TraceNodeJson, trace: TraceJson, width: number): Line[] {
   const raw: Line[] = [
-    { text: `${TAG[node.source]} ${node.service}: ${node.name} (${node.kind}) ${ms(node.durationMs)}, self ${ms(node.selfMs)}, at +${ms(node.offsetMs)}`, bold: true },
+    { text: `${sourceTag(node.source)} ${node.service}: ${node.name} (${node.kind}) ${ms(node.durationMs)}, self ${ms(node.selfMs)}, at +${ms(node.offsetMs)}`, bold: true },
     { text: `span ${node.spanId} parent ${node.parentSpanId || '(root)'}` },
   ];
   if (node.error) raw.push({ text: `ERROR ${node.statusMessage}`, color: TAG_COLORS.error });
@@ -76,7 +76,8 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const t = s.trace;
   const trace = t.open === null ? null : t.traces[t.open];
   const rows = trace ? visibleRows(trace.roots, t.folded, t.cursor) : [];
-  const detailHeight = t.detail ? Math.max(6, Math.floor(height / 2)) : 0;
+  // Within the pane, below the header and one tree row: its border never lands on the pane's.
+  const detailHeight = t.detail ? Math.max(3, Math.min(height - 3, Math.max(6, Math.floor(height / 2)))) : 0;
   const treeHeight = Math.max(1, height - 2 - detailHeight);
   const start = useStickyStart(rows.length, t.cursor, treeHeight, `${width}x${height}`);
   if (t.traces.length === 0) {
@@ -97,7 +98,7 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const shown = rows.slice(start, start + treeHeight);
   // The tag column is as wide as the trace's widest tag and markers.
   const tagsW = tagsWidth(trace.roots);
-  const cols = rowColumns(width, tagsW);
+  const cols = rowColumns(width, tagsW, tagsWidth(trace.roots, true));
   const header = `Trace ${trace.traceId.slice(0, 16)} · ${ms(trace.durationMs)} · ${plural(trace.spanCount, 'span')} · ${plural(trace.services.length, 'service')} · depth ${trace.depth}${trace.incomplete ? ' · INCOMPLETE' : ''}`;
   return (
     <Box flexDirection="column">
@@ -107,7 +108,7 @@ export function TraceView({ width, height }: { width: number; height: number }) 
         {ruler(trace.durationMs, cols.bar)}
       </Text>
       {shown.map((r, i) => (
-        <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} nameW={cols.name} barW={cols.bar} tagsW={tagsW} />
+        <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} nameW={cols.name} barW={cols.bar} tagsW={cols.tags} compact={cols.compact} />
       ))}
       {t.detail && rows[t.cursor] && <SpanDetail node={rows[t.cursor].node} trace={trace} width={width} height={detailHeight} />}
     </Box>

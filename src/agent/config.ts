@@ -83,6 +83,8 @@ export const configSchema = z.object({
   honeycomb: honeycombSchema.optional(),
   colonies: z.record(z.string(), z.object({ ask: askSchema.optional() }).strict()).optional(),
   mcp_servers: z.record(z.string(), mcpServer).optional(),
+  /** Tools left out of what the model sees and of the MCP servers coral serves, by name (any server's). */
+  tools: z.object({ disabled: z.array(z.string().min(1)).optional() }).strict().optional(),
 }).strict();
 
 export type McpServerConfig = z.infer<typeof mcpServer>;
@@ -131,7 +133,7 @@ export function readConfigFile(path: string): ConfigFile {
   const r = configSchema.safeParse(raw);
   if (!r.success) {
     const issues = r.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
-    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colony.{url, token}, clickhouse.{url, password, database, tables.{traces, logs, gauge, sum, histogram}, materialize}, colonies.<id>.ask, mcp_servers.<name>.{command, args, env | url, token}, honeycomb.{api_key, region, api_url, cache_ttl_seconds}.');
+    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colony.{url, token}, clickhouse.{url, password, database, tables.{traces, logs, gauge, sum, histogram}, materialize}, colonies.<id>.ask, mcp_servers.<name>.{command, args, env | url, token}, honeycomb.{api_key, region, api_url, cache_ttl_seconds}, tools.disabled.');
   }
   return r.data;
 }
@@ -231,6 +233,21 @@ export function resolveDefaultColony(i: { env?: NodeJS.ProcessEnv; cwd?: string;
     if (l.config.colony?.url) return { ...l.config.colony, layer, from: l.from };
   }
   return undefined;
+}
+
+/**
+ * The tools switched off (`tools.disabled`), the user's file and the project's together: either may
+ * take a tool away. Read through configLayers like every setting; leaving a tool out runs nothing
+ * and sends nothing, so an untrusted project's list applies too.
+ */
+export function resolveDisabledTools(i: { env?: NodeJS.ProcessEnv; cwd?: string; quiet?: boolean } = {}): ReadonlySet<string> {
+  const { global, project } = configLayers(i.env ?? process.env, i.cwd, i);
+  return new Set([...(global.config.tools?.disabled ?? []), ...(project.config.tools?.disabled ?? [])]);
+}
+
+/** Whether a tool may be listed and called (RFD 030's per-tool switch). */
+export function isToolEnabled(name: string, disabled: ReadonlySet<string> = resolveDisabledTools({ quiet: true })): boolean {
+  return !disabled.has(name);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { withUniqueIds } from './call-ids.js';
 import type { AgentEvent, Message, ToolCall, ToolResult } from './events.js';
 import type { ModelProvider } from './providers/types.js';
-import { truncate } from './prompt.js';
+import type { AskWindow } from './ask-window.js';
+import { truncate, windowInstruction } from './prompt.js';
 import type { ToolHub } from './toolhub.js';
 
 export interface TurnOptions {
@@ -16,6 +17,8 @@ export interface TurnOptions {
   /** Tool output reaches the model cut to this many tokens (about 4 characters each). */
   toolOutputTokens?: number;
   signal?: AbortSignal;
+  /** The window the user chose for this turn: the model is told to use it, the providers get it as req.window. */
+  window?: AskWindow;
 }
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 8;
@@ -33,6 +36,7 @@ export async function* runTurn(o: TurnOptions): AsyncGenerator<AgentEvent> {
   const outputChars = (o.toolOutputTokens ?? DEFAULT_TOOL_OUTPUT_TOKENS) * 4;
   o.messages.push({ role: 'user', text: o.question });
   yield { type: 'user_message', text: o.question };
+  const system = o.window ? `${o.system}\n\n${windowInstruction(o.window)}` : o.system;
   const partial = (text: string) => {
     if (text) o.messages.push({ role: 'model', text, toolCalls: [], model: o.provider.name });
   };
@@ -46,11 +50,12 @@ export async function* runTurn(o: TurnOptions): AsyncGenerator<AgentEvent> {
       // The last round keeps the tools defined (a history holding tool calls is only valid beside
       // them) and forbids calling them.
       for await (const chunk of o.provider.generate({
-        system: lastRound ? `${o.system}\n\nYou may not call more tools: answer now with what you have, and say what is still unknown.` : o.system,
+        system: lastRound ? `${system}\n\nYou may not call more tools: answer now with what you have, and say what is still unknown.` : system,
         messages: o.messages,
         tools: o.hub.tools(),
         toolChoice: lastRound ? 'none' : 'auto',
         round,
+        window: o.window,
       }, signal)) {
         if (chunk.type === 'text') {
           text += chunk.text;

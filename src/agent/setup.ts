@@ -4,7 +4,7 @@ import { defaultColonyDbPath } from '../core/paths.js';
 import { type ColonyChoice, resolveColonyChoice } from './colony-choice.js';
 import type { ToolHub } from './toolhub.js';
 import { CoralError } from '../core/errors.js';
-import type { McpServerConfig } from './config.js';
+import { type McpServerConfig, isToolEnabled, resolveDisabledTools } from './config.js';
 
 export type { ColonyChoice };
 
@@ -127,10 +127,11 @@ export async function openAgentSession(
   const [{ createColonyServer }, { createToolContext }, { connectHoneycomb }, { createHoneycombServer }, { ToolHub }, { colonyMcpUrl, colonyTransport }, { configuredTransport }, { honeycombOptions }, { systemPrompt }] = await tools;
   const entries: Parameters<typeof ToolHub.connect>[0] = [];
   if (choice.colony) entries.push({ name: 'colony', transport: colonyTransport(choice.colony, choice.token).transport });
-  if (store) entries.push({ name: 'colony', server: createColonyServer(createToolContext(store)), ready, early: firstData });
+  const disabledTools = resolveDisabledTools({ quiet: true });
+  if (store) entries.push({ name: 'colony', server: createColonyServer(createToolContext(store), { disabledTools }), ready, early: firstData });
   const hc: HoneycombConnection = await connectHoneycomb(honeycombOptions());
   closers.push(() => hc.close());
-  entries.push({ name: 'honeycomb', server: createHoneycombServer(hc.client) });
+  entries.push({ name: 'honeycomb', server: createHoneycombServer(hc.client, { disabledTools }) });
   const refused: string[] = [];
   for (const [name, cfg] of Object.entries(o.mcpServers ?? {})) {
     try {
@@ -142,7 +143,7 @@ export async function openAgentSession(
   }
   let hub: ToolHub;
   try {
-    hub = await ToolHub.connect(entries);
+    hub = await ToolHub.connect(entries, { isEnabled: (tool) => isToolEnabled(tool, disabledTools) });
   } catch (err) {
     // Whatever was started (the local Honeycomb fake, a store) would keep the process alive.
     for (const c of closers) await c().catch(() => undefined);

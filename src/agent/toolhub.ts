@@ -52,13 +52,13 @@ export class ToolHub {
   /** Optional servers that could not be reached, in words. */
   readonly warnings: string[] = [];
 
-  private constructor(private readonly servers: Connected[]) {}
+  private constructor(private readonly servers: Connected[], private readonly isEnabled: (tool: string) => boolean) {}
 
   /**
    * Connects every server. The built-in ones must connect; an optional one (from config) that
    * fails is left out with a warning rather than stopping the investigation.
    */
-  static async connect(entries: { name: string; server?: McpServer; transport?: Transport; ready?: Promise<void>; early?: Promise<void>; optional?: boolean }[]): Promise<ToolHub> {
+  static async connect(entries: { name: string; server?: McpServer; transport?: Transport; ready?: Promise<void>; early?: Promise<void>; optional?: boolean }[], o: { isEnabled?: (tool: string) => boolean } = {}): Promise<ToolHub> {
     const servers: Connected[] = [];
     const warnings: string[] = [];
     for (const e of entries) {
@@ -80,7 +80,7 @@ export class ToolHub {
       }
       servers.push({ name: e.name, client, ready: e.ready, early: e.early });
     }
-    const hub = new ToolHub(servers);
+    const hub = new ToolHub(servers, o.isEnabled ?? (() => true));
     hub.warnings.push(...warnings);
     await hub.refresh();
     return hub;
@@ -91,7 +91,7 @@ export class ToolHub {
     this.owner.clear();
     for (const s of this.servers) {
       for (const t of (await s.client.listTools()).tools) {
-        if (this.owner.has(t.name)) continue; // first server wins a name
+        if (this.owner.has(t.name) || !this.isEnabled(t.name)) continue; // first server wins a name; a disabled tool is not offered
         this.owner.set(t.name, s);
         this.specs.push({ name: t.name, description: t.description ?? '', parameters: t.inputSchema as Record<string, unknown> });
       }

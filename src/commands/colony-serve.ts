@@ -16,6 +16,7 @@ import { createToolContext } from '../colony/tools/types.js';
 import { newRuntimeNonce, writeRuntime } from '../colony/runtime.js';
 import { RUNTIME_ROUTE, findRunningColony, runtimeRoute } from '../colony/runtime-probe.js';
 import { configuredClickHouseUrl } from '../agent/clickhouse.js';
+import { resolveDisabledTools } from '../agent/config.js';
 import { listScenarios } from '../demo/files.js';
 import { parseRetain, startServeRetention } from './colony-retain.js';
 import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
@@ -103,7 +104,8 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   if (opts.mcp) {
     const ctx = createToolContext(store);
     const gate = new Gate(TOOL_RUNS, TOOL_RUNS_WAITING);
-    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools, scenarios, gate }), { allowedHosts, token });
+    const disabledTools = resolveDisabledTools({ quiet: true });
+    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools, scenarios, gate, disabledTools }), { allowedHosts, token });
     mcp = handler;
     routes['/mcp'] = (req, res) => handler.handle(req, res);
   }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { Document, parse, parseDocument } from 'yaml';
 import { type ConfigFile, configSchema, globalConfigPath, projectConfigPath } from '../agent/config.js';
 import { CoralError } from '../core/errors.js';
+import { inferModelName } from '../agent/model-names.js';
 
 /**
  * A dotted key as a path. `colonies.<id>.ask...` keeps the colony id whole even when it has dots
@@ -13,6 +14,26 @@ export function keyPath(key: string): string[] {
   const parts = m ? ['colonies', m[1], ...m[2].split('.')] : key.split('.');
   if (parts.some((p) => p === '')) throw new CoralError(`Invalid key "${key}".`, 'Keys are dotted paths such as ai.ask.default_model, colony.url or honeycomb.region.');
   return parts;
+}
+
+/**
+ * A key and value as RFD 030 writes them, moved to where this config reads them, with a note for
+ * each move: `ask.default_model` is `ai.ask.default_model`, a bare model name gets its provider.
+ */
+export function canonicalSetting(key: string, value: string): { key: string; value: string; notes: string[] } {
+  const notes: string[] = [];
+  let k = key;
+  if (/^ask(\.|$)/.test(k)) {
+    k = `ai.${k}`;
+    notes.push(`${key} is written as ${k} (RFD 030's ask settings live under ai.ask).`);
+  }
+  let v = value;
+  if (/(^|\.)default_model$/.test(k)) {
+    const m = inferModelName(value, k);
+    if (m.note) notes.push(m.note);
+    v = m.model;
+  }
+  return { key: k, value: v, notes };
 }
 
 /** A value as YAML reads it: 12 is a number, true a boolean, [a, b] a list, anything else text. */
@@ -34,7 +55,7 @@ function validate(path: string, value: unknown): ConfigFile {
   return r.data;
 }
 
-function writeAtomically(path: string, text: string): void {
+export function writeAtomically(path: string, text: string): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = `${path}.${process.pid}.tmp`;
   writeFileSync(tmp, text, { mode: 0o600 });
@@ -53,15 +74,18 @@ export function setKey(path: string, key: string, value: string): string {
 }
 
 /** `coral config set KEY VALUE`. */
-export function configSet(key: string, value: string, o: { project?: boolean }): void {
+export function configSet(asked: string, given: string, o: { project?: boolean }): void {
   const path = o.project ? projectConfigPath() : globalConfigPath();
+  const { key, value, notes } = canonicalSetting(asked, given);
+  for (const n of notes) process.stderr.write(`note: ${n}\n`);
   writeAtomically(path, setKey(path, key, value));
   process.stdout.write(`${key} = ${value} in ${path}\n`);
 }
 
 export type Ask = (question: string, fallback: string) => Promise<string>;
 
-const PROVIDERS: Record<string, { model: string; keyVar?: string }> = {
+/** Each provider `config init` and the first-run setup offer: its default model and key variable. */
+export const PROVIDERS: Record<string, { model: string; keyVar?: string }> = {
   google: { model: 'gemini-2.5-flash', keyVar: 'GEMINI_API_KEY' },
   openai: { model: 'gpt-4o-mini', keyVar: 'OPENAI_API_KEY' },
   anthropic: { model: 'claude-sonnet-4-5', keyVar: 'ANTHROPIC_API_KEY' },
@@ -70,7 +94,7 @@ const PROVIDERS: Record<string, { model: string; keyVar?: string }> = {
 
 const VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-async function askUntil(ask: Ask, question: string, fallback: string, ok: (v: string) => boolean, accepted: string): Promise<string> {
+export async function askUntil(ask: Ask, question: string, fallback: string, ok: (v: string) => boolean, accepted: string): Promise<string> {
   for (;;) {
     const v = (await ask(question, fallback)).trim() || fallback;
     if (ok(v)) return v;

@@ -2,6 +2,15 @@ import { CoralError } from '../core/errors.js';
 import { KEYRING_SERVICE, type SecretStore, systemKeyring } from '../agent/keyring.js';
 
 const PROVIDERS = ['google', 'openai', 'anthropic', 'honeycomb'];
+/**
+ * RFD 030's key names, and "gemini", name a provider too. The key is stored under the name given, so
+ * a config's keyring://coral/openai_api_key (whose hint says `coral config set-key openai_api_key`)
+ * finds it.
+ */
+const ALIASES: Record<string, string> = {
+  gemini: 'google', google_api_key: 'google', gemini_api_key: 'google', openai_api_key: 'openai', anthropic_api_key: 'anthropic', honeycomb_api_key: 'honeycomb',
+};
+const providerOf = (name: string): string | undefined => (PROVIDERS.includes(name) ? name : ALIASES[name]);
 
 /** Reads one line without echoing it on a terminal; from a pipe, the first line. */
 async function readSecret(prompt: string): Promise<string> {
@@ -35,13 +44,14 @@ async function readSecret(prompt: string): Promise<string> {
 }
 
 /** `coral config set-key PROVIDER`: stores the API key in the system keyring, and says how to refer to it. */
-export async function configSetKey(provider: string, o: { store?: SecretStore; read?: (prompt: string) => Promise<string> } = {}): Promise<void> {
-  if (!PROVIDERS.includes(provider)) throw new CoralError(`Unknown provider "${provider}".`, `Use one of: ${PROVIDERS.join(', ')}.`);
+export async function configSetKey(name: string, o: { store?: SecretStore; read?: (prompt: string) => Promise<string> } = {}): Promise<void> {
+  const provider = providerOf(name);
+  if (!provider) throw new CoralError(`Unknown provider "${name}".`, `Use one of: ${PROVIDERS.join(', ')} (or ${Object.keys(ALIASES).join(', ')}).`);
   const store = o.store ?? systemKeyring();
   const key = await (o.read ?? readSecret)(`API key for ${provider} (not echoed): `);
-  if (!key) throw new CoralError('No key given: nothing was stored.', `Type or pipe the key: coral config set-key ${provider} < file`);
-  store.set(KEYRING_SERVICE, provider, key);
-  const ref = `keyring://${KEYRING_SERVICE}/${provider}`;
+  if (!key) throw new CoralError('No key given: nothing was stored.', `Type or pipe the key: coral config set-key ${name} < file`);
+  store.set(KEYRING_SERVICE, name, key);
+  const ref = `keyring://${KEYRING_SERVICE}/${name}`;
   const where = provider === 'honeycomb' ? 'honeycomb.api_key' : `ai.ask.api_keys.${provider}`;
   process.stdout.write(`Stored in the system keyring as ${ref}.\nRefer to it in ~/.coral/config.yaml:  ${where}: ${ref}\n`);
 }

@@ -9,6 +9,7 @@ import {
   readConfigFile,
   resolveAskSettings,
   resolveDefaultColony,
+  resolveDisabledTools,
   resolveSecret,
 } from '../agent/config.js';
 import { plainSecretProblems } from '../agent/config-audit.js';
@@ -62,6 +63,7 @@ export function configSections(env: NodeJS.ProcessEnv = process.env): Record<str
       api_url: hc.api_url ?? (hc.dropped ? `(none: the project's ${maskUrl(hc.dropped)} is used only with its own honeycomb.api_key)` : null),
       cache_ttl_seconds: hc.cache_ttl_seconds ?? null,
     },
+    tools: { disabled: [...resolveDisabledTools({ env, quiet: true })] },
   };
 }
 

@@ -6,6 +6,7 @@ import type { HoneycombClient } from '../honeycomb/api.js';
 import { parseToolInput } from '../core/input.js';
 import { type HoneycombConnectOptions, connectHoneycomb } from '../honeycomb/connect.js';
 import { honeycombOptions } from '../agent/honeycomb-options.js';
+import { resolveDisabledTools } from '../agent/config.js';
 import { jsonForTerminal, terminalSafe, terminalSafeDeep } from '../core/terminal-text.js';
 import { runSearch, runSummary, searchInput, summaryInput } from '../honeycomb/tools.js';
 
@@ -103,13 +104,13 @@ export async function honeycombSummary(o: CommonOptions & { samples: string | fa
     }
     const r = terminalSafeDeep(summary);
     process.stdout.write(`Environment ${r.environment}: ${r.dataset_count} datasets\n`);
-    process.stdout.write(`${tableOf(['dataset', 'columns', 'derived', 'last written', 'conventions', 'custom columns', ...(include ? ['sample columns'] : [])], r.datasets.map((d) => [
+    process.stdout.write(`${tableOf(['dataset', 'columns', 'derived', 'last written', 'conventions', 'app columns', ...(include ? ['sample columns'] : [])], r.datasets.map((d) => [
       d.is_stale ? `${d.name} (stale)` : d.name,
       String(d.column_count),
       String(d.derived_column_count),
       d.last_written ?? 'never',
       Object.entries(d.semantic_groups).filter(([, v]) => v).map(([k]) => k.replace(/^has_/, '')).join(' '),
-      d.custom_columns.slice(0, 6).join(', '),
+      d.app_columns.slice(0, 6).join(', '),
       ...(include ? [(d.sample_columns ?? []).join(', ')] : []),
     ]))}\n`);
     if (r.environment_derived_columns?.length) {
@@ -125,7 +126,7 @@ export async function honeycombMcp(o: HoneycombConnectOptions): Promise<void> {
   const { createHoneycombServer } = await import('../honeycomb/tools.js');
   const conn = await connectHoneycomb(honeycombOptions(o));
   process.stderr.write(`coral honeycomb mcp: serving ${conn.describe} over stdio\n`);
-  const server = createHoneycombServer(conn.client);
+  const server = createHoneycombServer(conn.client, { disabledTools: resolveDisabledTools({ quiet: true }) });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();

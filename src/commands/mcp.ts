@@ -5,6 +5,7 @@ import { createColonyServer } from '../colony/server.js';
 import { createToolContext } from '../colony/tools/types.js';
 import { listScenarios } from '../demo/files.js';
 import { resolveColonyChoice } from '../agent/colony-choice.js';
+import { resolveDisabledTools } from '../agent/config.js';
 import { type AccessOptions, openLocalStore } from './colony-access.js';
 
 /**
@@ -22,7 +23,7 @@ export async function mcpServe(asked: AccessOptions & { listDeprecatedTools?: bo
   const { StdioServerTransport } = await import('@modelcontextprotocol/sdk/server/stdio.js');
   // stdout is the protocol channel: everything human goes to stderr.
   const store = await openLocalStore(opts);
-  const server = createColonyServer(createToolContext(store), { listDeprecatedTools: opts.listDeprecatedTools, scenarios: listScenarios() });
+  const server = createColonyServer(createToolContext(store), { listDeprecatedTools: opts.listDeprecatedTools, scenarios: listScenarios(), disabledTools: resolveDisabledTools({ quiet: true }) });
   const transport = new StdioServerTransport();
   const closed = new Promise<void>((done) => {
     transport.onclose = () => done();

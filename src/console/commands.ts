@@ -26,7 +26,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   { name: 'env', usage: ':env', description: 'Honeycomb environment summary' },
   { name: 'load', usage: ':load <scenario>', description: 'load another demo scenario' },
   { name: 'model', usage: ':model <provider:model>', description: 'switch the model' },
-  { name: 'export', usage: ':export', description: 'save the session as Markdown and JSON lines' },
+  { name: 'export', usage: ':export', description: 'save the session as an incident note, its tool results and JSON lines' },
   { name: 'help', usage: ':help', description: 'keys and commands' },
 ];
 

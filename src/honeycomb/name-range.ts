@@ -12,7 +12,7 @@
  */
 import { BlockMatcher } from './block-matcher.js';
 import { GRAM_WORDS, type NameTable, RANGES, addGrams } from './name-table.js';
-import { MIN_SCORE, matchScore } from './similarity.js';
+import { isMatch, matchScore } from './similarity.js';
 
 /** difflib's autojunk starts at this length of the column side: such names take the plain path. */
 export const AUTOJUNK_LENGTH = 200;
@@ -93,7 +93,7 @@ export class QueryPlan {
     this.need = new Int32Array(maxLength + 1);
     for (let L = 0; L <= maxLength; L++) {
       let m = 0;
-      while (m <= Math.min(la, L) && (2.0 * m) / (la + L) * 0.7 < MIN_SCORE) m++;
+      while (m <= Math.min(la, L) && !isMatch((2.0 * m) / (la + L) * 0.7)) m++;
       this.need[L] = m;
     }
     this.masks = new Int32Array(table.symbolOf.size);

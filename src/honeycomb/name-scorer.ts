@@ -9,7 +9,7 @@ import { EXACT } from './block-matcher.js';
 import { AUTOJUNK_LENGTH, QueryPlan, type RangeOutputs, rangeOutputs, scoreRange } from './name-range.js';
 import { PARALLEL_MIN_NAMES, shareRanges } from './name-pool.js';
 import { type NameTable, RANGES } from './name-table.js';
-import { MIN_SCORE, matchScore } from './similarity.js';
+import { isMatch, matchScore } from './similarity.js';
 
 /**
  * Scratch space per table, reused by every query: allocating a megabyte per search costs more in
@@ -41,7 +41,7 @@ function buffersFor(table: NameTable): Buffers {
 
 export interface NameScores {
   /**
-   * Ids of the matching names (score >= MIN_SCORE), in no particular order. The arrays are the
+   * Ids of the matching names (score > MIN_SCORE), in no particular order. The arrays are the
    * table's scratch space: valid until the next scoreNames on the same table.
    */
   ids: Int32Array;
@@ -125,7 +125,7 @@ export function scoreNames(table: NameTable, queryLower: string, depth = Infinit
       const id = pendingId[p];
       const L = lengths[id];
       const score = L >= AUTOJUNK_LENGTH ? (matchScore(queryLower, names[id]) ?? 0) : ratio(mine().matcher.matches(id, EXACT, 0), L);
-      if (score < MIN_SCORE) continue;
+      if (!isMatch(score)) continue;
       push(out, id, score);
       knownRatios.set(score, (knownRatios.get(score) ?? 0) + w[id]);
     }

@@ -51,22 +51,41 @@ export function detectSemanticGroups(columns: string[]): SemanticGroups {
   return out;
 }
 
-const KNOWN_PREFIXES = [
+/** The specification's known conventions, exactly: custom_columns leaves out what they match. */
+const SPEC_PREFIXES = [
   'trace.', 'span.', 'service.', 'http.', 'db.', 'k8s.', 'cloud.', 'system.', 'log.', 'net.', 'rpc.', 'messaging.', 'faas.',
-  'process.', 'exception.', 'thread.', 'code.', 'enduser.', 'network.', 'url.', 'server.', 'client.', 'telemetry.', 'meta.',
+  'process.', 'exception.', 'thread.', 'code.', 'enduser.',
 ];
-const KNOWN_EXACT = new Set(['duration_ms', 'name', 'body', 'severity', 'severity_text', 'error']);
-const known = (c: string) => KNOWN_PREFIXES.some((p) => c.startsWith(p)) || KNOWN_EXACT.has(c);
+const SPEC_EXACT = new Set(['duration_ms', 'name', 'body', 'severity', 'severity_text']);
+const specKnown = (c: string, prefixes: readonly string[], exact: ReadonlySet<string>) => prefixes.some((p) => c.startsWith(p)) || exact.has(c);
 
-/** Columns outside the known conventions, in order, at most `max`. */
+/**
+ * Columns outside the known conventions, in order, at most `max`: the specification's
+ * extract_custom_columns to the letter. Its histogram rule (skip `x.p99` when the base `x` starts
+ * with a known prefix) never skips more than the prefix rule already did, so `duration_ms.p99` is
+ * custom there.
+ */
 export function customColumns(columns: string[], max = 20): string[] {
+  return columns.filter((col) => !specKnown(col.toLowerCase(), SPEC_PREFIXES, SPEC_EXACT)).slice(0, max);
+}
+
+/**
+ * Coral's further grouping (a field of its own, `app_columns`): the custom columns less newer
+ * OpenTelemetry namespaces the specification's list predates (network., url., server., client.,
+ * telemetry.), Honeycomb's own (meta., error) and histogram subfields of any known column
+ * (duration_ms.p99): what is left is the application's own attributes, which tell datasets apart.
+ */
+const MORE_PREFIXES = [...SPEC_PREFIXES, 'network.', 'url.', 'server.', 'client.', 'telemetry.', 'meta.'];
+const MORE_EXACT = new Set([...SPEC_EXACT, 'error']);
+const moreKnown = (c: string) => specKnown(c, MORE_PREFIXES, MORE_EXACT);
+
+export function appColumns(columns: string[], max = 20): string[] {
   const out: string[] = [];
   for (const col of columns) {
     const c = col.toLowerCase();
-    if (known(c)) continue;
-    // A histogram column of a known column (duration_ms.p99) is no more custom than the column itself.
+    if (moreKnown(c)) continue;
     const suffix = HISTOGRAM_SUFFIXES.find((s) => c.endsWith(s));
-    if (suffix && known(c.slice(0, -suffix.length))) continue;
+    if (suffix && moreKnown(c.slice(0, -suffix.length))) continue;
     out.push(col);
     if (out.length >= max) break;
   }

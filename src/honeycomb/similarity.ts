@@ -114,12 +114,15 @@ function codePoints(s: string): number[] {
   return out;
 }
 
-/** The specification's minimum score for a column to be a match. */
+/** The specification's threshold: a column is a match when its score is above it (`score > 0.3`). */
 export const MIN_SCORE = 0.3;
+
+/** Whether a score makes a match: strictly above MIN_SCORE, as the specification's `if score > 0.3`. */
+export const isMatch = (score: number): boolean => score > MIN_SCORE;
 
 /**
  * Exact 1.0, prefix 0.9, substring 0.8, else SequenceMatcher(None, query, column).ratio() * 0.7,
- * both lowercased. The caller keeps scores >= MIN_SCORE.
+ * both lowercased. The caller keeps the scores isMatch accepts.
  */
 export function columnScore(query: string, column: string): number {
   const q = query.toLowerCase();
@@ -131,7 +134,7 @@ export function columnScore(query: string, column: string): number {
 }
 
 /**
- * columnScore when it reaches MIN_SCORE, else null. Equal to columnScore wherever it returns a
+ * columnScore when it is a match (above MIN_SCORE), else null. Equal to columnScore wherever it returns a
  * number; the quick_ratio bound only skips work whose result would be dropped anyway.
  */
 export function matchScore(queryLower: string, column: string, query: QueryCounts = queryCounts(queryLower)): number | null {
@@ -139,9 +142,9 @@ export function matchScore(queryLower: string, column: string, query: QueryCount
   if (c === queryLower) return 1.0;
   if (c.startsWith(queryLower)) return 0.9;
   if (c.includes(queryLower)) return 0.8;
-  if (query.upperBound(c) * 0.7 < MIN_SCORE) return null;
+  if (!isMatch(query.upperBound(c) * 0.7)) return null;
   const score = new SequenceMatcher(queryLower, c).ratio() * 0.7;
-  return score >= MIN_SCORE ? score : null;
+  return isMatch(score) ? score : null;
 }
 
 /** The query's characters counted once, for a fast quick_ratio against many columns. */

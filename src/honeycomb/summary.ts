@@ -1,8 +1,8 @@
 import type { HoneycombClient } from './api.js';
 import type { DatasetFailure } from './search.js';
 import { isStale, relativeTime } from './relative-time.js';
-import { type SemanticGroups, customColumns, detectSemanticGroups } from './semantic.js';
-import type { HcColumn } from './types.js';
+import { type SemanticGroups, appColumns, customColumns, detectSemanticGroups } from './semantic.js';
+import type { HcColumn, HcDerivedColumn } from './types.js';
 
 export interface DatasetSummary {
   name: string;
@@ -11,7 +11,12 @@ export interface DatasetSummary {
   derived_column_count: number;
   last_written: string | null;
   semantic_groups: SemanticGroups;
+  /** The specification's custom columns: outside its list of known conventions. */
   custom_columns: string[];
+  /** Coral's narrower grouping: custom_columns less newer OTel and Honeycomb namespaces (semantic.ts appColumns). */
+  app_columns: string[];
+  /** The dataset's own derived columns with their expressions (the specification lists both levels). */
+  derived_columns: DerivedColumnSummary[];
   /** When asked: the most recently written columns. */
   sample_columns?: string[];
   /** No data for more than 60 days. */
@@ -39,6 +44,8 @@ export interface SummaryOptions {
 }
 
 export const MAX_SAMPLE_COLUMNS = 50;
+
+const derivedSummary = (d: HcDerivedColumn): DerivedColumnSummary => ({ alias: d.alias, expression: d.expression, description: d.description || null });
 
 function samples(columns: HcColumn[], n: number): string[] {
   return [...columns]
@@ -74,6 +81,8 @@ export async function environmentSummary(client: HoneycombClient, o: SummaryOpti
         last_written: relativeTime(d.last_written_at, now),
         semantic_groups: detectSemanticGroups(names),
         custom_columns: customColumns(names),
+        app_columns: appColumns(names),
+        derived_columns: dcs.map(derivedSummary),
         ...(include ? { sample_columns: samples(columns, n) } : {}),
         is_stale: isStale(d.last_written_at, now),
       };
@@ -88,7 +97,7 @@ export async function environmentSummary(client: HoneycombClient, o: SummaryOpti
     environment,
     dataset_count: datasets.length,
     datasets: summaries.filter((s): s is DatasetSummary => s !== null),
-    environment_derived_columns: envDerived ? envDerived.map((d) => ({ alias: d.alias, expression: d.expression, description: d.description || null })) : null,
+    environment_derived_columns: envDerived ? envDerived.map(derivedSummary) : null,
     datasets_failed: failed,
   };
 }

@@ -55,13 +55,17 @@ Examples:
 - Search for "http.status" to find HTTP status code columns
 - Search in a specific dataset or across all datasets`;
 
+const derivedSummary = z.object({ alias: z.string(), expression: z.string(), description: z.string().nullable() });
+
 export const SUMMARY_DESCRIPTION = `Get a summary of all datasets in the Honeycomb environment.
 
 Use this tool to understand what datasets exist and their characteristics
 before deciding which dataset(s) to use.
 
 Returns dataset names, descriptions, column counts, semantic groups (OpenTelemetry conventions present),
-custom columns, sample column names, staleness, and environment-wide derived columns.`;
+custom columns (outside the known OpenTelemetry conventions), app_columns (custom columns less newer
+OpenTelemetry and Honeycomb namespaces: the application's own attributes), sample column names,
+staleness, and dataset-level and environment-wide derived columns with their expressions.`;
 
 export type SearchArgs = z.infer<z.ZodObject<typeof searchInput>>;
 export type SummaryArgs = z.infer<z.ZodObject<typeof summaryInput>>;
@@ -83,9 +87,9 @@ function failure(err: unknown): CallToolResult {
   return { content: [{ type: 'text', text: e.hint ? `${e.message} ${e.hint}` : e.message }], isError: true };
 }
 
-/** Registers the two tools on a server (the console's hub, or the stdio server below). */
-export function registerHoneycombTools(server: McpServer, client: HoneycombClient): void {
-  server.registerTool('honeycomb_search_columns', {
+/** Registers the two tools on a server (the console's hub, or the stdio server below), less the disabled ones. */
+export function registerHoneycombTools(server: McpServer, client: HoneycombClient, disabled: ReadonlySet<string> = new Set()): void {
+  if (!disabled.has('honeycomb_search_columns')) server.registerTool('honeycomb_search_columns', {
     title: 'Search Honeycomb columns',
     description: SEARCH_DESCRIPTION,
     inputSchema: strictInput(searchInput),
@@ -101,7 +105,7 @@ export function registerHoneycombTools(server: McpServer, client: HoneycombClien
       return failure(err);
     }
   });
-  server.registerTool('honeycomb_get_environment_summary', {
+  if (!disabled.has('honeycomb_get_environment_summary')) server.registerTool('honeycomb_get_environment_summary', {
     title: 'Honeycomb environment summary',
     description: SUMMARY_DESCRIPTION,
     inputSchema: strictInput(summaryInput),
@@ -109,9 +113,10 @@ export function registerHoneycombTools(server: McpServer, client: HoneycombClien
       environment: z.string(), dataset_count: z.number(),
       datasets: z.array(z.object({
         name: z.string(), description: z.string(), column_count: z.number(), derived_column_count: z.number(), last_written: z.string().nullable(),
-        semantic_groups: groups, custom_columns: z.array(z.string()), sample_columns: z.array(z.string()).optional(), is_stale: z.boolean(),
+        semantic_groups: groups, custom_columns: z.array(z.string()), app_columns: z.array(z.string()),
+        derived_columns: z.array(derivedSummary), sample_columns: z.array(z.string()).optional(), is_stale: z.boolean(),
       })),
-      environment_derived_columns: z.array(z.object({ alias: z.string(), expression: z.string(), description: z.string().nullable() })).nullable(),
+      environment_derived_columns: z.array(derivedSummary).nullable(),
       datasets_failed: failures,
     },
     annotations: { readOnlyHint: true, openWorldHint: true },
@@ -124,10 +129,11 @@ export function registerHoneycombTools(server: McpServer, client: HoneycombClien
   });
 }
 
-export function createHoneycombServer(client: HoneycombClient): McpServer {
+/** The Honeycomb tools as an MCP server; tools switched off in config (`tools.disabled`) are left out. */
+export function createHoneycombServer(client: HoneycombClient, o: { disabledTools?: ReadonlySet<string> } = {}): McpServer {
   const server = new McpServer({ name: 'coral-honeycomb', version: VERSION }, {
     instructions: 'Honeycomb column search and environment summary. Start with honeycomb_get_environment_summary to pick datasets, then honeycomb_search_columns.',
   });
-  registerHoneycombTools(server, client);
+  registerHoneycombTools(server, client, o.disabledTools);
   return server;
 }

@@ -29,6 +29,22 @@ describe('keyring:// references', () => {
     expect(store.data.has(`${KEYRING_SERVICE}/google`)).toBe(false);
   });
 
+  it("the missing-secret hint's own command works: set-key openai_api_key stores where keyring://coral/openai_api_key reads", async () => {
+    const store = memoryStore();
+    let hint = '';
+    try {
+      readKeyring('keyring://coral/openai_api_key', store);
+    } catch (err) {
+      hint = (err as { hint?: string }).hint ?? '';
+    }
+    expect(hint).toBe('Store it with: coral config set-key openai_api_key');
+    await configSetKey('openai_api_key', { store, read: async () => 'sk-rfd' });
+    expect(readKeyring('keyring://coral/openai_api_key', store)).toBe('sk-rfd');
+    expect(String(write.mock.calls.at(-1)?.[0])).toMatch(/ai\.ask\.api_keys\.openai: keyring:\/\/coral\/openai_api_key/);
+    await configSetKey('gemini', { store, read: async () => 'g' });
+    expect(readKeyring('keyring://coral/gemini', store)).toBe('g');
+  });
+
   it('the system keyring answers, or says clearly why it cannot', () => {
     // Machines without a Secret Service (this CI container) get the explanation, never a crash.
     try {

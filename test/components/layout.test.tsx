@@ -54,8 +54,8 @@ describe('columns and tables', () => {
     const wide = layoutTable(METRIC_COLUMNS, 100);
     expect(wide.dropped).toEqual([]);
     const narrow = layoutTable(METRIC_COLUMNS, 45);
-    expect(narrow.dropped).toEqual(['requests', 'P50', 'P99']);
-    expect(narrow.columns.map((c) => c.title)).toEqual(['source', 'operation', 'P95', 'errors']);
+    expect(narrow.dropped).toEqual(['P50', 'P99']);
+    expect(narrow.columns.map((c) => c.title)).toEqual(['source', 'operation', 'requests', 'P95', 'errors']);
     expect(narrow.columns.reduce((n, c) => n + c.width, 0) + narrow.columns.length - 1).toBe(45);
   });
 

@@ -47,7 +47,7 @@ describe('private files', () => {
     mkdirSync(dir, { mode: 0o755 });
     chmodSync(dir, 0o755);
     const files = new ConsoleEngine({ demo: 'payment-failure', model: 'triage:automatic' }).exportSession(dir);
-    expect(files).toHaveLength(2);
+    expect(files).toHaveLength(3);
     for (const f of files) expect(mode(f)).toBe(0o600);
     expect(mode(dir)).toBe(0o700);
   });

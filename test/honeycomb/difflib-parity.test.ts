@@ -39,7 +39,7 @@ describe('SequenceMatcher against Python difflib, to the last digit', () => {
     for (const [a, b, ratio] of fixture.cases) {
       const expected = b === a ? 1.0 : b.startsWith(a) ? 0.9 : b.includes(a) ? 0.8 : ratio * 0.7;
       expect(columnScore(a, b), `${a} / ${b}`).toBe(expected);
-      expect(matchScore(a, b), `${a} / ${b}`).toBe(expected >= MIN_SCORE ? expected : null);
+      expect(matchScore(a, b), `${a} / ${b}`).toBe(expected > MIN_SCORE ? expected : null);
     }
   });
 });

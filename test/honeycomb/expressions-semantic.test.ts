@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { derivedType, referencedColumns } from '../../src/honeycomb/expressions.js';
-import { customColumns, detectSemanticGroups } from '../../src/honeycomb/semantic.js';
+import { appColumns, customColumns, detectSemanticGroups } from '../../src/honeycomb/semantic.js';
 
 describe('referencedColumns at the edges of the grammar', () => {
   it('reads a name that runs to the end of the expression', () => {
@@ -63,12 +63,25 @@ describe('semantic groups, one column at a time', () => {
   });
 });
 
-describe('customColumns', () => {
-  it('leaves out the known exact names in any case', () => {
-    expect(customColumns(['name', 'body', 'severity', 'severity_text', 'error', 'Duration_MS', 'plan'])).toEqual(['plan']);
+describe('customColumns: the specification\'s extract_custom_columns to the letter', () => {
+  it('leaves out the five known exact names in any case, and keeps error (not on the spec\'s list)', () => {
+    expect(customColumns(['name', 'body', 'severity', 'severity_text', 'error', 'Duration_MS', 'plan'])).toEqual(['error', 'plan']);
   });
 
-  it.each(['.max', '.min', '.count', '.sum', '.avg', '.p50', '.p90', '.p95', '.p99'])('treats a %s histogram column like the column it summarises', (s) => {
-    expect(customColumns([`duration_ms${s}`, `http.server.duration${s}`, `cart_value${s}`])).toEqual([`cart_value${s}`]);
+  it('keeps the namespaces the spec\'s prefix list does not name', () => {
+    const cols = ['network.peer.address', 'url.path', 'server.address', 'client.address', 'telemetry.sdk.name', 'meta.signal_type', 'rpc.method', 'enduser.id'];
+    expect(customColumns(cols)).toEqual(cols.slice(0, 6));
+  });
+
+  it.each(['.max', '.min', '.count', '.sum', '.avg', '.p50', '.p90', '.p95', '.p99'])('skips a %s histogram column only when its base has a known prefix', (s) => {
+    expect(customColumns([`duration_ms${s}`, `http.server.duration${s}`, `cart_value${s}`])).toEqual([`duration_ms${s}`, `cart_value${s}`]);
+  });
+});
+
+describe('appColumns: coral\'s narrower grouping beside custom_columns', () => {
+  it('also leaves out newer OTel and Honeycomb namespaces, error, and histograms of any known column', () => {
+    const cols = ['network.peer.address', 'url.path', 'server.address', 'client.address', 'telemetry.sdk.name', 'meta.signal_type', 'error', 'duration_ms.p99', 'app.order.id', 'host.name'];
+    expect(appColumns(cols)).toEqual(['app.order.id', 'host.name']);
+    expect(appColumns(Array.from({ length: 30 }, (_, i) => `app${i}`))).toHaveLength(20);
   });
 });

@@ -7,7 +7,7 @@ import { MIN_SCORE, SequenceMatcher, columnScore, matchScore } from '../../src/h
 
 /**
  * Edges of the column search that a plausible wrong implementation gets wrong: a score of exactly
- * MIN_SCORE, ties in score, pagination against a list written out by hand, and the token tie-break
+ * MIN_SCORE (dropped), ties in score, pagination against a list written out by hand, and the token tie-break
  * on columns where it changes the order.
  */
 const col = (key_name: string) => ({ key_name, type: 'string' as const, description: '', lastWrittenAgoSec: 60 });
@@ -20,7 +20,7 @@ const ENV: FakeEnvironment = {
     ds('alpha', ['dur_a', 'dur_b', 'xdurx']),
     ds('beta', ['dur_c', 'dur']),
     ds('gamma', ['xlatency.foo', 'xlatency.elapsed', 'http.latency', 'latencyz']),
-    ds('delta', ['axbxcxxxxxx', 'axbxcxxxxxxx']),
+    ds('delta', ['axbxcxxxxx', 'axbxcxxxxxx', 'axbxcxxxxxxx']),
   ],
   environmentDerived: [{ alias: 'dur_env', expression: 'INT($dur)', description: '' }],
 };
@@ -45,15 +45,23 @@ const DUR = [
   'alpha/xdurx=0.8',
 ];
 
-describe('the MIN_SCORE threshold is inclusive', () => {
-  it("'abc' vs 'axbxcxxxxxx' scores exactly 0.3 and is kept; one more character drops it", async () => {
+describe('the MIN_SCORE threshold is exclusive, as the specification\'s `score > 0.3`', () => {
+  it("'abc' vs 'axbxcxxxxxx' scores exactly 0.3 and is dropped; one character fewer is kept", async () => {
     expect(columnScore('abc', 'axbxcxxxxxx')).toBe(0.3);
-    expect(matchScore('abc', 'axbxcxxxxxx')).toBe(MIN_SCORE);
-    expect(columnScore('abc', 'axbxcxxxxxxx')).toBeLessThan(MIN_SCORE);
+    expect(matchScore('abc', 'axbxcxxxxxx')).toBeNull();
+    expect(columnScore('abc', 'axbxcxxxxx')).toBeGreaterThan(MIN_SCORE);
+    expect(matchScore('abc', 'axbxcxxxxx')).toBe((6 / 13) * 0.7);
     expect(matchScore('abc', 'axbxcxxxxxxx')).toBeNull();
     const r = await searchColumns(client, { query: 'abc', dataset: 'delta' });
-    expect(rows(r)).toEqual(['delta/axbxcxxxxxx=0.3']);
+    expect(rows(r)).toEqual([`delta/axbxcxxxxx=${(6 / 13) * 0.7}`]);
     expect(r.total_matches).toBe(1);
+  });
+
+  it('the spec\'s own near-threshold cases: lat9999 drops latency, route drops host.name (both exactly 0.3)', () => {
+    expect(columnScore('lat9999', 'latency')).toBe(0.3);
+    expect(matchScore('lat9999', 'latency')).toBeNull();
+    expect(columnScore('route', 'host.name')).toBe(0.3);
+    expect(matchScore('route', 'host.name')).toBeNull();
   });
 });
 

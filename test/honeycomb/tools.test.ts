@@ -30,6 +30,11 @@ describe('honeycomb_search_columns', () => {
     expect(r.results[1]).toMatchObject({ is_derived: true, last_written: null, derived_expression: 'IF(LTE($duration_ms, 250), "ok", "slow")' });
   });
 
+  it("keeps scores strictly above 0.3: statuscode matches the specification Python's 32 (33 with >=)", async () => {
+    expect((await searchColumns(client(), { query: 'statuscode', limit: 1000 })).total_matches).toBe(32);
+    expect((await searchColumns(client(), { query: 'lat9999', limit: 1000 })).total_matches).toBe(0);
+  });
+
   it('paginates with limit and offset, and says whether there is more', async () => {
     const c = client();
     const all = await searchColumns(c, { query: 'trace', limit: 1000 });
@@ -93,7 +98,11 @@ describe('honeycomb_get_environment_summary', () => {
     const payment = r.datasets.find((d) => d.name === 'payment');
     expect(payment).toMatchObject({ column_count: 31, derived_column_count: 1, last_written: '12 seconds ago', is_stale: false });
     expect(payment?.semantic_groups).toMatchObject({ has_otel_traces: true, has_rpc: true, has_logs: true, has_http: false });
-    expect(payment?.custom_columns).toEqual(['status_code', 'status_message', 'host.name', 'app.payment.card_type', 'app.payment.amount', 'app.loyalty.level', 'app.payment.charged']);
+    // The specification's extract_custom_columns, run in Python over demo.json, gives exactly this list.
+    expect(payment?.custom_columns).toEqual(['status_code', 'status_message', 'error', 'meta.signal_type', 'meta.annotation_type', 'telemetry.sdk.language', 'telemetry.sdk.name', 'host.name', 'app.payment.card_type', 'app.payment.amount', 'app.loyalty.level', 'app.payment.charged']);
+    expect(payment?.app_columns).toEqual(['status_code', 'status_message', 'host.name', 'app.payment.card_type', 'app.payment.amount', 'app.loyalty.level', 'app.payment.charged']);
+    expect(payment?.derived_columns).toEqual([{ alias: 'charge_failed', expression: 'AND(EQUALS($rpc.method, "Charge"), $error)', description: expect.anything() }]);
+    expect(r.datasets.find((d) => d.name === 'otel-demo-metrics')?.custom_columns).toEqual(['kafka.consumer.records_lag_max', 'meta.signal_type']);
     expect(payment?.sample_columns).toHaveLength(5);
     expect(r.datasets.find((d) => d.name === 'legacy-checkout')).toMatchObject({ is_stale: true, last_written: '>60 days ago' });
     expect(r.environment_derived_columns?.map((d) => d.alias)).toContain('sli.availability');

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
 
 /**
@@ -19,6 +20,8 @@ export default class SummaryReporter implements Reporter {
       }
     }
     failed += unhandledErrors.length;
+    // Said once, here, rather than by every test file that skips (test/colony/clickhouse/chdb.ts).
+    if (!existsSync('.cache/chdb/node_modules/chdb/package.json')) process.stdout.write('\nClickHouse tests skipped: chdb is not in .cache/chdb. Include them: npm run chdb (~550 MB, not written to package.json), then npm test.\n');
     process.stdout.write(`\n${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ''}\n`);
   }
 }

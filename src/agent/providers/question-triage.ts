@@ -1,5 +1,6 @@
 import { formatMs, formatPercent } from '../../core/format.js';
 import { parseDuration } from '../../core/time.js';
+import { type AskWindow, windowToolArgs } from '../ask-window.js';
 import type { Message, ToolCall, ToolResult } from '../events.js';
 import { servicesInPrompt } from '../prompt.js';
 import { type QuestionIntent, parseQuestion } from '../question.js';
@@ -39,17 +40,18 @@ function numbered(messages: Message[]): (ToolResult & { n: number })[] {
 }
 
 /** The calls that answer the question, in the order their citations will be numbered. */
-export function planCalls(intent: QuestionIntent, idPrefix: string): ToolCall[] {
+export function planCalls(intent: QuestionIntent, idPrefix: string, window?: AskWindow): ToolCall[] {
+  const span = windowToolArgs(window, WINDOW);
   const calls: ToolCall[] = [];
   const add = (name: string, args: Record<string, unknown>) => calls.push({ id: `${idPrefix}-${calls.length + 1}`, name, args });
   const s = new Set(intent.signals);
   const numbers = s.has('latency') || s.has('errors') || s.has('traffic');
   const unspecific = !numbers && !s.has('traces') && !s.has('change');
   for (const service of intent.services.slice(0, MAX_SERVICES)) {
-    if (numbers || unspecific || intent.diagnosis) add('coral_query_metrics', { service, time_range: WINDOW });
-    if (s.has('traces') || unspecific || intent.diagnosis) add('coral_query_traces', { service, time_range: WINDOW, max_traces: 3 });
+    if (numbers || unspecific || intent.diagnosis) add('coral_query_metrics', { service, ...span });
+    if (s.has('traces') || unspecific || intent.diagnosis) add('coral_query_traces', { service, ...span, max_traces: 3 });
   }
-  if (s.has('change') || intent.diagnosis) add('coral_query_summary', { time_range: WINDOW });
+  if (s.has('change') || intent.diagnosis) add('coral_query_summary', span);
   return calls;
 }
 
@@ -179,7 +181,7 @@ export class QuestionTriageProvider implements ModelProvider {
     const done = numbered(req.messages);
     if (done.length === 0 && req.tools.length > 0 && req.toolChoice !== 'none') {
       // Ids unique in the conversation: the message count differs in every turn.
-      for (const call of planCalls(intent, `triage-${req.messages.length}`)) yield { type: 'tool_call', call };
+      for (const call of planCalls(intent, `triage-${req.messages.length}`, req.window)) yield { type: 'tool_call', call };
       return;
     }
     yield { type: 'text', text: composeAnswer(q, intent, done) };

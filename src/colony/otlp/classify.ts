@@ -11,9 +11,14 @@ export const EBPF_SCOPES = new Set([
   'github.com/open-telemetry/opentelemetry-ebpf-instrumentation',
 ]);
 
-/** Resource attributes whose value marks eBPF telemetry. */
+/**
+ * Resource attributes whose value marks eBPF telemetry. OBI standing alone names itself as the SDK
+ * (`telemetry.sdk.name=opentelemetry-ebpf-instrumentation`, e.g. on its service-graph metrics);
+ * Beyla, which vendors OBI, sends `telemetry.sdk.name=beyla` with OBI as the distro.
+ */
 export const EBPF_RESOURCE_MARKERS: readonly (readonly [string, string])[] = [
   ['telemetry.sdk.name', 'beyla'],
+  ['telemetry.sdk.name', 'opentelemetry-ebpf-instrumentation'],
   ['telemetry.distro.name', 'opentelemetry-ebpf-instrumentation'],
 ];
 /** Resource attributes that may carry an instrumentation scope name (older exporters put it there). */

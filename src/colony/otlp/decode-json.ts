@@ -115,7 +115,13 @@ function anyValue(v: Json, depth = 0): AttrValue {
   if ('doubleValue' in v) return num(v.doubleValue);
   if ('arrayValue' in v || 'kvlistValue' in v) {
     if (depth >= MAX_ANY_VALUE_DEPTH) throw new OtlpDecodeError(`AnyValue nested deeper than ${MAX_ANY_VALUE_DEPTH} levels (arrays and key-value lists)`);
-    if ('arrayValue' in v) return isObject(v.arrayValue) ? arrayAt(v.arrayValue, 'values', 'arrayValue').map((x) => anyValue(x, depth + 1)) : [];
+    // The list itself in place of `{"values": [...]}`: not the proto3 JSON mapping, but the shape of
+    // opentelemetry-proto's own examples/events.json, so senders copy it; read it rather than drop it.
+    if ('arrayValue' in v) {
+      if (Array.isArray(v.arrayValue)) return v.arrayValue.map((x) => anyValue(x, depth + 1));
+      return isObject(v.arrayValue) ? arrayAt(v.arrayValue, 'values', 'arrayValue').map((x) => anyValue(x, depth + 1)) : [];
+    }
+    if (Array.isArray(v.kvlistValue)) return attributes(v.kvlistValue, depth + 1);
     return isObject(v.kvlistValue) ? attributes(v.kvlistValue.values, depth + 1) : {};
   }
   if ('bytesValue' in v) return str(v.bytesValue);

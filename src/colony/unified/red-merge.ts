@@ -58,7 +58,7 @@ export function rowLine(r: RedRow): string {
 }
 
 export function sectionLines(s: RedSection): string[] {
-  const basis = s.basis === 'histogram' ? (s.source === 'ebpf' ? 'Beyla histograms, every request' : 'SDK histograms') : 'spans, exact percentiles';
+  const basis = s.basis === 'histogram' ? (s.source === 'ebpf' ? 'eBPF histograms, every request' : 'SDK histograms') : 'spans, exact percentiles';
   return [`${PROTOCOL_TITLE[s.protocol]} Metrics ${tag(s.source)} (${basis}):`, ...s.rows.map((r) => `  ${rowLine(r)}`)];
 }
 
@@ -75,7 +75,7 @@ export function compareSources(sections: RedSection[], limit = 3): string[] {
       if (!o) continue;
       const label = operationLabel(o);
       if (Math.abs(e.requests - o.requests) > 0.1 * Math.max(e.requests, o.requests)) {
-        notes.push(`${label}: eBPF counted ${formatCount(e.requests)} requests, OTLP ${formatCount(o.requests)}; ${e.requests > o.requests ? 'the SDK is probably sampling (eBPF sees every request)' : 'eBPF may have missed some (it started later, or not every pod runs Beyla)'}.`);
+        notes.push(`${label}: eBPF counted ${formatCount(e.requests)} requests, OTLP ${formatCount(o.requests)}; ${e.requests > o.requests ? 'the SDK is probably sampling (eBPF sees every request)' : 'eBPF may have missed some (it started later, or not every pod runs the eBPF agent)'}.`);
       }
       if (e.p50Ms !== null && o.p50Ms !== null && e.p50Ms - o.p50Ms >= 0.3 && e.p50Ms > 1.1 * o.p50Ms) {
         notes.push(`${label}: eBPF P50 ${formatMs(e.p50Ms)} vs OTLP ${formatMs(o.p50Ms)}; eBPF includes time queued before the handler ran, which the SDK cannot see.`);

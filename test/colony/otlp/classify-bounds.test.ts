@@ -9,7 +9,9 @@ describe('eBPF or SDK', () => {
     expect(classifySource({ 'telemetry.distro.name': 'opentelemetry-ebpf-instrumentation' }, '')).toBe('ebpf');
     expect(classifySource({ 'telemetry.sdk.name': 'opentelemetry' }, '')).toBe('otlp');
     expect(classifySource({ 'telemetry.distro.name': 'beyla' }, '')).toBe('otlp');
-    expect(classifySource({ 'telemetry.sdk.name': 'opentelemetry-ebpf-instrumentation' }, '')).toBe('otlp');
+    // OBI on its own (not vendored by Beyla) names itself as the SDK.
+    expect(classifySource({ 'telemetry.sdk.name': 'opentelemetry-ebpf-instrumentation' }, '')).toBe('ebpf');
+    expect(classifySource({ 'telemetry.sdk.name': 'opentelemetry-ebpf-instrumentation-ish' }, '')).toBe('otlp');
   });
 
   it('is eBPF for each eBPF instrumentation scope, named by the scope or by a resource attribute', () => {

@@ -43,6 +43,9 @@ describe('attribute values', () => {
     expect(attr({ arrayValue: 'x' })).toEqual([]);
     expect(attr({ kvlistValue: { values: [{ key: 'x', value: { boolValue: true } }, { key: 1, value: { boolValue: true } }, 'junk'] } })).toEqual({ x: true });
     expect(attr({ kvlistValue: [] })).toEqual({});
+    // opentelemetry-proto's examples/events.json writes the lists bare, without `values`.
+    expect(attr({ kvlistValue: [{ key: 'type', value: { intValue: '0' } }, { key: 'url', value: { stringValue: 'https://x' } }] })).toEqual({ type: 0, url: 'https://x' });
+    expect(attr({ arrayValue: [{ stringValue: 'a' }, { boolValue: false }] })).toEqual(['a', false]);
     expect([attr({}), attr('plain'), attr(null)]).toEqual([null, null, null]);
   });
 

@@ -175,6 +175,7 @@ describe('source classification', () => {
   it.each([
     ['telemetry.sdk.name=beyla', beylaResource('cart'), ''],
     ['the OBI distro', { 'service.name': 'cart', 'telemetry.distro.name': 'opentelemetry-ebpf-instrumentation' }, ''],
+    ['OBI naming itself the SDK', { 'service.name': 'cart', 'telemetry.sdk.name': 'opentelemetry-ebpf-instrumentation' }, ''],
     ['an OBI scope', { 'service.name': 'cart' }, 'go.opentelemetry.io/obi'],
     ['otel.scope.name on the resource', { 'service.name': 'cart', 'otel.scope.name': 'github.com/grafana/beyla' }, ''],
   ])('lands %s as ebpf', async (_label, resource, scope) => {

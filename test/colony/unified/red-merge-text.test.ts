@@ -40,7 +40,7 @@ describe('row and section lines', () => {
 
   it('titles each section with its protocol, source and basis', () => {
     const r = row({ httpMethod: 'GET', httpRoute: '/x' });
-    expect(sectionLines(section({ source: 'ebpf', basis: 'histogram', rows: [r] }))[0]).toBe('HTTP Metrics [eBPF] (Beyla histograms, every request):');
+    expect(sectionLines(section({ source: 'ebpf', basis: 'histogram', rows: [r] }))[0]).toBe('HTTP Metrics [eBPF] (eBPF histograms, every request):');
     expect(sectionLines(section({ basis: 'histogram', rows: [r] }))[0]).toBe('HTTP Metrics [OTLP] (SDK histograms):');
     expect(sectionLines(section({ protocol: 'grpc', rows: [] }))).toEqual(['gRPC Metrics [OTLP] (spans, exact percentiles):']);
     expect(sectionLines(section({ protocol: 'sql', rows: [r] }))).toEqual(['SQL Metrics [OTLP] (spans, exact percentiles):', `  ${rowLine(r)}`]);

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { packageRoot } from '../../../core/package-root.js';
 import { CoralError } from '../../../core/errors.js';
 import { usePrivateUmask } from '../../../core/private-files.js';
 import type { ClickHouseTarget } from './url.js';
@@ -55,18 +57,34 @@ let shared: { dir: string; pool: Pool<ChdbSession>; users: number } | null = nul
  */
 export const CHDB_CONNECTIONS = 2;
 
+/**
+ * Where chdb is looked for, in order: the folder CORAL_CHDB_PATH names (an npm --prefix folder or
+ * its node_modules), then `.cache/chdb` under coral's package root (where `npm run chdb` puts it,
+ * never in package.json), then Node's own resolution from coral (a `npm install chdb` beside it).
+ */
+export function chdbPlaces(env: NodeJS.ProcessEnv, root: string): string[] {
+  return [...(env.CORAL_CHDB_PATH ? [env.CORAL_CHDB_PATH] : []), join(root, '.cache', 'chdb')];
+}
+
 async function loadChdb(): Promise<ChdbModule> {
-  const from = process.env.CORAL_CHDB_PATH;
+  const places = chdbPlaces(process.env, packageRoot());
+  const failures: string[] = [];
+  for (const place of places) {
+    try {
+      return createRequire(`${place.replace(/\/?$/, '/')}`)('chdb') as ChdbModule;
+    } catch (err) {
+      failures.push(`${place}: ${(err as Error).message.split('\n')[0]}`);
+    }
+  }
   try {
-    if (from) return createRequire(`${from.replace(/\/?$/, '/')}`)('chdb') as ChdbModule;
     // A variable specifier keeps the bundler from trying to inline the ~550 MB optional package.
     const name = 'chdb';
     const mod = (await import(name)) as ChdbModule & { default?: ChdbModule };
     return mod.Session ? mod : (mod.default as ChdbModule);
   } catch (err) {
     throw new CoralError(
-      `chdb: URLs need the optional package ${CHDB_PACKAGE} (embedded ClickHouse, about 550 MB), which is not installed${from ? ` under ${from}` : ''}: ${(err as Error).message.split('\n')[0]}`,
-      `Install it beside coral with \`npm install ${CHDB_PACKAGE}\` (or into a folder named by CORAL_CHDB_PATH), or use a ClickHouse server: --clickhouse http://host:8123/db.`,
+      `chdb: URLs need the optional package ${CHDB_PACKAGE} (embedded ClickHouse, about 550 MB), which is not installed (looked in ${[...places, 'node_modules'].join(', ')}): ${[...failures, (err as Error).message.split('\n')[0]][0]}`,
+      `Install it where coral looks, without touching package.json: npm install --no-save --prefix ${join(packageRoot(), '.cache', 'chdb')} ${CHDB_PACKAGE} (in a checkout: npm run chdb), or set CORAL_CHDB_PATH to a folder holding it; or use a ClickHouse server: --clickhouse http://host:8123/db.`,
     );
   }
 }
