@@ -68,6 +68,7 @@ colony
   .addOption(new Option('--threads <n>', 'DuckDB worker threads').default('1'))
   .addOption(new Option('--memory-limit <size>', 'DuckDB memory cap, e.g. 2GB').default('4GB'))
   .option('--max-wal-mb <mb>', 'write-ahead log size that makes DuckDB checkpoint: a crash leaves at most this much to replay at the next start (default 32)')
+  .option('--retain <duration>', 'drop data older than this (e.g. 7d, 24h), a bounded step at a time, checked every minute (default: keep everything)')
   .option('--token <secret>', 'require this bearer token on /mcp and OTLP (HTTP and gRPC; required to listen beyond loopback; or CORAL_COLONY_TOKEN)')
   .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
   .option('--otlp-auth <mode>', 'token: OTLP requires --token too; none: OTLP open, only /mcp needs it', 'token')

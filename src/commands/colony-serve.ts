@@ -18,6 +18,7 @@ import { RUNTIME_ROUTE, findRunningColony, runtimeRoute } from '../colony/runtim
 import { configuredClickHouseUrl } from '../agent/clickhouse.js';
 import { resolveDisabledTools } from '../agent/config.js';
 import { listScenarios } from '../demo/files.js';
+import { parseRetain, startServeRetention } from './colony-retain.js';
 import { type StoreOptions, openColonyFromOptions } from './colony-open.js';
 
 interface ServeOptions extends StoreOptions {
@@ -29,6 +30,7 @@ interface ServeOptions extends StoreOptions {
   maxBodyMb: string;
   maxInflightMb: string;
   maxWalMb?: string;
+  retain?: string;
   decodeWorkers?: string;
   token?: string;
   otlpAuth: string;
@@ -63,6 +65,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const maxBodyBytes = parseIntOption('--max-body-mb', opts.maxBodyMb, 1, 1024) * 1024 * 1024;
   const budget = new InflightBudget(parseIntOption('--max-inflight-mb', opts.maxInflightMb, 1, 65536) * 1024 * 1024);
   const walMb = opts.maxWalMb === undefined ? SERVE_CHECKPOINT_THRESHOLD_MB : parseIntOption('--max-wal-mb', opts.maxWalMb, 1, 65536);
+  const retainNs = parseRetain(opts.retain);
   const decodeWorkers = opts.decodeWorkers === undefined ? undefined : parseIntOption('--decode-workers', opts.decodeWorkers, 0, 16);
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
   if (opts.otlpAuth !== 'token' && opts.otlpAuth !== 'none') throw new CoralError(`--otlp-auth ${opts.otlpAuth} is not a mode.`, 'Accepted: token (OTLP requires the --token too, the default) or none (OTLP open, /mcp still needs the token).');
@@ -123,6 +126,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
     await store.close();
     throw err;
   }
+  const retention = startServeRetention(store, retainNs);
   listening = receiver.url;
   if (isLoopback(opts.otlpHost)) allowedHosts.push(...loopbackHosts(receiver.port, opts.otlpHost));
   const log = (line: string) => process.stderr.write(`coral colony: ${line}\n`);
@@ -131,6 +135,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   if (grpc) log(`OTLP/gRPC listening on ${grpc.address}`);
   log(`OTLP authentication: ${otlpAuthWords(token, opts.otlpAuth, isLoopback(opts.otlpHost))}`);
   if (mcp) log(`MCP (Streamable HTTP) on ${receiver.url}/mcp${token ? ', bearer token required' : ''}`);
+  if (retention) log(`retention: data older than ${opts.retain} is dropped (checked every minute)`);
   // A :memory: colony has no file for others to find.
   const forget = dbPath === ':memory:' ? () => undefined : writeRuntime({ db: dbPath, url: receiver.url, mcp: Boolean(mcp), otlpGrpc: grpc?.address ?? null, nonce }, token);
   log('Ctrl-C to stop');
@@ -155,6 +160,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   await mcp?.close();
   await grpc?.close();
   await receiver.close();
+  await retention?.stop();
   await store.close();
   log(`stopped; ${formatCount(totals.accepted)} items stored this run`);
 }

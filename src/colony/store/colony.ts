@@ -71,6 +71,8 @@ export interface ColonyWriter {
   write(batch: IngestBatch): Promise<void>;
   /** The same for rows already in columnar form (encoded on a worker thread); not every backend takes them. */
   writeColumnar?(batch: ColumnarBatch | Promise<ColumnarBatch>): Promise<void>;
+  /** Retention (retention-loop.ts): drops a bounded step of the data older than `cutoffNs`; the rows dropped. */
+  dropBefore?(cutoffNs: bigint): Promise<number>;
 }
 
 /** A colony that both answers and ingests (what `coral colony serve` and `coral demo load` need). */

@@ -3,6 +3,7 @@ import type { IngestBatch } from './rows.js';
 import { APPENDED_TABLES } from './schema.js';
 import { type Sighting, serviceSightings } from './sightings.js';
 import { spanKeyWords } from './span-keys.js';
+import type { SpanTimes } from './span-key-window.js';
 
 /**
  * What the store writer takes: a batch's rows as columnar segments, with what the writer needs
@@ -15,6 +16,8 @@ export interface ColumnarBatch {
   rows: number;
   /** Per segment of spans, their span ids' key words (span-keys.ts), two per span. */
   spanKeys: Uint32Array<ArrayBuffer>[];
+  /** The spans' earliest and latest start (null without spans): a span older than the writer remembers takes the exact path. */
+  spanTimes: SpanTimes | null;
   sightings: Sighting[];
 }
 
@@ -28,7 +31,24 @@ export function encodeBatch(b: IngestBatch, buffers?: BufferPool): ColumnarBatch
     rows += r.length;
   }
   const spanKeys = b.spans.length > 0 ? [spanKeyWordsOf(b.spans)] : [];
-  return { segments, rows, spanKeys, sightings: serviceSightings(b) };
+  return { segments, rows, spanKeys, spanTimes: spanTimesOf(b.spans), sightings: serviceSightings(b) };
+}
+
+export function spanTimesOf(spans: readonly { startNs: bigint }[]): SpanTimes | null {
+  if (spans.length === 0) return null;
+  let oldestNs = spans[0].startNs;
+  let newestNs = oldestNs;
+  for (const { startNs } of spans) {
+    if (startNs < oldestNs) oldestNs = startNs;
+    else if (startNs > newestNs) newestNs = startNs;
+  }
+  return { oldestNs, newestNs };
+}
+
+/** Both batches' span times together. */
+function spanTimesOfBoth(a: SpanTimes | null, b: SpanTimes | null): SpanTimes | null {
+  if (a === null || b === null) return a ?? b;
+  return { oldestNs: a.oldestNs < b.oldestNs ? a.oldestNs : b.oldestNs, newestNs: a.newestNs > b.newestNs ? a.newestNs : b.newestNs };
 }
 
 export function spanKeyWordsOf(spans: readonly { spanId: string }[]): Uint32Array<ArrayBuffer> {
@@ -49,6 +69,7 @@ export function mergeColumnar(batches: readonly ColumnarBatch[]): ColumnarBatch 
     segments: batches.flatMap((b) => b.segments),
     rows: batches.reduce((n, b) => n + b.rows, 0),
     spanKeys: batches.flatMap((b) => b.spanKeys),
+    spanTimes: batches.reduce<SpanTimes | null>((t, b) => spanTimesOfBoth(t, b.spanTimes), null),
     sightings: batches.flatMap((b) => b.sightings),
   };
 }

@@ -14,11 +14,11 @@
  * specification; a re-send and an eBPF twin carry the same one). DuckDB's hex cast reads a
  * canonical id (16 lowercase hex digits) exactly as `spanKeyWords` does; what it makes of any
  * other id does not matter, as `spanKeyWords` maps every such id to the zero key, which the
- * filter always holds (see SpanKeyFilter).
+ * filter always holds (see SpanKeyFilter). `where`: only the spans it selects.
  */
-export function spanKeyWordsSql(table: string): string {
+export function spanKeyWordsSql(table: string, where = ''): string {
   return `SELECT (v >> 32)::UINTEGER AS w0, (v & 4294967295)::UINTEGER AS w1
-    FROM (SELECT COALESCE(TRY_CAST('0x' || span_id AS UBIGINT), 0) AS v FROM ${table})`;
+    FROM (SELECT COALESCE(TRY_CAST('0x' || span_id AS UBIGINT), 0) AS v FROM ${table}${where ? ` WHERE ${where}` : ''})`;
 }
 
 /** Per char code below 128: its value as a lowercase hex digit, or -1. */
@@ -137,6 +137,13 @@ export class SpanKeyFilter {
     this.blooms = [new Bloom(bitsFor(expectedKeys))];
     // Every non-canonical id maps here: such spans always take the exact path.
     this.admitWords(0, 0);
+  }
+
+  /** Whether the key may have been added before, without adding it. */
+  has(hi: number, lo: number): boolean {
+    const h1 = mix(hi ^ mix(lo ^ 0x9e3779b9));
+    const h2 = mix(lo ^ mix(hi + 0x7f4a7c15)) | 1;
+    return this.blooms.some((b) => b.has(h1, h2));
   }
 
   /** Adds the key; returns whether it may have been added before (false: certainly new). */

@@ -1,6 +1,7 @@
 import { Database, type OpenOptions } from './db.js';
 import { repairServiceRegistry } from './registry-repair.js';
 import { StoreWriter } from './writer.js';
+import { deleteOlderThan } from './retention.js';
 import type { IngestBatch } from './rows.js';
 import type { ColumnarBatch } from './columnar-batch.js';
 import type { TimeRange } from '../../core/time.js';
@@ -51,6 +52,13 @@ export class ColonyStore implements Colony {
   /** A batch already in columnar form (from a decode worker), or on its way: stored as `write` stores rows. */
   writeColumnar(batch: ColumnarBatch | Promise<ColumnarBatch>): Promise<void> {
     return this.writer.writeColumnar(batch);
+  }
+
+  /** Retention: deletes a bounded step of rows older than `cutoffNs` (retention.ts). */
+  async dropBefore(cutoffNs: bigint): Promise<number> {
+    // The key read streams on the same connection: a statement beside it would end its stream.
+    await this.writer.loadSpanKeys();
+    return deleteOlderThan(this.db, cutoffNs);
   }
 
   redFromSpans(q: RedQuery): Promise<RedRow[]> {

@@ -10,7 +10,9 @@ import { type IngestBatch, batchSize } from './rows.js';
 import { StoreBusyError } from './busy.js';
 import { type ColumnarBatch, encodeBatch, mergeColumnar } from './columnar-batch.js';
 import { ServiceRegistry } from './service-registry.js';
-import { SpanKeyFilter, spanKeyWordsSql } from './span-keys.js';
+import { spanKeyWordsSql } from './span-keys.js';
+import { RecentSpanKeys } from './span-key-window.js';
+import { openKeyFloor } from './span-key-floor.js';
 
 /** Rows waiting beyond this many make `write` refuse with `StoreBusyError` (the receiver answers 503). */
 export const DEFAULT_MAX_PENDING_ROWS = 500_000;
@@ -76,8 +78,8 @@ export class StoreWriter {
   private upsertChain: Promise<void> = Promise.resolve();
   private readonly source: RowSource;
   private readonly statements = new PreparedStatements();
-  /** Span keys stored or being stored; filled from the table by `loadSpanKeys` before the first commit. */
-  private spanKeys = new SpanKeyFilter();
+  /** Recent span keys stored or being stored (span-key-window.ts); filled from the table by `loadSpanKeys` before the first commit. */
+  private spanKeys = new RecentSpanKeys(null);
   private keysRead: Promise<void> | null = null;
   /** Fast-path inserts in flight: an upsert waits for those begun before it, as they may hold its keys. */
   private readonly appends = new Set<Promise<void>>();
@@ -95,10 +97,10 @@ export class StoreWriter {
   }
 
   /**
-   * Learns the keys of the spans already stored, so that a re-send after a restart is still an
-   * upsert. Read once, by the first commit, not at open: reading them costs ~0.8 s of CPU per
-   * million spans, which a colony opened only to be queried (coral query, ask, the console) never
-   * needs. Calling it earlier only starts the read sooner.
+   * Learns the keys of the recent spans already stored (span-key-window.ts), so that a re-send after
+   * a restart is still an upsert. Read once, by the first commit, not at open: a colony opened only
+   * to be queried (coral query, ask, the console) never needs them. Calling it earlier only starts
+   * the read sooner.
    */
   loadSpanKeys(): Promise<void> {
     this.keysRead ??= this.readSpanKeys().catch((err: unknown) => {
@@ -109,20 +111,28 @@ export class StoreWriter {
     return this.keysRead;
   }
 
+  /** Span keys remembered now, and the start before which a stored span may be unknown (tests, benches). */
+  spanKeysHeld(): { keys: number; floorNs: bigint | null } {
+    return { keys: this.spanKeys.size, floorNs: this.spanKeys.floorNs };
+  }
+
   private async readSpanKeys(): Promise<void> {
     // On the writer's own connection, not a read one: the first commit must not queue behind reads.
-    const n = Number((await this.db.admin.runAndReadAll(`SELECT count(*)::DOUBLE AS n FROM ${SPANS.name}`)).getRows()[0][0]);
+    const floor = await openKeyFloor(this.db.admin, SPANS.name);
     // Room for as many again before the filter has to grow.
-    const filter = new SpanKeyFilter(n * 2);
-    const result = await this.db.admin.stream(spanKeyWordsSql(SPANS.name));
-    for (;;) {
-      const chunk = await result.fetchChunk();
-      if (!chunk || chunk.rowCount === 0) break;
-      // The UINTEGER vectors read in place (never NULL: the SQL says 0 for what it cannot read).
-      const [hi, lo] = [0, 1].map((c) => uint32Vector(chunk, c));
-      for (let i = 0; i < chunk.rowCount; i++) filter.admitWords(hi[i], lo[i]);
+    const keys = new RecentSpanKeys(floor?.floorNs ?? null, (floor?.keys ?? 0) * 2);
+    if (floor) {
+      const result = await this.db.admin.stream(spanKeyWordsSql(SPANS.name, `start_ns >= ${floor.floorNs}`));
+      for (;;) {
+        const chunk = await result.fetchChunk();
+        if (!chunk || chunk.rowCount === 0) break;
+        // The UINTEGER vectors read in place (never NULL: the SQL says 0 for what it cannot read).
+        const [hi, lo] = [0, 1].map((c) => uint32Vector(chunk, c));
+        for (let i = 0; i < chunk.rowCount; i++) keys.addStored(hi[i], lo[i]);
+      }
+      keys.storedUpTo(floor.newestNs);
     }
-    this.spanKeys = filter;
+    this.spanKeys = keys;
   }
 
   /** Rows made on this thread: encoded here, then stored as `writeColumnar` stores a decode worker's. */
@@ -267,8 +277,7 @@ export class StoreWriter {
   private async commit(lane: Lane, batch: ColumnarBatch): Promise<void> {
     await this.loadSpanKeys();
     // Decided and recorded synchronously, so that a later batch with one of these keys sees them.
-    let maybeSeen = false;
-    for (const words of batch.spanKeys) if (this.spanKeys.admitAll(words)) maybeSeen = true;
+    const maybeSeen = this.spanKeys.admitBatch(batch.spanKeys, batch.spanTimes);
     if (maybeSeen) {
       await this.upsertSerially(lane, batch, [...this.appends]);
     } else {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -29,6 +29,27 @@ describe('service registry repair at open', () => {
         ['cart', T0, T0 + SEC],
         ['checkout', T0, T0 + 120n * SEC + 5_000_000n],
       ]);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('service registry repair reads only recent rows', () => {
+  it('reads from an hour before the registry\'s newest sighting, so a colony\'s age does not slow its open', async () => {
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, 'window.duckdb');
+    let store = await ColonyStore.open({ path, threads: 1, memoryLimit: '1GB' });
+    const insert = (service: string, i: number, startNs: bigint) => store.db.admin.run(`INSERT INTO otel_traces (trace_id, span_id, parent_span_id, name, kind, service_name, source, scope_name, start_ns, end_ns, status_code, attributes, resource_attributes) VALUES ('${hexId(16, i, 4)}', '${hexId(8, i, 4)}', '', 'GET /y', 'SERVER', '${service}', 'otlp', 'x', ${startNs}, ${startNs + SEC}, 'UNSET', '{}', '{}')`);
+    await store.db.admin.run(`INSERT INTO coral_services VALUES ('checkout', 'otlp', ${T0}, ${T0 + 7200n * SEC}, '{}')`);
+    // Rows the registry never saw: one two hours older than its newest sighting (not read), one recent (read).
+    await insert('old-unseen', 1, T0);
+    await insert('recent-unseen', 2, T0 + 6000n * SEC);
+    await store.close();
+    store = await ColonyStore.open({ path, threads: 1, memoryLimit: '1GB' });
+    try {
+      const rows = await store.db.query<{ service_name: string }>('SELECT service_name FROM coral_services ORDER BY service_name');
+      expect(rows.map((r) => r.service_name)).toEqual(['checkout', 'recent-unseen']);
     } finally {
       await store.close();
     }

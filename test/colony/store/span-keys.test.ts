@@ -113,7 +113,7 @@ describe('re-sends without a key index', () => {
     await first.close();
     const again = await ColonyStore.open({ path, threads: 1, memoryLimit: '1GB' });
     const stream = vi.spyOn(again.db.admin, 'stream');
-    const keyReads = () => stream.mock.calls.filter(([sql]) => sql === spanKeyWordsSql(SPANS.name)).length;
+    const keyReads = () => stream.mock.calls.filter(([sql]) => sql.includes("TRY_CAST('0x' || span_id")).length;
     try {
       expect((await again.counts()).spans).toBe(2);
       expect(keyReads()).toBe(0);

@@ -1,3 +1,4 @@
+import { dropOldPartition } from './retention.js';
 import type { TimeRange } from '../../../core/time.js';
 import { operationSpanP95 } from './read-percentiles.js';
 import type { SpanP95Row } from '../queries/span-percentiles.js';
@@ -113,6 +114,11 @@ export class ClickHouseStore implements Colony {
   /** Whether histogram reads skip the points before the series' last ones (a large table: see SKIP_HISTORY_MIN_ROWS). */
   private skipsHistory(): Promise<boolean> {
     return this.tableRows.atLeast(this.ch, this.schema.database, this.schema.tables.histogram, this.skipHistoryMinRows);
+  }
+
+  /** Retention: drops one whole day's partition older than `cutoffNs` (retention.ts). */
+  dropBefore(cutoffNs: bigint): Promise<number> {
+    return dropOldPartition(this.ch, this.schema, cutoffNs);
   }
 
   redFromSpans(q: RedQuery): Promise<RedRow[]> {
