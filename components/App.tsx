@@ -31,6 +31,8 @@ export interface EngineLike {
   openTrace?(traceId: string): void;
   /** A service's breakdown (coral_query_breakdown), shown. */
   breakdownService?(service: string): void;
+  /** A further page of the trace list, or the list in another order (answered as a refresh with an offset). */
+  moreTraces?(tool: string, args: Record<string, unknown>): void;
   /** Engines with a live colony: stop or restart its refresh. */
   setLivePaused?(paused: boolean): void;
   close(): Promise<void>;
@@ -41,7 +43,7 @@ function fromEngine(e: EngineEvent): ConsoleAction {
     case 'agent':
       return { type: 'agent', event: e.event, seq: e.seq, quiet: e.quiet };
     case 'refresh':
-      return { type: 'refresh', tool: e.tool, structured: e.structured };
+      return { type: 'refresh', tool: e.tool, structured: e.structured, args: e.args };
     case 'status':
       return { type: 'status', patch: e.patch };
     case 'notice':
@@ -103,6 +105,8 @@ export function App({ initial, engine, redraw, copy }: { initial: ConsoleState; 
     openTrace: (traceId: string) => engine.openTrace?.(traceId),
     breakdownService: (service: string) => engine.breakdownService?.(service),
     setLivePaused: (paused: boolean) => engine.setLivePaused?.(paused),
+    // Only an engine that reads pages: without one, the list is what the query gave.
+    moreTraces: engine.moreTraces ? (tool: string, args: Record<string, unknown>) => engine.moreTraces?.(tool, args) : undefined,
     copy: (text: string) => copy?.(text),
   }), [engine, exit, redraw, copy]);
 

@@ -1,6 +1,9 @@
 import type { ConsoleAction, ConsoleState } from '../state/types.js';
 import { summaryServices } from '../state/views.js';
+import { reducer } from '../state/reducer.js';
 import { copyTarget } from '../trace/copy.js';
+import { listedTraces, nextSort } from '../trace/list-view.js';
+import { atListEnd, nextPage, reorderedList } from '../trace/paging.js';
 import { cursorLink } from '../trace/links.js';
 
 /**
@@ -31,6 +34,8 @@ export interface ConsoleActions {
   setLivePaused(paused: boolean): void;
   /** Puts text on the terminal's clipboard (OSC 52). */
   copy(text: string): void;
+  /** A further page of the trace list, or the list in another order; engines without it ignore the key. */
+  moreTraces?(tool: string, args: Record<string, unknown>): void;
 }
 
 export interface KeyContext {
@@ -65,6 +70,16 @@ function copyId(c: KeyContext): void {
   if (!t) return c.dispatch({ type: 'status', patch: { message: 'Nothing to copy: no trace here', messageError: false } });
   c.actions.copy(t.id);
   c.dispatch({ type: 'status', patch: { message: `Copied ${t.kind} id ${t.id}`, messageError: false } });
+}
+
+/** A move in the trace list; landing on its last row asks for the next page of its colony query. */
+function traceMove(c: KeyContext, a: ConsoleAction): void {
+  c.dispatch(a);
+  const t = reducer(c.state, a).trace;
+  const next = nextPage(t);
+  if (!next || !c.actions.moreTraces || !atListEnd(t, listedTraces(t.traces, t.sort, t.filter).length)) return;
+  c.dispatch({ type: 'trace_more' });
+  c.actions.moreTraces(next.tool, next.args);
 }
 
 /** l: the first link of the span under the cursor opens its trace; the status line says when there is none. */
@@ -110,19 +125,29 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'tools.expand', keys: ['return', 'space'], description: 'show arguments and result', scope: 'tools', hint: true, run: (c) => c.dispatch({ type: 'tools_toggle' }) },
   { id: 'tools.page', keys: ['pagedown', 'pageup'], description: 'scroll the opened call', scope: 'tools', run: (c, key) => c.dispatch({ type: 'scroll', target: 'tool', delta: key === 'pagedown' ? c.page : -c.page }) },
 
-  { id: 'trace.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'traces', hint: true, run: (c, key) => c.dispatch({ type: 'trace_move', delta: STEP[key] }) },
-  { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page (span details when open)', scope: 'traces', run: (c, key) => c.dispatch({ type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page, page: true }) },
-  { id: 'trace.top', keys: ['g'], description: 'first span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'top' }) },
-  { id: 'trace.bottom', keys: ['G'], description: 'last span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'bottom' }) },
+  { id: 'trace.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'traces', hint: true, run: (c, key) => traceMove(c, { type: 'trace_move', delta: STEP[key] }) },
+  { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page (span details when open)', scope: 'traces', run: (c, key) => traceMove(c, { type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page, page: true }) },
+  { id: 'trace.top', keys: ['g'], description: 'first span / trace', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'top' }) },
+  { id: 'trace.bottom', keys: ['G'], description: 'last span / trace', scope: 'traces', run: (c) => traceMove(c, { type: 'trace_jump', to: 'bottom' }) },
   { id: 'trace.fold', keys: ['return', 'space'], description: 'open trace / fold span', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_toggle' }) },
   { id: 'trace.collapse', keys: ['['], description: 'collapse all', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_fold_all', fold: true }) },
   { id: 'trace.expand', keys: [']'], description: 'expand all', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_fold_all', fold: false }) },
-  { id: 'trace.next', keys: ['n'], description: 'next slow or error span', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: 1 }) },
-  { id: 'trace.prev', keys: ['N'], description: 'previous slow or error span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: -1 }) },
+  { id: 'trace.next', keys: ['n'], description: 'next search match (no search: next span where an error starts, or slow span)', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: 1 }) },
+  { id: 'trace.prev', keys: ['N'], description: 'previous search match (no search: previous error start or slow span)', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: -1 }) },
+  { id: 'trace.errors', keys: ['e'], description: 'jump to where the errors start (the deepest failing span)', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_error_start' }) },
   { id: 'trace.detail', keys: ['d'], description: 'span details', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_detail' }) },
   { id: 'trace.link', keys: ['l'], description: "open the span's linked trace (Esc comes back)", scope: 'traces', run: followLink },
-  { id: 'trace.sort', keys: ['s'], description: 'sort the list: errors / duration / start time', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_sort' }) },
-  { id: 'trace.filter', keys: ['/'], description: 'filter the list by service, operation or attribute text', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_filter', text: c.state.trace.filter }) },
+  { id: 'trace.sort', keys: ['s'], description: 'sort the list: errors / duration / start time (read again from the colony)', scope: 'traces', hint: true, run: (c) => {
+    c.dispatch({ type: 'trace_sort' });
+    const again = reorderedList(c.state.trace, nextSort(c.state.trace.sort));
+    if (!again || !c.actions.moreTraces) return;
+    c.dispatch({ type: 'trace_more' });
+    c.actions.moreTraces(again.tool, again.args);
+  } },
+  { id: 'trace.filter', keys: ['/'], description: 'filter the list (service:cart status:error dur>500ms key:value, words); in an open trace: search its spans', scope: 'traces', hint: true, run: (c) => {
+    if (c.state.trace.open !== null) c.dispatch({ type: 'trace_search', text: '' });
+    else c.dispatch({ type: 'trace_filter', text: c.state.trace.filter });
+  } },
   { id: 'trace.copy', keys: ['y'], description: 'copy the trace id (the span id in an open trace)', scope: 'traces', run: copyId },
 
   { id: 'summary.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'summary', hint: true, run: (c, key) => c.dispatch({ type: 'summary_move', delta: STEP[key] }) },

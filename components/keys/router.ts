@@ -47,6 +47,14 @@ export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { disp
     return;
   }
 
+  if (s.trace.searching && s.focus === 'detail' && s.tab === 'traces' && s.overlay === 'none') {
+    // Esc drops the search; Enter keeps it for n/N.
+    if (name === 'escape') return void c.dispatch({ type: 'trace_search', text: '', done: true });
+    const r = applyKey({ value: s.trace.search, cursor: s.trace.search.length }, input, key);
+    if (r) c.dispatch({ type: 'trace_search', text: r.edit.value, done: r.submit });
+    return;
+  }
+
   if (s.columns.filtering && s.focus === 'detail' && s.tab === 'columns' && s.overlay === 'none') {
     if (name === 'escape') return void c.dispatch({ type: 'columns_filter', text: s.columns.filter, done: true });
     const r = applyKey({ value: s.columns.filter, cursor: s.columns.filter.length }, input, key);

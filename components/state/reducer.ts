@@ -2,7 +2,9 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { historyEntry } from '../panes/history.js';
 import { listedTraces, nextSort } from '../trace/list-view.js';
 import { parents, visibleRows } from '../trace/rows.js';
-import { type ConsoleAction, type ConsoleState, PANES, type Pane, type SummaryJson, type ToolCallEntry, type TraceJson } from './types.js';
+import { listQuery, withPage } from '../trace/paging.js';
+import { deepestErrorStart, findSpan, flagged, reveal, spanMatches } from '../trace/search.js';
+import { type ConsoleAction, type ConsoleState, PANES, type Pane, type SummaryJson, type ToolCallEntry, type TraceJson, type TraceNodeJson } from './types.js';
 import { clamp, cursorTrace, refreshTraces, summaryServices, summaryView, traceView } from './views.js';
 
 /** The console's state transitions (pure): agent events in, key actions in, new state out. */
@@ -83,7 +85,8 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
     }
     if (traces.length === 0) return { ...s, tab: show('traces'), trace: traceView([], { notice: { text: noTracesText(args), error: false }, sort: s.trace.sort }) };
     // The first trace opens at once; Esc shows the list.
-    return { ...s, tab: show('traces'), trace: traceView(traces, { openFirst: true, sort: s.trace.sort }), scroll: { ...s.scroll, detail: 0 } };
+    const fresh = traceView(traces, { openFirst: true, sort: s.trace.sort });
+    return { ...s, tab: show('traces'), trace: { ...fresh, query: listQuery(tool, args, traces, structured.matchedTraces) }, scroll: { ...s.scroll, detail: 0 } };
   }
   if (METRIC_TOOLS.has(tool)) return { ...s, tab: show('metrics'), metrics: { ...structured, args } };
   if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) {
@@ -96,7 +99,8 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
 }
 
 /** A live refresh: the view that query filled takes the new data in place; no tab changes. */
-function refresh(s: ConsoleState, tool: string, structured: Record<string, unknown>): ConsoleState {
+function refresh(s: ConsoleState, tool: string, structured: Record<string, unknown>, args?: Record<string, unknown>): ConsoleState {
+  if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces) && typeof args?.offset === 'number') return { ...s, trace: withPage(s.trace, tool, args, structured.traces as TraceJson[], structured.matchedTraces) };
   if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) return { ...s, trace: refreshTraces(s.trace, structured.traces as TraceJson[]) };
   if (METRIC_TOOLS.has(tool) && s.metrics && !s.metrics.error) return { ...s, metrics: { ...structured, args: s.metrics.args } };
   if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) return { ...s, summary: summaryView(s.summary, structured as unknown as SummaryJson, s.summary.timeRange, true) };
@@ -150,6 +154,17 @@ function openRows(s: ConsoleState) {
   return t ? visibleRows(t.roots, s.trace.folded, s.trace.cursor) : [];
 }
 
+/** The cursor on `node` in the open trace, its folded ancestors unfolded. */
+function cursorOn(s: ConsoleState, node: TraceNodeJson | null, message?: string): ConsoleState {
+  const t = s.trace.open === null ? null : s.trace.traces[s.trace.open];
+  if (!t || !node) return message ? { ...s, status: { ...s.status, message, messageError: false } } : s;
+  const folded = reveal(t.roots, s.trace.folded, node);
+  const cursor = visibleRows(t.roots, folded, s.trace.cursor).findIndex((r) => r.node === node);
+  return { ...s, trace: { ...s.trace, folded, cursor: Math.max(0, cursor) } };
+}
+
+const openTree = (s: ConsoleState) => (s.trace.open === null ? null : s.trace.traces[s.trace.open]) ?? null;
+
 function focusOn(s: ConsoleState, pane: Pane): ConsoleState {
   return { ...s, focus: pane, lastPane: pane === 'chat' ? s.lastPane : pane, zoomed: s.zoomed && pane === 'detail' };
 }
@@ -159,7 +174,9 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'agent':
       return agent(s, a.event, a.seq, a.quiet);
     case 'refresh':
-      return refresh(s, a.tool, a.structured);
+      return refresh(s, a.tool, a.structured, a.args);
+    case 'trace_more':
+      return s.trace.query ? { ...s, trace: { ...s.trace, query: { ...s.trace.query, loading: true } } } : s;
     case 'resize':
       return { ...s, cols: a.cols, rows: a.rows };
     case 'focus':
@@ -208,7 +225,7 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       if (s.trace.open === null) {
         const open = cursorTrace(s.trace);
         if (open === null) return s;
-        return { ...s, trace: { ...s.trace, open, cursor: 0, folded: {}, detail: false } };
+        return { ...s, trace: { ...s.trace, open, cursor: 0, folded: {}, detail: false, search: '', searching: false } };
       }
       const row = openRows(s)[s.trace.cursor];
       if (!row?.hasChildren) return s;
@@ -226,12 +243,22 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return { ...s, trace: { ...s.trace, folded, cursor: 0 } };
     }
     case 'trace_next_flagged': {
-      const rows = openRows(s);
-      for (let step = 1; step <= rows.length; step++) {
-        const i = (s.trace.cursor + a.delta * step + rows.length) % rows.length;
-        if (rows[i].node.slow || rows[i].node.error) return { ...s, trace: { ...s.trace, cursor: i } };
-      }
-      return s;
+      const t = openTree(s);
+      if (!t) return s;
+      const q = s.trace.search;
+      const found = findSpan(t.roots, openRows(s)[s.trace.cursor]?.node, a.delta, q ? (n) => spanMatches(n, q) : flagged);
+      return cursorOn(s, found, q ? `No span matches "${q}"` : undefined);
+    }
+    case 'trace_error_start': {
+      const t = openTree(s);
+      return t ? cursorOn(s, deepestErrorStart(t.roots), 'No span failed in this trace') : s;
+    }
+    case 'trace_search': {
+      const t = openTree(s);
+      if (!t) return s;
+      const next = { ...s, trace: { ...s.trace, search: a.text, searching: !a.done } };
+      // Each key typed moves to the first match, as a pager's incremental search does.
+      return a.text && !a.done ? cursorOn(next, findSpan(t.roots, undefined, 1, (n) => spanMatches(n, a.text))) : next;
     }
     case 'trace_detail':
       return s.trace.open === null ? s : { ...s, trace: { ...s.trace, detail: !s.trace.detail }, scroll: { ...s.scroll, detail: 0 } };
@@ -256,6 +283,7 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       if (s.overlay !== 'none') return { ...s, overlay: 'none' };
       // Esc leaves the input for the pane the user was in before.
       if (s.focus === 'chat') return { ...s, focus: s.lastPane };
+      if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open !== null && s.trace.search) return { ...s, trace: { ...s.trace, search: '', searching: false } };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.detail) return { ...s, trace: { ...s.trace, detail: false } };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.from) return { ...s, trace: s.trace.from };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open !== null && s.trace.traces.length > 1) return { ...s, trace: { ...s.trace, open: null } };

@@ -74,6 +74,14 @@ export interface TraceViewState {
   sort: TraceOrder;
   filter: string;
   filtering: boolean;
+  /** `/` in an open trace: the text spans are searched for (n/N step through them), and whether it is being typed. */
+  search: string;
+  searching: boolean;
+  /**
+   * The colony query that filled the list, read further page by page (null: one trace by id, or no
+   * query); `paged` once a page past the first (or a re-sort) came in: a live refresh keeps those traces.
+   */
+  query?: { tool: string; args: Record<string, unknown>; fetched: number; matched: number; loading: boolean; paged: boolean } | null;
   /** A linked trace asked for (l) and not answered yet: its result opens over this view. */
   following?: string | null;
   /** The view a linked trace was opened from: Esc goes back to it. */
@@ -128,7 +136,10 @@ export type ConsoleAction =
   /** `seq`: a tool call's number in the session (the engine numbers calls in the order they start). */
   | { type: 'agent'; event: AgentEvent; seq?: number; quiet?: boolean }
   /** A live refresh of a view's data: the same query again, nothing else moves. */
-  | { type: 'refresh'; tool: string; structured: Record<string, unknown> }
+  /** `args` with an `offset`: a further page of the trace list (or the list in a new order at 0). */
+  | { type: 'refresh'; tool: string; structured: Record<string, unknown>; args?: Record<string, unknown> }
+  /** The next page of the trace list was asked for. */
+  | { type: 'trace_more' }
   | { type: 'resize'; cols: number; rows: number }
   | { type: 'focus'; pane: Pane }
   | { type: 'focus_cycle'; delta: 1 | -1 }
@@ -144,7 +155,11 @@ export type ConsoleAction =
   | { type: 'trace_jump'; to: 'top' | 'bottom' }
   | { type: 'trace_toggle' }
   | { type: 'trace_fold_all'; fold: boolean }
+  /** n/N: the next search match, or without a search the next span where an error starts or a slow span. */
   | { type: 'trace_next_flagged'; delta: 1 | -1 }
+  /** e: the deepest span where the errors start. */
+  | { type: 'trace_error_start' }
+  | { type: 'trace_search'; text: string; done?: boolean }
   | { type: 'trace_detail' }
   /** l: a linked trace was asked for; its result opens over the current view. */
   | { type: 'trace_follow'; traceId: string }
