@@ -4,6 +4,7 @@ import { reducer } from '../state/reducer.js';
 import { copyTarget } from '../trace/copy.js';
 import { listedTraces, nextSort } from '../trace/list-view.js';
 import { atListEnd, nextPage, reorderedList } from '../trace/paging.js';
+import { metricRows, operationFilter, operationName } from '../panes/metric-rows.js';
 import { cursorLink } from '../trace/links.js';
 
 /**
@@ -34,6 +35,8 @@ export interface ConsoleActions {
   setLivePaused(paused: boolean): void;
   /** Puts text on the terminal's clipboard (OSC 52). */
   copy(text: string): void;
+  /** A service's worst traces, shown in the trace list (Enter on a Metrics row); engines without it ignore the key. */
+  serviceTraces?(service: string): void;
   /** A further page of the trace list, or the list in another order; engines without it ignore the key. */
   moreTraces?(tool: string, args: Record<string, unknown>): void;
 }
@@ -68,8 +71,7 @@ export const handledByInput = (b: KeyBinding) => b.run === inInput;
 function copyId(c: KeyContext): void {
   const t = copyTarget(c.state.trace);
   if (!t) return c.dispatch({ type: 'status', patch: { message: 'Nothing to copy: no trace here', messageError: false } });
-  c.actions.copy(t.id);
-  c.dispatch({ type: 'status', patch: { message: `Copied ${t.kind} id ${t.id}`, messageError: false } });
+  copied(c, t.id, `${t.kind} id ${t.id}`);
 }
 
 /** A move in the trace list; landing on its last row asks for the next page of its colony query. */
@@ -80,6 +82,37 @@ function traceMove(c: KeyContext, a: ConsoleAction): void {
   if (!next || !c.actions.moreTraces || !atListEnd(t, listedTraces(t.traces, t.sort, t.filter).length)) return;
   c.dispatch({ type: 'trace_more' });
   c.actions.moreTraces(next.tool, next.args);
+}
+
+/** Enter on a Metrics row: the service's worst traces, the list filtered to the row's operation. */
+function openOperation(c: KeyContext): void {
+  const row = metricRows(c.state.metrics, c.state.metricsView.sort)[c.state.metricsView.cursor];
+  const service = (c.state.metrics?.args as { service?: unknown } | undefined)?.service;
+  if (!row || typeof service !== 'string' || !c.actions.serviceTraces) return;
+  const filter = operationFilter(row);
+  c.dispatch({ type: 'trace_pending_filter', text: filter });
+  c.actions.serviceTraces(service);
+  c.dispatch({ type: 'status', patch: { message: `${service}: worst traces${filter ? ` of ${operationName(row)}` : ''}`, messageError: false } });
+}
+
+/** Puts text on the clipboard and says what went there. */
+function copied(c: KeyContext, text: string, what: string): void {
+  c.actions.copy(text);
+  c.dispatch({ type: 'status', patch: { message: `Copied ${what}`, messageError: false } });
+}
+
+/** y in the tool calls: the result of the call under the cursor, as the model read it. */
+function copyResult(c: KeyContext): void {
+  const call = c.state.toolCalls[c.state.toolCursor];
+  if (!call?.text) return c.dispatch({ type: 'status', patch: { message: call ? 'Nothing to copy: the call has no result yet' : 'Nothing to copy: no tool call yet', messageError: false } });
+  copied(c, call.text, `the result of ${call.seq !== undefined ? `[${call.seq}] ` : ''}${call.tool} (${call.text.length} characters)`);
+}
+
+/** Ctrl-Y in the chat: the newest answer (the one being written, if any). */
+function copyAnswer(c: KeyContext): void {
+  const answer = c.state.live.trim() || [...c.state.chat].reverse().find((e) => e.role === 'assistant')?.text;
+  if (!answer) return c.dispatch({ type: 'status', patch: { message: 'Nothing to copy: no answer yet', messageError: false } });
+  copied(c, answer, `the last answer (${answer.length} characters)`);
 }
 
 /** l: the first link of the span under the cursor opens its trace; the status line says when there is none. */
@@ -121,9 +154,13 @@ export const BINDINGS: readonly KeyBinding[] = [
     if (!c.state.draft) c.dispatch({ type: 'scroll_set', target: 'chat', to: key === 'home' ? Number.MAX_SAFE_INTEGER : 0 });
   } },
 
+  { id: 'chat.copy', keys: ['ctrl+y'], description: 'copy the last answer (to the terminal clipboard)', scope: 'chat', run: copyAnswer },
+
   { id: 'tools.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'tools', hint: true, run: (c, key) => c.dispatch({ type: 'tools_move', delta: STEP[key] }) },
   { id: 'tools.expand', keys: ['return', 'space'], description: 'show arguments and result', scope: 'tools', hint: true, run: (c) => c.dispatch({ type: 'tools_toggle' }) },
   { id: 'tools.page', keys: ['pagedown', 'pageup'], description: 'scroll the opened call', scope: 'tools', run: (c, key) => c.dispatch({ type: 'scroll', target: 'tool', delta: key === 'pagedown' ? c.page : -c.page }) },
+  { id: 'tools.copy', keys: ['y'], description: "copy the call's result", scope: 'tools', run: copyResult },
+  { id: 'tools.ends', keys: ['g', 'G'], description: 'first / last call', scope: 'tools', run: (c, key) => c.dispatch({ type: 'tools_move', delta: key === 'g' ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER }) },
 
   { id: 'trace.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'traces', hint: true, run: (c, key) => traceMove(c, { type: 'trace_move', delta: STEP[key] }) },
   { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page (span details when open)', scope: 'traces', run: (c, key) => traceMove(c, { type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page, page: true }) },
@@ -151,6 +188,9 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'trace.copy', keys: ['y'], description: 'copy the trace id (the span id in an open trace)', scope: 'traces', run: copyId },
 
   { id: 'summary.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'summary', hint: true, run: (c, key) => c.dispatch({ type: 'summary_move', delta: STEP[key] }) },
+  { id: 'summary.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'summary', run: (c, key) => c.dispatch({ type: 'summary_move', delta: key === 'pagedown' ? c.page : -c.page }) },
+  { id: 'summary.ends', keys: ['g', 'G'], description: 'first / last service', scope: 'summary', run: (c, key) => c.dispatch({ type: 'summary_move', delta: key === 'g' ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER }) },
+  { id: 'summary.search', keys: ['/'], description: 'find a service by name (Enter keeps, Esc clears)', scope: 'summary', hint: true, run: (c) => c.dispatch({ type: 'summary_search', text: '' }) },
   { id: 'summary.open', keys: ['return'], description: "open the service's metrics and worst traces", scope: 'summary', hint: true, run: (c) => {
     const svc = summaryServices(c.state.summary.data)[c.state.summary.cursor];
     if (svc) c.actions.openService(svc.service);
@@ -160,6 +200,11 @@ export const BINDINGS: readonly KeyBinding[] = [
     if (svc) c.actions.breakdownService?.(svc.service);
   } },
 
+  { id: 'metrics.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'metrics', hint: true, run: (c, key) => c.dispatch({ type: 'metrics_move', delta: STEP[key] }) },
+  { id: 'metrics.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'metrics', run: (c, key) => c.dispatch({ type: 'metrics_move', delta: key === 'pagedown' ? c.page : -c.page }) },
+  { id: 'metrics.ends', keys: ['g', 'G'], description: 'first / last operation', scope: 'metrics', run: (c, key) => c.dispatch({ type: 'metrics_jump', to: key === 'g' ? 'top' : 'bottom' }) },
+  { id: 'metrics.sort', keys: ['s'], description: 'sort: P95 / error rate / requests / name', scope: 'metrics', hint: true, run: (c) => c.dispatch({ type: 'metrics_sort' }) },
+  { id: 'metrics.open', keys: ['return'], description: "the operation's worst traces in the trace list", scope: 'metrics', hint: true, run: openOperation },
   { id: 'metrics.breakdown', keys: ['b'], description: "breakdown of the table's service: what its failing or slow requests have in common", scope: 'metrics', hint: true, run: (c) => {
     const service = (c.state.metrics?.args as { service?: unknown } | undefined)?.service;
     if (typeof service === 'string') c.actions.breakdownService?.(service);
@@ -204,7 +249,7 @@ export function hintsFor(s: ConsoleState): { keys: string; description: string }
 }
 
 export function label(key: string): string {
-  const names: Record<string, string> = { return: 'Enter', escape: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', 'ctrl+l': 'Ctrl-L', space: 'Space', up: '↑', down: '↓', pageup: 'PgUp', pagedown: 'PgDn', home: 'Home', end: 'End' };
+  const names: Record<string, string> = { return: 'Enter', escape: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', 'ctrl+l': 'Ctrl-L', 'ctrl+y': 'Ctrl-Y', space: 'Space', up: '↑', down: '↓', pageup: 'PgUp', pagedown: 'PgDn', home: 'Home', end: 'End' };
   return names[key] ?? key;
 }
 

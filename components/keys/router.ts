@@ -55,6 +55,13 @@ export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { disp
     return;
   }
 
+  if (s.summary.searching && s.focus === 'detail' && s.tab === 'summary' && s.overlay === 'none') {
+    if (name === 'escape') return void c.dispatch({ type: 'summary_search', text: '', done: true });
+    const r = applyKey({ value: s.summary.search ?? '', cursor: (s.summary.search ?? '').length }, input, key);
+    if (r) c.dispatch({ type: 'summary_search', text: r.edit.value, done: r.submit });
+    return;
+  }
+
   if (s.columns.filtering && s.focus === 'detail' && s.tab === 'columns' && s.overlay === 'none') {
     if (name === 'escape') return void c.dispatch({ type: 'columns_filter', text: s.columns.filter, done: true });
     const r = applyKey({ value: s.columns.filter, cursor: s.columns.filter.length }, input, key);

@@ -3,6 +3,7 @@ import { historyEntry } from '../panes/history.js';
 import { listedTraces, nextSort } from '../trace/list-view.js';
 import { parents, visibleRows } from '../trace/rows.js';
 import { listQuery, withPage } from '../trace/paging.js';
+import { metricRows, nextMetricSort } from '../panes/metric-rows.js';
 import { deepestErrorStart, findSpan, flagged, reveal, spanMatches } from '../trace/search.js';
 import { type ConsoleAction, type ConsoleState, PANES, type Pane, type SummaryJson, type ToolCallEntry, type TraceJson, type TraceNodeJson } from './types.js';
 import { clamp, cursorTrace, refreshTraces, summaryServices, summaryView, traceView } from './views.js';
@@ -34,6 +35,7 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
     trace: traceView(),
     columns: { search: null, env: null, view: 'search', cursor: 0, filter: '', filtering: false },
     metrics: null,
+    metricsView: { cursor: 0, sort: 'p95' },
     summary: { data: null, timeRange: '30m', error: null, cursor: 0 },
     commandHistory: [],
     commandHistoryAt: null,
@@ -84,11 +86,12 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
       return { ...s, tab: 'traces', trace: { ...traceView(traces, { openFirst: true, sort: s.trace.sort }), from }, scroll: { ...s.scroll, detail: 0 } };
     }
     if (traces.length === 0) return { ...s, tab: show('traces'), trace: traceView([], { notice: { text: noTracesText(args), error: false }, sort: s.trace.sort }) };
-    // The first trace opens at once; Esc shows the list.
-    const fresh = traceView(traces, { openFirst: true, sort: s.trace.sort });
-    return { ...s, tab: show('traces'), trace: { ...fresh, query: listQuery(tool, args, traces, structured.matchedTraces) }, scroll: { ...s.scroll, detail: 0 } };
+    // The first trace opens at once (Esc shows the list); a list asked for with a filter shows the list, filtered.
+    const pending = s.trace.pendingFilter;
+    const fresh = traceView(traces, { openFirst: !pending, sort: s.trace.sort });
+    return { ...s, tab: show('traces'), trace: { ...fresh, filter: pending ?? '', query: listQuery(tool, args, traces, structured.matchedTraces) }, scroll: { ...s.scroll, detail: 0 } };
   }
-  if (METRIC_TOOLS.has(tool)) return { ...s, tab: show('metrics'), metrics: { ...structured, args } };
+  if (METRIC_TOOLS.has(tool)) return { ...s, tab: show('metrics'), metrics: { ...structured, args }, metricsView: { ...s.metricsView, cursor: 0 } };
   if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) {
     const range = typeof args.time_range === 'string' ? args.time_range : '30m';
     return { ...s, tab: show('summary'), summary: summaryView(s.summary, structured as unknown as SummaryJson, range, false) };
@@ -102,7 +105,10 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
 function refresh(s: ConsoleState, tool: string, structured: Record<string, unknown>, args?: Record<string, unknown>): ConsoleState {
   if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces) && typeof args?.offset === 'number') return { ...s, trace: withPage(s.trace, tool, args, structured.traces as TraceJson[], structured.matchedTraces) };
   if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) return { ...s, trace: refreshTraces(s.trace, structured.traces as TraceJson[]) };
-  if (METRIC_TOOLS.has(tool) && s.metrics && !s.metrics.error) return { ...s, metrics: { ...structured, args: s.metrics.args } };
+  if (METRIC_TOOLS.has(tool) && s.metrics && !s.metrics.error) {
+    const metrics = { ...structured, args: s.metrics.args };
+    return { ...s, metrics, metricsView: { ...s.metricsView, cursor: clamp(s.metricsView.cursor, 0, Math.max(0, metricRows(metrics, s.metricsView.sort).length - 1)) } };
+  }
   if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) return { ...s, summary: summaryView(s.summary, structured as unknown as SummaryJson, s.summary.timeRange, true) };
   return s;
 }
@@ -269,6 +275,19 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return { ...s, trace: { ...s.trace, sort: nextSort(s.trace.sort), open: null, detail: false, listCursor: 0 } };
     case 'trace_filter':
       return { ...s, trace: { ...s.trace, filter: a.text, filtering: !a.done, open: null, detail: false, listCursor: 0 } };
+    case 'metrics_move':
+      return { ...s, metricsView: { ...s.metricsView, cursor: clamp(s.metricsView.cursor + a.delta, 0, Math.max(0, metricRows(s.metrics, s.metricsView.sort).length - 1)) } };
+    case 'metrics_jump':
+      return { ...s, metricsView: { ...s.metricsView, cursor: a.to === 'top' ? 0 : Math.max(0, metricRows(s.metrics, s.metricsView.sort).length - 1) } };
+    case 'metrics_sort':
+      return { ...s, metricsView: { sort: nextMetricSort(s.metricsView.sort), cursor: 0 } };
+    case 'trace_pending_filter':
+      return { ...s, trace: { ...s.trace, pendingFilter: a.text } };
+    case 'summary_search': {
+      const q = a.text.trim().toLowerCase();
+      const at = q ? summaryServices(s.summary.data).findIndex((c) => c.service.toLowerCase().includes(q)) : -1;
+      return { ...s, summary: { ...s.summary, search: a.text, searching: !a.done, cursor: at >= 0 ? at : s.summary.cursor } };
+    }
     case 'summary_move':
       return { ...s, summary: { ...s.summary, cursor: clamp(s.summary.cursor + a.delta, 0, Math.max(0, summaryServices(s.summary.data).length - 1)) } };
     case 'command_history': {
@@ -288,6 +307,7 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.from) return { ...s, trace: s.trace.from };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open !== null && s.trace.traces.length > 1) return { ...s, trace: { ...s.trace, open: null } };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open === null && s.trace.filter) return { ...s, trace: { ...s.trace, filter: '', filtering: false, listCursor: 0 } };
+      if (s.focus === 'detail' && s.tab === 'summary' && s.summary.search) return { ...s, summary: { ...s.summary, search: '', searching: false } };
       if (s.focus === 'tools' && s.expandedTool) return { ...s, expandedTool: null };
       return focusOn(s, 'chat');
     case 'columns_move':
@@ -299,6 +319,6 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'history_push':
       return { ...s, history: [...s.history.filter((h) => h !== a.text), a.text].slice(-100) };
     case 'clear_session':
-      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView([], { sort: s.trace.sort }), metrics: null, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, scroll: { chat: 0, tool: 0, detail: 0, help: 0 } };
+      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView([], { sort: s.trace.sort }), metrics: null, metricsView: { ...s.metricsView, cursor: 0 }, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, scroll: { chat: 0, tool: 0, detail: 0, help: 0 } };
   }
 }

@@ -3,6 +3,7 @@ import type { TreeNode } from '../../src/colony/unified/span-tree.js';
 import type { listedTraceJson, treeJson } from '../../src/colony/tools/traces.js';
 import type { ServiceChange } from '../../src/colony/unified/summary.js';
 import type { TraceOrder } from '../../src/colony/unified/trace-digest.js';
+import type { MetricSort } from '../panes/metric-rows.js';
 
 /** Everything the console shows, in one read-only value that components get from context. */
 export type Pane = 'chat' | 'tools' | 'detail';
@@ -57,6 +58,9 @@ export interface SummaryViewState {
   error: string | null;
   /** Index into the selectable services (stand-out first, then the rest). */
   cursor: number;
+  /** `/`: the text a service is looked for by (the cursor goes to the first whose name has it), and whether it is being typed. */
+  search?: string;
+  searching?: boolean;
 }
 
 export interface TraceViewState {
@@ -82,6 +86,8 @@ export interface TraceViewState {
    * query); `paged` once a page past the first (or a re-sort) came in: a live refresh keeps those traces.
    */
   query?: { tool: string; args: Record<string, unknown>; fetched: number; matched: number; loading: boolean; paged: boolean } | null;
+  /** A filter for the next trace list to arrive (Enter on a Metrics row: its service's traces, filtered to the operation). */
+  pendingFilter?: string | null;
   /** A linked trace asked for (l) and not answered yet: its result opens over this view. */
   following?: string | null;
   /** The view a linked trace was opened from: Esc goes back to it. */
@@ -124,6 +130,8 @@ export interface ConsoleState {
   trace: TraceViewState;
   columns: { search: Record<string, unknown> | null; env: Record<string, unknown> | null; view: 'search' | 'env'; cursor: number; filter: string; filtering: boolean };
   metrics: Record<string, unknown> | null;
+  /** The Metrics tab's cursor (into the sorted rows) and order (s cycles). */
+  metricsView: { cursor: number; sort: MetricSort };
   summary: SummaryViewState;
   /** `:` lines run, oldest first, and where Up/Down are in them (null: the line being typed). */
   commandHistory: string[];
@@ -166,6 +174,12 @@ export type ConsoleAction =
   | { type: 'trace_sort' }
   | { type: 'trace_filter'; text: string; done?: boolean }
   | { type: 'summary_move'; delta: number }
+  | { type: 'summary_search'; text: string; done?: boolean }
+  | { type: 'metrics_move'; delta: number }
+  | { type: 'metrics_jump'; to: 'top' | 'bottom' }
+  | { type: 'metrics_sort' }
+  /** The next trace list to arrive opens filtered with this text. */
+  | { type: 'trace_pending_filter'; text: string }
   | { type: 'command_history'; delta: 1 | -1 }
   | { type: 'command_history_push'; text: string }
   | { type: 'back' }

@@ -19,10 +19,12 @@ export function TraceList({ view, width, height }: { view: TraceViewState; width
   const cursor = Math.min(view.listCursor, Math.max(0, listed.length - 1));
   const start = windowStart(listed.length, cursor, rowsHeight);
   const q = view.query;
-  // How much of the colony's list is read: "50 of 1234 traces", and whether more is on its way.
-  const read = q && q.matched > view.traces.length ? `${view.traces.length} of ${q.matched} traces` : plural(view.traces.length, 'trace');
+  // How much of the colony's list is read ("50 of 1234 traces"), and whether more is on its way.
+  const all = q && q.matched > view.traces.length ? q.matched : null;
   const more = q?.loading ? ' · loading more…' : '';
-  const count = view.filter ? `${listed.length} of ${read} match "${view.filter}"${view.filtering ? '' : ' (Esc clears)'}` : read;
+  const count = view.filter
+    ? `${listed.length} of ${plural(view.traces.length, 'trace')} match "${view.filter}"${all ? ` (${all} in all)` : ''}${view.filtering ? '' : ' (Esc clears)'}`
+    : all ? `${view.traces.length} of ${all} traces` : plural(view.traces.length, 'trace');
   return (
     <Box flexDirection="column">
       <Text color={view.filter ? 'cyan' : 'gray'}>{fit(`${count}${more} · ${ORDER_DESCRIPTIONS[view.sort]} (s) · / filters · Enter opens`, width)}</Text>

@@ -166,6 +166,11 @@ export class ConsoleEngine {
     this.emit({ type: 'status', patch: { message: `${service}: worst traces here, its metrics on tab 3` } });
   }
 
+  /** Enter on a Metrics row: the service's worst traces, a page of them, shown (the UI filters them to the operation). */
+  serviceTraces(service: string): void {
+    void this.callTool('coral_query_traces', { service, max_traces: 50 });
+  }
+
   /**
    * The trace list read further (or again in another order): on the side, not a call of the
    * session (paging is not something the user asked the colony), answered as a refresh with its offset.
