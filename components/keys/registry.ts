@@ -190,7 +190,7 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'summary.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'summary', hint: true, run: (c, key) => c.dispatch({ type: 'summary_move', delta: STEP[key] }) },
   { id: 'summary.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'summary', run: (c, key) => c.dispatch({ type: 'summary_move', delta: key === 'pagedown' ? c.page : -c.page }) },
   { id: 'summary.ends', keys: ['g', 'G'], description: 'first / last service', scope: 'summary', run: (c, key) => c.dispatch({ type: 'summary_move', delta: key === 'g' ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER }) },
-  { id: 'summary.search', keys: ['/'], description: 'find a service by name (Enter keeps, Esc clears)', scope: 'summary', hint: true, run: (c) => c.dispatch({ type: 'summary_search', text: '' }) },
+  { id: 'summary.search', keys: ['/'], description: 'find a service by name (Enter keeps, Esc clears)', scope: 'summary', run: (c) => c.dispatch({ type: 'summary_search', text: '' }) },
   { id: 'summary.open', keys: ['return'], description: "open the service's metrics and worst traces", scope: 'summary', hint: true, run: (c) => {
     const svc = summaryServices(c.state.summary.data)[c.state.summary.cursor];
     if (svc) c.actions.openService(svc.service);

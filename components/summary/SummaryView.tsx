@@ -38,7 +38,7 @@ export function SummaryView({ width, height: full }: { width: number; height: nu
       {shown.map((l, i) => (
         <Text key={start + i} color={l.color} bold={l.bold} inverse={l.service !== undefined && l.service === v.cursor}>{cut(l.text, width) || ' '}</Text>
       ))}
-      {!fits && <Text color="gray">{cut(`lines ${start + 1}-${Math.min(lines.length, start + room)} of ${lines.length} · j/k moves`, width)}</Text>}
+      {!fits && <Text color="gray">{cut(`lines ${start + 1}-${Math.min(lines.length, start + room)} of ${lines.length} · j/k moves · / finds a service`, width)}</Text>}
       {v.searching && <FilterLine filter={v.search ?? ''} width={width} />}
     </Box>
   );

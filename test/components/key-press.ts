@@ -19,7 +19,7 @@ export const recorder = (): Recorded => {
   return {
     calls, submit: (q) => calls.push(`submit ${q}`), cancel: () => calls.push('cancel'), runCommand: (l) => calls.push(`run ${l}`), complete: () => [], quit: () => calls.push('quit'),
     redraw: () => calls.push('redraw'), openService: (svc) => calls.push(`open ${svc}`), openTrace: (id) => calls.push(`trace ${id}`), setLivePaused: (p) => calls.push(`paused ${p}`),
-    copy: (t) => calls.push(`copy ${t}`), moreTraces: (tool, args) => calls.push(`more ${tool} ${JSON.stringify(args)}`),
+    copy: (t) => calls.push(`copy ${t}`), moreTraces: (tool, args) => calls.push(`more ${tool} ${JSON.stringify(args)}`), serviceTraces: (svc) => calls.push(`traces of ${svc}`),
   };
 };
 
