@@ -46,7 +46,7 @@ function MetricsTable({ m, rows, width, height }: { m: Metrics; rows: Row[]; wid
   const focused = s.focus === 'detail';
   return (
     <Box flexDirection="column">
-      <Text bold>{fit(`${m.service}, last ${m.timeRange} · ${plural(rows.length, 'operation')} · ${METRIC_SORT_TITLES[s.metricsView.sort]} (s) · Enter: its traces`, width)}</Text>
+      <Text bold>{fit(`${m.service}, last ${m.timeRange} · ${METRIC_SORT_TITLES[s.metricsView.sort]} (s) · ${plural(rows.length, 'operation')} · Enter: its traces`, width)}</Text>
       <Text color="gray">{t.columns.map((c) => cell(c.title, c.width, c.align)).join(' ')}</Text>
       {rows.slice(start, start + room).map((r, i) => (
         <Text key={start + i} inverse={focused && start + i === cursor}>

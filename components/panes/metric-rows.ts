@@ -11,7 +11,8 @@ export interface MetricsJson { service: string; timeRange: string; sections: { r
 
 export const METRIC_SORTS = ['p95', 'errors', 'requests', 'name'] as const;
 export type MetricSort = (typeof METRIC_SORTS)[number];
-export const METRIC_SORT_TITLES: Record<MetricSort, string> = { p95: 'slowest P95 first', errors: 'highest error rate first', requests: 'most requests first', name: 'by name' };
+/** Short: the order goes first in the table's header, which a narrow pane cuts. */
+export const METRIC_SORT_TITLES: Record<MetricSort, string> = { p95: 'by P95', errors: 'by error rate', requests: 'by requests', name: 'by name' };
 export const nextMetricSort = (s: MetricSort): MetricSort => METRIC_SORTS[(METRIC_SORTS.indexOf(s) + 1) % METRIC_SORTS.length];
 
 export const operationName = (r: MetricRow) => (r.protocol === 'http' ? httpOperation(r.httpMethod, r.httpRoute) : r.protocol === 'grpc' ? `${r.rpcService ? `${r.rpcService.split('.').pop()}/` : ''}${r.rpcMethod}${isStreamMethod(r.rpcMethod) ? ' (stream)' : ''}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`.trim());

@@ -101,13 +101,13 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const tagsW = tagsWidth(trace.roots);
   const cols = rowColumns(width, tagsW);
   const found = t.search ? matchCount(trace.roots, t.search, rows[t.cursor]?.node) : null;
-  const searchNote = found ? ` · "${t.search}" ${found.index ? `${found.index} of ${found.total}` : `${found.total} found`} (n/N)` : '';
+  const searchNote = found ? `"${t.search}" ${found.index ? `${found.index} of ${found.total}` : `${found.total} found`} (n/N) · ` : '';
   const header = `Trace ${trace.traceId.slice(0, 16)} · ${ms(trace.durationMs)} · ${plural(trace.spanCount, 'span')} · ${plural(trace.services.length, 'service')} · depth ${trace.depth}${trace.incomplete ? ' · INCOMPLETE' : ''}`;
   return (
     <Box flexDirection="column">
       <Text bold>{fit(header, width)}</Text>
       <Text color="gray">
-        {fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : plural(rows.length, 'row')}${searchNote}${t.traces.length > 1 ? ' · Esc: trace list' : ''}${!s.zoomed && cols.name < COMPACT_TREE_BELOW ? ' · z: zoom' : ''}`, width - cols.bar)}
+        {fit(`${searchNote}${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : plural(rows.length, 'row')}${t.traces.length > 1 ? ' · Esc: trace list' : ''}${!s.zoomed && cols.name < COMPACT_TREE_BELOW ? ' · z: zoom' : ''}`, width - cols.bar)}
         {ruler(trace.durationMs, cols.bar)}
       </Text>
       {shown.map((r, i) => (
