@@ -81,6 +81,8 @@ async function session(cols: number, rows: number): Promise<string[]> {
 
   // The list: sorted, filtered (the count shows, Esc clears), an id copied.
   await t.press('s');
+  // s reads the list again from the colony in the new order.
+  await t.waitFor((s) => s.includes('slowest first (s)') && !s.includes('loading more'), 'the list read again, slowest first');
   expect(await check('sorted')).toContain('slowest first (s)');
   await t.press('/');
   await t.type('front');

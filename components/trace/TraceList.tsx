@@ -27,7 +27,7 @@ export function TraceList({ view, width, height }: { view: TraceViewState; width
     : all ? `${view.traces.length} of ${all} traces` : plural(view.traces.length, 'trace');
   return (
     <Box flexDirection="column">
-      <Text color={view.filter ? 'cyan' : 'gray'}>{fit(`${count}${more} · ${ORDER_DESCRIPTIONS[view.sort]} (s) · / filters · Enter opens`, width)}</Text>
+      <Text color={view.filter ? 'cyan' : 'gray'}>{fit(`${count} · ${ORDER_DESCRIPTIONS[view.sort]} (s)${more} · / filters · Enter opens`, width)}</Text>
       <Text bold>{fit(t.columns.map((c) => cell(c.title, c.width, c.align)).join(' '), width)}</Text>
       {listed.length === 0 && <Text color="gray">{fit(`No trace matches "${view.filter}" (service:x op:x status:error dur>500ms key:value, words)`, width)}</Text>}
       {listed.slice(start, start + rowsHeight).map((idx, i) => {
