@@ -77,11 +77,16 @@ function copyId(c: KeyContext): void {
 /** A move in the trace list; landing on its last row asks for the next page of its colony query. */
 function traceMove(c: KeyContext, a: ConsoleAction): void {
   c.dispatch(a);
-  const t = reducer(c.state, a).trace;
+  readOnAtEnd(reducer(c.state, a), c.dispatch, c.actions);
+}
+
+/** The next page of the trace list when its cursor is on its last row (or a filter left it short or empty). */
+export function readOnAtEnd(s: ConsoleState, dispatch: (a: ConsoleAction) => void, actions: ConsoleActions): void {
+  const t = s.trace;
   const next = nextPage(t);
-  if (!next || !c.actions.moreTraces || !atListEnd(t, listedTraces(t.traces, t.sort, t.filter).length)) return;
-  c.dispatch({ type: 'trace_more' });
-  c.actions.moreTraces(next.tool, next.args);
+  if (!next || !actions.moreTraces || !atListEnd(t, listedTraces(t.traces, t.sort, t.filter).length)) return;
+  dispatch({ type: 'trace_more' });
+  actions.moreTraces(next.tool, next.args);
 }
 
 /** Enter on a Metrics row: the service's worst traces, the list filtered to the row's operation. */

@@ -29,7 +29,7 @@ export function TraceList({ view, width, height }: { view: TraceViewState; width
     <Box flexDirection="column">
       <Text color={view.filter ? 'cyan' : 'gray'}>{fit(`${count} · ${ORDER_DESCRIPTIONS[view.sort]} (s)${more} · / filters · Enter opens`, width)}</Text>
       <Text bold>{fit(t.columns.map((c) => cell(c.title, c.width, c.align)).join(' '), width)}</Text>
-      {listed.length === 0 && <Text color="gray">{fit(`No trace matches "${view.filter}" (service:x op:x status:error dur>500ms key:value, words)`, width)}</Text>}
+      {listed.length === 0 && <Text color="gray">{fit(all ? `None of the ${view.traces.length} read matches "${view.filter}": j reads more` : `No trace matches "${view.filter}" (service:x op:x status:error dur>500ms key:value, words)`, width)}</Text>}
       {listed.slice(start, start + rowsHeight).map((idx, i) => {
         const tr = view.traces[idx];
         return (

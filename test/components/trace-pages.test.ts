@@ -3,6 +3,7 @@ import { reducer } from '../../components/state/reducer.js';
 import type { ConsoleState, TraceJson } from '../../components/state/types.js';
 import { PAGE } from '../../components/trace/paging.js';
 import { listedTraces } from '../../components/trace/list-view.js';
+import { dispatcher, routeInput } from '../../components/keys/router.js';
 import { press, pressAll, recorder, span, traceOf, withTraces } from './key-press.js';
 
 const t = (i: number, o: Partial<TraceJson> = {}) => traceOf([span(`s${i}`)], { traceId: i.toString(16).padStart(32, '0'), durationMs: 100 - i, ...o });
@@ -71,5 +72,16 @@ describe('the trace list read from the colony page by page', () => {
     const s = page(pressAll(list(), ['j', 'j']), { ...ARGS, max_traces: PAGE, offset: 3, order: 'errors' }, [t(4), t(5)]);
     const live = reducer(s, { type: 'refresh', tool: 'coral_query_traces', structured: { traces: [t(0), t(1), t(2)] } });
     expect(ids(live).sort()).toEqual(['0', '1', '2', '3', '4', '5']);
+  });
+
+  it('a filter that leaves no trace read reads the next page; j on the empty list reads on', () => {
+    const actions = recorder();
+    const ref = { current: list() };
+    const route = dispatcher(ref, () => undefined);
+    for (const k of ['/', 'n', 'o', 'p', 'e', '\r']) routeInput(() => ref.current, k, k === '\r' ? { return: true } : {}, { dispatch: route, actions });
+    expect([ref.current.trace.filter, actions.calls]).toEqual(['nope', [`more coral_query_traces ${JSON.stringify({ ...ARGS, max_traces: PAGE, offset: 3, order: 'errors' })}`]]);
+    const empty = page(ref.current, { ...ARGS, max_traces: PAGE, offset: 3, order: 'errors' }, [t(4)]);
+    press(empty, 'j', actions);
+    expect(actions.calls).toHaveLength(2);
   });
 });
