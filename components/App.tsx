@@ -3,7 +3,10 @@ import { useEffect, useMemo, useReducer, useRef, useState } from 'react';
 import type { EngineEvent } from '../src/console/engine.js';
 import type { ConsoleActions } from './keys/registry.js';
 import { dispatcher, routeInput } from './keys/router.js';
+import { routeMouse } from './keys/mouse-route.js';
+import type { MouseEvent } from './screen/mouse.js';
 import { fit } from './panes/format.js';
+import { paneLayout } from './panes/layout.js';
 import { ChatPane } from './panes/ChatPane.js';
 import { CommandLine } from './panes/CommandLine.js';
 import { DetailPane } from './panes/DetailPane.js';
@@ -31,6 +34,10 @@ export interface EngineLike {
   openTrace?(traceId: string): void;
   /** A service's breakdown (coral_query_breakdown), shown. */
   breakdownService?(service: string): void;
+  /** A service's worst traces, shown in the trace list. */
+  serviceTraces?(service: string): void;
+  /** A further page of the trace list, or the list in another order (answered as a refresh with an offset). */
+  moreTraces?(tool: string, args: Record<string, unknown>): void;
   /** Engines with a live colony: stop or restart its refresh. */
   setLivePaused?(paused: boolean): void;
   close(): Promise<void>;
@@ -56,7 +63,7 @@ function fromEngine(e: EngineEvent): ConsoleAction {
 }
 
 /** The console: layout, state, and key routing through the one registry. Renders; never queries. */
-export function App({ initial, engine, redraw, copy }: { initial: ConsoleState; engine: EngineLike; redraw?: () => void; copy?: (text: string) => void }) {
+export function App({ initial, engine, redraw, copy, mouse }: { initial: ConsoleState; engine: EngineLike; redraw?: () => void; copy?: (text: string) => void; mouse?: (listener: (e: MouseEvent) => void) => () => void }) {
   const [state, dispatch] = useReducer(reducer, initial);
   const { stdout } = useStdout();
   const { isRawModeSupported } = useStdin();
@@ -105,6 +112,9 @@ export function App({ initial, engine, redraw, copy }: { initial: ConsoleState; 
     openTrace: (traceId: string) => engine.openTrace?.(traceId),
     breakdownService: (service: string) => engine.breakdownService?.(service),
     setLivePaused: (paused: boolean) => engine.setLivePaused?.(paused),
+    serviceTraces: (service: string) => engine.serviceTraces?.(service),
+    // Only an engine that reads pages: without one, the list is what the query gave.
+    moreTraces: engine.moreTraces ? (tool: string, args: Record<string, unknown>) => engine.moreTraces?.(tool, args) : undefined,
     copy: (text: string) => copy?.(text),
   }), [engine, exit, redraw, copy]);
 
@@ -114,18 +124,14 @@ export function App({ initial, engine, redraw, copy }: { initial: ConsoleState; 
   latest.current = state;
   const route = useMemo(() => dispatcher(latest, dispatch), []);
   useInput((input, key) => routeInput(() => latest.current, input, key, { dispatch: route, actions }), { isActive: interactive });
+  useEffect(() => mouse?.((e) => routeMouse(latest.current, e, { dispatch: route, actions })), [mouse, route, actions]);
 
   if (tooSmall(state)) {
     return <Text wrap="truncate">{fit(`too small: needs ${MIN.cols}x${MIN.rows}, have ${state.cols}x${state.rows} · q quits`, state.cols)}</Text>;
   }
   // The whole terminal: frames are drawn row by row at absolute positions (screen/terminal.ts).
   const height = state.rows;
-  const body = height - 1 - (state.overlay === 'command' ? 2 : 0);
-  const left = Math.max(30, Math.floor(state.cols * 0.42));
-  const right = Math.max(30, state.cols - left);
-  // An opened tool call gets most of the left column while its pane has focus.
-  const opened = state.expandedTool !== null && state.focus === 'tools';
-  const toolsHeight = opened ? Math.max(8, Math.floor(body * 0.65)) : Math.max(5, Math.min(12, Math.floor(body * 0.35)));
+  const { body, left, right, toolsHeight } = paneLayout(state);
   return (
     <StateContext.Provider value={state}>
       <ActionsContext.Provider value={{ dispatch, actions }}>

@@ -3,6 +3,7 @@ import { format } from 'node:util';
 import { App, type EngineLike } from './App.js';
 import { TerminalScreen } from './screen/terminal.js';
 import { osc52 } from './trace/copy.js';
+import { type MouseEvent, interceptMouse, mouseEnabled } from './screen/mouse.js';
 import type { ConsoleState } from './state/types.js';
 
 /**
@@ -38,11 +39,18 @@ export async function runConsole(engine: EngineLike, initial: ConsoleState): Pro
     process.exit(1);
   };
   process.once('uncaughtException', onCrash);
+  // Mouse reports are taken out of the input before ink reads it (they would be typed otherwise).
+  const listeners = new Set<(e: MouseEvent) => void>();
+  const unhook = mouseEnabled() && process.stdin.isTTY ? interceptMouse(process.stdin, (e) => listeners.forEach((l) => l(e))) : () => undefined;
+  const mouse = (l: (e: MouseEvent) => void) => {
+    listeners.add(l);
+    return () => void listeners.delete(l);
+  };
   try {
     // debug: ink hands over each whole frame and writes no cursor moves of its own (and ignores CI: T7).
     // OSC 52 goes straight to the terminal: the screen stream takes only whole frames.
     const copy = (text: string) => void process.stdout.write(osc52(text));
-    const app = render(<App initial={initial} engine={engine} redraw={() => screen.redraw()} copy={copy} />, {
+    const app = render(<App initial={initial} engine={engine} redraw={() => screen.redraw()} copy={copy} mouse={mouse} />, {
       stdout: screen as unknown as NodeJS.WriteStream,
       debug: true,
       exitOnCtrlC: false,
@@ -50,6 +58,7 @@ export async function runConsole(engine: EngineLike, initial: ConsoleState): Pro
     });
     await app.waitUntilExit();
   } finally {
+    unhook();
     restore();
     process.off('SIGTERM', onSignal);
     process.off('SIGHUP', onSignal);

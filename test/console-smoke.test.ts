@@ -50,10 +50,10 @@ describe('console smoke test (tmux)', () => {
     const traces = await waitFor((s) => s.includes('[OTLP]') && /Trace [0-9a-f]{16}/.test(s));
     expect(traces).toMatch(/Trace [0-9a-f]{16} · \d+(\.\d+)?ms · \d+ spans/);
     tmux('send-keys', '-t', 'smoke', '?');
-    // The status bar may hint "next slow or error span" already: wait for the help's own headings,
+    // The status bar may hint trace keys already: wait for the help's own headings,
     // top and further down (a capture can fall between the rows of one frame being written).
     const help = await waitFor((s) => s.includes('Everywhere') && s.includes('Trace view'));
-    expect(help).toContain('next slow or error span');
+    expect(help).toContain('first span / trace');
     tmux('send-keys', '-t', 'smoke', 'Escape');
     // The help's own headings are gone (the status bar may still hint at the trace keys).
     await waitFor((s) => !s.includes('Everywhere') && s.includes('[OTLP]'));

@@ -1,6 +1,10 @@
 import type { ConsoleAction, ConsoleState } from '../state/types.js';
 import { summaryServices } from '../state/views.js';
+import { reducer } from '../state/reducer.js';
 import { copyTarget } from '../trace/copy.js';
+import { listedTraces, nextSort } from '../trace/list-view.js';
+import { atListEnd, nextPage, reorderedList } from '../trace/paging.js';
+import { metricRows, operationFilter, operationName } from '../panes/metric-rows.js';
 import { cursorLink } from '../trace/links.js';
 
 /**
@@ -31,6 +35,10 @@ export interface ConsoleActions {
   setLivePaused(paused: boolean): void;
   /** Puts text on the terminal's clipboard (OSC 52). */
   copy(text: string): void;
+  /** A service's worst traces, shown in the trace list (Enter on a Metrics row); engines without it ignore the key. */
+  serviceTraces?(service: string): void;
+  /** A further page of the trace list, or the list in another order; engines without it ignore the key. */
+  moreTraces?(tool: string, args: Record<string, unknown>): void;
 }
 
 export interface KeyContext {
@@ -63,8 +71,53 @@ export const handledByInput = (b: KeyBinding) => b.run === inInput;
 function copyId(c: KeyContext): void {
   const t = copyTarget(c.state.trace);
   if (!t) return c.dispatch({ type: 'status', patch: { message: 'Nothing to copy: no trace here', messageError: false } });
-  c.actions.copy(t.id);
-  c.dispatch({ type: 'status', patch: { message: `Copied ${t.kind} id ${t.id}`, messageError: false } });
+  copied(c, t.id, `${t.kind} id ${t.id}`);
+}
+
+/** A move in the trace list; landing on its last row asks for the next page of its colony query. */
+function traceMove(c: KeyContext, a: ConsoleAction): void {
+  c.dispatch(a);
+  readOnAtEnd(reducer(c.state, a), c.dispatch, c.actions);
+}
+
+/** The next page of the trace list when its cursor is on its last row (or a filter left it short or empty). */
+export function readOnAtEnd(s: ConsoleState, dispatch: (a: ConsoleAction) => void, actions: ConsoleActions): void {
+  const t = s.trace;
+  const next = nextPage(t);
+  if (!next || !actions.moreTraces || !atListEnd(t, listedTraces(t.traces, t.sort, t.filter).length)) return;
+  dispatch({ type: 'trace_more' });
+  actions.moreTraces(next.tool, next.args);
+}
+
+/** Enter on a Metrics row: the service's worst traces, the list filtered to the row's operation. */
+function openOperation(c: KeyContext): void {
+  const row = metricRows(c.state.metrics, c.state.metricsView.sort)[c.state.metricsView.cursor];
+  const service = (c.state.metrics?.args as { service?: unknown } | undefined)?.service;
+  if (!row || typeof service !== 'string' || !c.actions.serviceTraces) return;
+  const filter = operationFilter(row);
+  c.dispatch({ type: 'trace_pending_filter', text: filter });
+  c.actions.serviceTraces(service);
+  c.dispatch({ type: 'status', patch: { message: `${service}: worst traces${filter ? ` of ${operationName(row)}` : ''}`, messageError: false } });
+}
+
+/** Puts text on the clipboard and says what went there. */
+function copied(c: KeyContext, text: string, what: string): void {
+  c.actions.copy(text);
+  c.dispatch({ type: 'status', patch: { message: `Copied ${what}`, messageError: false } });
+}
+
+/** y in the tool calls: the result of the call under the cursor, as the model read it. */
+function copyResult(c: KeyContext): void {
+  const call = c.state.toolCalls[c.state.toolCursor];
+  if (!call?.text) return c.dispatch({ type: 'status', patch: { message: call ? 'Nothing to copy: the call has no result yet' : 'Nothing to copy: no tool call yet', messageError: false } });
+  copied(c, call.text, `the result of ${call.seq !== undefined ? `[${call.seq}] ` : ''}${call.tool} (${call.text.length} characters)`);
+}
+
+/** Ctrl-Y in the chat: the newest answer (the one being written, if any). */
+function copyAnswer(c: KeyContext): void {
+  const answer = c.state.live.trim() || [...c.state.chat].reverse().find((e) => e.role === 'assistant')?.text;
+  if (!answer) return c.dispatch({ type: 'status', patch: { message: 'Nothing to copy: no answer yet', messageError: false } });
+  copied(c, answer, `the last answer (${answer.length} characters)`);
 }
 
 /** l: the first link of the span under the cursor opens its trace; the status line says when there is none. */
@@ -106,26 +159,43 @@ export const BINDINGS: readonly KeyBinding[] = [
     if (!c.state.draft) c.dispatch({ type: 'scroll_set', target: 'chat', to: key === 'home' ? Number.MAX_SAFE_INTEGER : 0 });
   } },
 
+  { id: 'chat.copy', keys: ['ctrl+y'], description: 'copy the last answer (to the terminal clipboard)', scope: 'chat', run: copyAnswer },
+
   { id: 'tools.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'tools', hint: true, run: (c, key) => c.dispatch({ type: 'tools_move', delta: STEP[key] }) },
   { id: 'tools.expand', keys: ['return', 'space'], description: 'show arguments and result', scope: 'tools', hint: true, run: (c) => c.dispatch({ type: 'tools_toggle' }) },
   { id: 'tools.page', keys: ['pagedown', 'pageup'], description: 'scroll the opened call', scope: 'tools', run: (c, key) => c.dispatch({ type: 'scroll', target: 'tool', delta: key === 'pagedown' ? c.page : -c.page }) },
+  { id: 'tools.copy', keys: ['y'], description: "copy the call's result", scope: 'tools', run: copyResult },
+  { id: 'tools.ends', keys: ['g', 'G'], description: 'first / last call', scope: 'tools', run: (c, key) => c.dispatch({ type: 'tools_move', delta: key === 'g' ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER }) },
 
-  { id: 'trace.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'traces', hint: true, run: (c, key) => c.dispatch({ type: 'trace_move', delta: STEP[key] }) },
-  { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page (span details when open)', scope: 'traces', run: (c, key) => c.dispatch({ type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page, page: true }) },
-  { id: 'trace.top', keys: ['g'], description: 'first span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'top' }) },
-  { id: 'trace.bottom', keys: ['G'], description: 'last span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'bottom' }) },
+  { id: 'trace.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'traces', hint: true, run: (c, key) => traceMove(c, { type: 'trace_move', delta: STEP[key] }) },
+  { id: 'trace.page', keys: ['pagedown', 'pageup'], description: 'page (span details when open)', scope: 'traces', run: (c, key) => traceMove(c, { type: 'trace_move', delta: key === 'pagedown' ? c.page : -c.page, page: true }) },
+  { id: 'trace.top', keys: ['g'], description: 'first span / trace', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_jump', to: 'top' }) },
+  { id: 'trace.bottom', keys: ['G'], description: 'last span / trace', scope: 'traces', run: (c) => traceMove(c, { type: 'trace_jump', to: 'bottom' }) },
   { id: 'trace.fold', keys: ['return', 'space'], description: 'open trace / fold span', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_toggle' }) },
   { id: 'trace.collapse', keys: ['['], description: 'collapse all', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_fold_all', fold: true }) },
   { id: 'trace.expand', keys: [']'], description: 'expand all', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_fold_all', fold: false }) },
-  { id: 'trace.next', keys: ['n'], description: 'next slow or error span', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: 1 }) },
-  { id: 'trace.prev', keys: ['N'], description: 'previous slow or error span', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: -1 }) },
+  { id: 'trace.next', keys: ['n'], description: 'next search match (no search: next span where an error starts, or slow span)', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: 1 }) },
+  { id: 'trace.prev', keys: ['N'], description: 'previous search match (no search: previous error start or slow span)', scope: 'traces', run: (c) => c.dispatch({ type: 'trace_next_flagged', delta: -1 }) },
+  { id: 'trace.errors', keys: ['e'], description: 'jump to where the errors start (the deepest failing span)', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_error_start' }) },
   { id: 'trace.detail', keys: ['d'], description: 'span details', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_detail' }) },
   { id: 'trace.link', keys: ['l'], description: "open the span's linked trace (Esc comes back)", scope: 'traces', run: followLink },
-  { id: 'trace.sort', keys: ['s'], description: 'sort the list: errors / duration / start time', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_sort' }) },
-  { id: 'trace.filter', keys: ['/'], description: 'filter the list by service, operation or attribute text', scope: 'traces', hint: true, run: (c) => c.dispatch({ type: 'trace_filter', text: c.state.trace.filter }) },
+  { id: 'trace.sort', keys: ['s'], description: 'sort the list: errors / duration / start time (read again from the colony)', scope: 'traces', hint: true, run: (c) => {
+    c.dispatch({ type: 'trace_sort' });
+    const again = reorderedList(c.state.trace, nextSort(c.state.trace.sort));
+    if (!again || !c.actions.moreTraces) return;
+    c.dispatch({ type: 'trace_more' });
+    c.actions.moreTraces(again.tool, again.args);
+  } },
+  { id: 'trace.filter', keys: ['/'], description: 'filter the list (service:cart status:error dur>500ms key:value, words); in an open trace: search its spans', scope: 'traces', hint: true, run: (c) => {
+    if (c.state.trace.open !== null) c.dispatch({ type: 'trace_search', text: '' });
+    else c.dispatch({ type: 'trace_filter', text: c.state.trace.filter });
+  } },
   { id: 'trace.copy', keys: ['y'], description: 'copy the trace id (the span id in an open trace)', scope: 'traces', run: copyId },
 
   { id: 'summary.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'summary', hint: true, run: (c, key) => c.dispatch({ type: 'summary_move', delta: STEP[key] }) },
+  { id: 'summary.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'summary', run: (c, key) => c.dispatch({ type: 'summary_move', delta: key === 'pagedown' ? c.page : -c.page }) },
+  { id: 'summary.ends', keys: ['g', 'G'], description: 'first / last service', scope: 'summary', run: (c, key) => c.dispatch({ type: 'summary_move', delta: key === 'g' ? -Number.MAX_SAFE_INTEGER : Number.MAX_SAFE_INTEGER }) },
+  { id: 'summary.search', keys: ['/'], description: 'find a service by name (Enter keeps, Esc clears)', scope: 'summary', run: (c) => c.dispatch({ type: 'summary_search', text: '' }) },
   { id: 'summary.open', keys: ['return'], description: "open the service's metrics and worst traces", scope: 'summary', hint: true, run: (c) => {
     const svc = summaryServices(c.state.summary.data)[c.state.summary.cursor];
     if (svc) c.actions.openService(svc.service);
@@ -135,6 +205,11 @@ export const BINDINGS: readonly KeyBinding[] = [
     if (svc) c.actions.breakdownService?.(svc.service);
   } },
 
+  { id: 'metrics.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'metrics', hint: true, run: (c, key) => c.dispatch({ type: 'metrics_move', delta: STEP[key] }) },
+  { id: 'metrics.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'metrics', run: (c, key) => c.dispatch({ type: 'metrics_move', delta: key === 'pagedown' ? c.page : -c.page }) },
+  { id: 'metrics.ends', keys: ['g', 'G'], description: 'first / last operation', scope: 'metrics', run: (c, key) => c.dispatch({ type: 'metrics_jump', to: key === 'g' ? 'top' : 'bottom' }) },
+  { id: 'metrics.sort', keys: ['s'], description: 'sort: P95 / error rate / requests / name', scope: 'metrics', hint: true, run: (c) => c.dispatch({ type: 'metrics_sort' }) },
+  { id: 'metrics.open', keys: ['return'], description: "the operation's worst traces in the trace list", scope: 'metrics', hint: true, run: openOperation },
   { id: 'metrics.breakdown', keys: ['b'], description: "breakdown of the table's service: what its failing or slow requests have in common", scope: 'metrics', hint: true, run: (c) => {
     const service = (c.state.metrics?.args as { service?: unknown } | undefined)?.service;
     if (typeof service === 'string') c.actions.breakdownService?.(service);
@@ -179,7 +254,7 @@ export function hintsFor(s: ConsoleState): { keys: string; description: string }
 }
 
 export function label(key: string): string {
-  const names: Record<string, string> = { return: 'Enter', escape: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', 'ctrl+l': 'Ctrl-L', space: 'Space', up: '↑', down: '↓', pageup: 'PgUp', pagedown: 'PgDn', home: 'Home', end: 'End' };
+  const names: Record<string, string> = { return: 'Enter', escape: 'Esc', tab: 'Tab', 'shift+tab': 'Shift-Tab', 'ctrl+c': 'Ctrl-C', 'ctrl+l': 'Ctrl-L', 'ctrl+y': 'Ctrl-Y', space: 'Space', up: '↑', down: '↓', pageup: 'PgUp', pagedown: 'PgDn', home: 'Home', end: 'End' };
   return names[key] ?? key;
 }
 

@@ -3,7 +3,7 @@ import { applyKey, type EditKey } from '../input/line-edit.js';
 import { reducer } from '../state/reducer.js';
 import { tooSmall } from '../state/size.js';
 import type { ConsoleAction, ConsoleState } from '../state/types.js';
-import { type ConsoleActions, handledByInput, keyName, resolveKey } from './registry.js';
+import { type ConsoleActions, handledByInput, keyName, readOnAtEnd, resolveKey } from './registry.js';
 
 /**
  * Every key goes through here, once, whatever has focus: the text fields (chat, command line,
@@ -46,7 +46,25 @@ export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { disp
     // Esc clears the filter; Enter keeps it and gives the keys back to the list.
     if (name === 'escape') return void c.dispatch({ type: 'trace_filter', text: '', done: true });
     const r = applyKey({ value: s.trace.filter, cursor: s.trace.filter.length }, input, key);
-    if (r) c.dispatch({ type: 'trace_filter', text: r.edit.value, done: r.submit });
+    if (!r) return;
+    const after = c.dispatch({ type: 'trace_filter', text: r.edit.value, done: r.submit });
+    // A filter that leaves one trace or none reads on into the colony's list.
+    if (r.submit) readOnAtEnd(after, c.dispatch, c.actions);
+    return;
+  }
+
+  if (s.trace.searching && s.focus === 'detail' && s.tab === 'traces' && s.overlay === 'none') {
+    // Esc drops the search; Enter keeps it for n/N.
+    if (name === 'escape') return void c.dispatch({ type: 'trace_search', text: '', done: true });
+    const r = applyKey({ value: s.trace.search, cursor: s.trace.search.length }, input, key);
+    if (r) c.dispatch({ type: 'trace_search', text: r.edit.value, done: r.submit });
+    return;
+  }
+
+  if (s.summary.searching && s.focus === 'detail' && s.tab === 'summary' && s.overlay === 'none') {
+    if (name === 'escape') return void c.dispatch({ type: 'summary_search', text: '', done: true });
+    const r = applyKey({ value: s.summary.search ?? '', cursor: (s.summary.search ?? '').length }, input, key);
+    if (r) c.dispatch({ type: 'summary_search', text: r.edit.value, done: r.submit });
     return;
   }
 

@@ -1,15 +1,10 @@
 import { Box, Text } from 'ink';
 import { useConsoleState } from '../state/context.js';
 import { TAG_COLORS } from '../theme/palette.js';
-import { httpOperation } from '../../src/colony/unified/names.js';
-import { isStreamMethod } from '../../src/colony/unified/streams.js';
 import { fit, ms, plural, wrap } from './format.js';
+import { METRIC_SORT_TITLES, type MetricRow as Row, type MetricsJson as Metrics, metricRows, operationName as op } from './metric-rows.js';
+import { useStickyStart } from './sticky-window.js';
 import { type Column, cell, droppedNote, layoutTable } from './table.js';
-
-interface Row { source: string; protocol: string; httpRoute: string | null; httpMethod: string | null; rpcService: string | null; rpcMethod: string | null; dbOperation: string | null; dbTable: string | null; requests: number; errorRate: number; p50Ms: number | null; p95Ms: number | null; p99Ms: number | null; percentilesAtLeast: boolean }
-interface Metrics { service: string; timeRange: string; window?: { label: string; absolute: boolean }; sections: { rows: Row[] }[]; analysis: string; notes: string[]; unknownService?: string | null; args?: Record<string, unknown>; error?: string }
-
-const op = (r: Row) => (r.protocol === 'http' ? httpOperation(r.httpMethod, r.httpRoute) : r.protocol === 'grpc' ? `${r.rpcService ? `${r.rpcService.split('.').pop()}/` : ''}${r.rpcMethod}${isStreamMethod(r.rpcMethod) ? ' (stream)' : ''}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`);
 const pct = (v: number | null, atLeast: boolean) => (v === null ? '' : `${atLeast ? '>' : ''}${ms(v)}`);
 
 /** The RED table: the operation is never dropped; P50 goes first, then P99, then requests. */
@@ -36,30 +31,41 @@ export function MetricsView({ width, height }: { width: number; height: number }
   const m = s.metrics as Metrics | null;
   if (!m) return <Text color="gray">{fit('No metrics yet: run :metrics <service>', width)}</Text>;
   if (m.error) return <Box flexDirection="column">{wrap(`✗ ${m.error}`, width).map((l, i) => <Text key={i} color={TAG_COLORS.error}>{l}</Text>)}</Box>;
-  const rows = m.sections.flatMap((sec) => sec.rows);
-  const fixed = m.window?.absolute ? m.window.label : null;
+  const rows = metricRows(s.metrics, s.metricsView.sort);
   if (rows.length === 0) {
-    const text = m.unknownService ?? `No metrics for ${m.service} in ${fixed ?? `the last ${m.timeRange}`} (try a wider --since, or drop a filter)`;
+    const text = m.unknownService ?? `No metrics for ${m.service} in ${windowText(m)} (try a wider --since, or drop a filter)`;
     return <Box flexDirection="column">{wrap(text, width).map((l, i) => <Text key={i} color="gray">{l}</Text>)}</Box>;
   }
+  return <MetricsTable m={m} rows={rows} width={width} height={height} />;
+}
+
+/** An absolute window by its times; a relative one as "the last 30m". */
+const windowText = (m: Metrics) => (m.window?.absolute ? m.window.label : `the last ${m.timeRange}`);
+
+/** The rows that fit, windowed to keep the cursor row in sight; the last line says where the window is. */
+function MetricsTable({ m, rows, width, height }: { m: Metrics; rows: Row[]; width: number; height: number }) {
+  const s = useConsoleState();
   const t = layoutTable(metricColumns(width), width);
   const note = droppedNote(t.dropped, s.zoomed);
   const notes = [...(note ? [note] : []), ...m.notes.slice(0, 2)];
-  const fits = Math.max(0, height - 2 - (m.analysis ? 1 : 0) - notes.length);
-  // When the rows do not all fit, the last row says how many are left.
-  const room = rows.length > fits ? Math.max(0, fits - 1) : fits;
+  const fits = Math.max(1, height - 2 - (m.analysis ? 1 : 0) - notes.length);
+  // When the rows do not all fit, the last row says which are shown.
+  const room = rows.length > fits ? Math.max(1, fits - 1) : fits;
+  const cursor = Math.min(s.metricsView.cursor, rows.length - 1);
+  const start = useStickyStart(rows.length, cursor, room, `${width}x${height}`);
+  const focused = s.focus === 'detail';
   return (
     <Box flexDirection="column">
-      <Text bold>{fit(`${m.service}, ${fixed ?? `last ${m.timeRange}`} · ${plural(rows.length, 'operation')}`, width)}</Text>
+      <Text bold>{fit(`${m.service}, ${windowText(m).replace(/^the /, '')} · ${METRIC_SORT_TITLES[s.metricsView.sort]} (s) · ${plural(rows.length, 'operation')} · Enter: its traces`, width)}</Text>
       <Text color="gray">{t.columns.map((c) => cell(c.title, c.width, c.align)).join(' ')}</Text>
-      {rows.slice(0, room).map((r, i) => (
-        <Text key={i}>
+      {rows.slice(start, start + room).map((r, i) => (
+        <Text key={start + i} inverse={focused && start + i === cursor}>
           {t.columns.map((c, j) => (
             <Text key={c.title} color={c.color?.(r)}>{`${j ? ' ' : ''}${cell(c.value(r), c.width, c.align)}`}</Text>
           ))}
         </Text>
       ))}
-      {rows.length > room && <Text color="gray">{fit(`… ${rows.length - room} more operations (a taller terminal shows them)`, width)}</Text>}
+      {rows.length > room && <Text color="gray">{fit(`rows ${start + 1}-${Math.min(rows.length, start + room)} of ${rows.length} · j/k moves`, width)}</Text>}
       {m.analysis && <Text>{fit(m.analysis, width)}</Text>}
       {notes.map((n, i) => <Text key={i} color="gray">{fit(n, width)}</Text>)}
     </Box>

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { appendFileSync } from 'node:fs';
 import { colorEnabled, stripColor } from '../theme/palette.js';
 import { frameUpdate } from './frame-diff.js';
+import { MOUSE_OFF, MOUSE_ON, mouseEnabled } from './mouse.js';
 
 /** Alternate screen, hidden cursor, no autowrap: a row that is too wide is cut, never wrapped. */
 const ENTER = '\x1b[?1049h\x1b[?25l\x1b[?7l\x1b[H\x1b[2J';
@@ -28,6 +29,8 @@ export class TerminalScreen extends EventEmitter {
   private readonly plain = !colorEnabled();
   private resizedAt = 0;
   private staleTimer: NodeJS.Timeout | null = null;
+  /** Mouse reports asked for at enter, and so turned off at leave (the way out of every exit and crash). */
+  private readonly mouse = mouseEnabled();
 
   constructor(private readonly out: NodeJS.WriteStream = process.stdout) {
     super();
@@ -45,7 +48,7 @@ export class TerminalScreen extends EventEmitter {
   enter(): void {
     if (this.active) return;
     this.active = true;
-    this.out.write(ENTER);
+    this.out.write(this.mouse ? ENTER + MOUSE_ON : ENTER);
     this.out.on('resize', this.onResize);
   }
 
@@ -53,7 +56,7 @@ export class TerminalScreen extends EventEmitter {
     if (!this.active) return;
     this.active = false;
     this.out.off('resize', this.onResize);
-    this.out.write(LEAVE);
+    this.out.write(this.mouse ? MOUSE_OFF + LEAVE : LEAVE);
   }
 
   /** ink writes each frame here. */

@@ -2,7 +2,10 @@ import type { AgentEvent } from '../../src/agent/events.js';
 import { historyEntry } from '../panes/history.js';
 import { listedTraces, nextSort } from '../trace/list-view.js';
 import { parents, visibleRows } from '../trace/rows.js';
-import { type ConsoleAction, type ConsoleState, PANES, type Pane, type SummaryJson, type ToolCallEntry, type TraceJson } from './types.js';
+import { listQuery, withPage } from '../trace/paging.js';
+import { metricRows, nextMetricSort } from '../panes/metric-rows.js';
+import { deepestErrorStart, findSpan, flagged, reveal, spanMatches } from '../trace/search.js';
+import { type ConsoleAction, type ConsoleState, PANES, type Pane, type SummaryJson, type ToolCallEntry, type TraceJson, type TraceNodeJson } from './types.js';
 import { clamp, cursorTrace, refreshTraces, summaryServices, summaryView, traceView } from './views.js';
 
 /** The console's state transitions (pure): agent events in, key actions in, new state out. */
@@ -33,6 +36,7 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
     trace: traceView(),
     columns: { search: null, env: null, view: 'search', cursor: 0, filter: '', filtering: false },
     metrics: null,
+    metricsView: { cursor: 0, sort: 'p95' },
     summary: { data: null, timeRange: '30m', error: null, cursor: 0 },
     commandHistory: [],
     commandHistoryAt: null,
@@ -86,10 +90,12 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
       return { ...s, tab: 'traces', trace: { ...traceView(traces, { openFirst: true, sort: s.trace.sort }), from }, scroll: { ...s.scroll, detail: 0 } };
     }
     if (traces.length === 0) return { ...s, tab: show('traces'), trace: traceView([], { notice: { text: noTracesText(args), error: false }, sort: s.trace.sort }) };
-    // The first trace opens at once; Esc shows the list.
-    return { ...s, tab: show('traces'), trace: traceView(traces, { openFirst: true, sort: s.trace.sort }), scroll: { ...s.scroll, detail: 0 } };
+    // The first trace opens at once (Esc shows the list); a list asked for with a filter shows the list, filtered.
+    const pending = s.trace.pendingFilter;
+    const fresh = traceView(traces, { openFirst: !pending, sort: s.trace.sort });
+    return { ...s, tab: show('traces'), trace: { ...fresh, filter: pending ?? '', query: listQuery(tool, args, traces, structured.matchedTraces) }, scroll: { ...s.scroll, detail: 0 } };
   }
-  if (METRIC_TOOLS.has(tool)) return { ...s, tab: show('metrics'), metrics: { ...structured, args } };
+  if (METRIC_TOOLS.has(tool)) return { ...s, tab: show('metrics'), metrics: { ...structured, args }, metricsView: { ...s.metricsView, cursor: 0 } };
   if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) {
     const range = typeof args.time_range === 'string' ? args.time_range : '30m';
     return { ...s, tab: show('summary'), summary: { ...summaryView(s.summary, structured as unknown as SummaryJson, range, false), newest } };
@@ -101,8 +107,12 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
 
 /** A live refresh: the view that query filled takes the new data in place; no tab changes. */
 function refresh(s: ConsoleState, tool: string, structured: Record<string, unknown>, args: Record<string, unknown> = {}): ConsoleState {
+  if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces) && typeof args.offset === 'number') return { ...s, trace: withPage(s.trace, tool, args, structured.traces as TraceJson[], structured.matchedTraces) };
   if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) return { ...s, trace: refreshTraces(s.trace, structured.traces as TraceJson[]) };
-  if (METRIC_TOOLS.has(tool) && s.metrics && !s.metrics.error) return { ...s, metrics: { ...structured, args: s.metrics.args } };
+  if (METRIC_TOOLS.has(tool) && s.metrics && !s.metrics.error) {
+    const metrics = { ...structured, args: s.metrics.args };
+    return { ...s, metrics, metricsView: { ...s.metricsView, cursor: clamp(s.metricsView.cursor, 0, Math.max(0, metricRows(metrics, s.metricsView.sort).length - 1)) } };
+  }
   if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) {
     // The first look's summary from a demo's newest minutes becomes the whole window's: a new view,
     // from its top (where to look first), not the same one kept under the cursor.
@@ -159,6 +169,17 @@ function openRows(s: ConsoleState) {
   return t ? visibleRows(t.roots, s.trace.folded, s.trace.cursor) : [];
 }
 
+/** The cursor on `node` in the open trace, its folded ancestors unfolded. */
+function cursorOn(s: ConsoleState, node: TraceNodeJson | null, message?: string): ConsoleState {
+  const t = s.trace.open === null ? null : s.trace.traces[s.trace.open];
+  if (!t || !node) return message ? { ...s, status: { ...s.status, message, messageError: false } } : s;
+  const folded = reveal(t.roots, s.trace.folded, node);
+  const cursor = visibleRows(t.roots, folded, s.trace.cursor).findIndex((r) => r.node === node);
+  return { ...s, trace: { ...s.trace, folded, cursor: Math.max(0, cursor) } };
+}
+
+const openTree = (s: ConsoleState) => (s.trace.open === null ? null : s.trace.traces[s.trace.open]) ?? null;
+
 function focusOn(s: ConsoleState, pane: Pane): ConsoleState {
   return { ...s, focus: pane, lastPane: pane === 'chat' ? s.lastPane : pane, zoomed: s.zoomed && pane === 'detail' };
 }
@@ -169,6 +190,8 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return agent(s, a.event, a.seq, a.quiet, a.newest);
     case 'refresh':
       return refresh(s, a.tool, a.structured, a.args);
+    case 'trace_more':
+      return s.trace.query ? { ...s, trace: { ...s.trace, query: { ...s.trace.query, loading: true } } } : s;
     case 'resize':
       return { ...s, cols: a.cols, rows: a.rows };
     case 'focus':
@@ -217,7 +240,7 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       if (s.trace.open === null) {
         const open = cursorTrace(s.trace);
         if (open === null) return s;
-        return { ...s, trace: { ...s.trace, open, cursor: 0, folded: {}, detail: false } };
+        return { ...s, trace: { ...s.trace, open, cursor: 0, folded: {}, detail: false, search: '', searching: false } };
       }
       const row = openRows(s)[s.trace.cursor];
       if (!row?.hasChildren) return s;
@@ -235,12 +258,22 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return { ...s, trace: { ...s.trace, folded, cursor: 0 } };
     }
     case 'trace_next_flagged': {
-      const rows = openRows(s);
-      for (let step = 1; step <= rows.length; step++) {
-        const i = (s.trace.cursor + a.delta * step + rows.length) % rows.length;
-        if (rows[i].node.slow || rows[i].node.error) return { ...s, trace: { ...s.trace, cursor: i } };
-      }
-      return s;
+      const t = openTree(s);
+      if (!t) return s;
+      const q = s.trace.search;
+      const found = findSpan(t.roots, openRows(s)[s.trace.cursor]?.node, a.delta, q ? (n) => spanMatches(n, q) : flagged);
+      return cursorOn(s, found, q ? `No span matches "${q}"` : undefined);
+    }
+    case 'trace_error_start': {
+      const t = openTree(s);
+      return t ? cursorOn(s, deepestErrorStart(t.roots), 'No span failed in this trace') : s;
+    }
+    case 'trace_search': {
+      const t = openTree(s);
+      if (!t) return s;
+      const next = { ...s, trace: { ...s.trace, search: a.text, searching: !a.done } };
+      // Each key typed moves to the first match, as a pager's incremental search does.
+      return a.text && !a.done ? cursorOn(next, findSpan(t.roots, undefined, 1, (n) => spanMatches(n, a.text))) : next;
     }
     case 'trace_detail':
       return s.trace.open === null ? s : { ...s, trace: { ...s.trace, detail: !s.trace.detail }, scroll: { ...s.scroll, detail: 0 } };
@@ -251,6 +284,19 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return { ...s, trace: { ...s.trace, sort: nextSort(s.trace.sort), open: null, detail: false, listCursor: 0 } };
     case 'trace_filter':
       return { ...s, trace: { ...s.trace, filter: a.text, filtering: !a.done, open: null, detail: false, listCursor: 0 } };
+    case 'metrics_move':
+      return { ...s, metricsView: { ...s.metricsView, cursor: clamp(s.metricsView.cursor + a.delta, 0, Math.max(0, metricRows(s.metrics, s.metricsView.sort).length - 1)) } };
+    case 'metrics_jump':
+      return { ...s, metricsView: { ...s.metricsView, cursor: a.to === 'top' ? 0 : Math.max(0, metricRows(s.metrics, s.metricsView.sort).length - 1) } };
+    case 'metrics_sort':
+      return { ...s, metricsView: { sort: nextMetricSort(s.metricsView.sort), cursor: 0 } };
+    case 'trace_pending_filter':
+      return { ...s, trace: { ...s.trace, pendingFilter: a.text } };
+    case 'summary_search': {
+      const q = a.text.trim().toLowerCase();
+      const at = q ? summaryServices(s.summary.data).findIndex((c) => c.service.toLowerCase().includes(q)) : -1;
+      return { ...s, summary: { ...s.summary, search: a.text, searching: !a.done, cursor: at >= 0 ? at : s.summary.cursor } };
+    }
     case 'summary_move':
       return { ...s, summary: { ...s.summary, cursor: clamp(s.summary.cursor + a.delta, 0, Math.max(0, summaryServices(s.summary.data).length - 1)) } };
     case 'command_history': {
@@ -265,10 +311,12 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       if (s.overlay !== 'none') return { ...s, overlay: 'none' };
       // Esc leaves the input for the pane the user was in before.
       if (s.focus === 'chat') return { ...s, focus: s.lastPane };
+      if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open !== null && s.trace.search) return { ...s, trace: { ...s.trace, search: '', searching: false } };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.detail) return { ...s, trace: { ...s.trace, detail: false } };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.from) return { ...s, trace: s.trace.from };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open !== null && s.trace.traces.length > 1) return { ...s, trace: { ...s.trace, open: null } };
       if (s.focus === 'detail' && s.tab === 'traces' && s.trace.open === null && s.trace.filter) return { ...s, trace: { ...s.trace, filter: '', filtering: false, listCursor: 0 } };
+      if (s.focus === 'detail' && s.tab === 'summary' && s.summary.search) return { ...s, summary: { ...s.summary, search: '', searching: false } };
       if (s.focus === 'tools' && s.expandedTool) return { ...s, expandedTool: null };
       return focusOn(s, 'chat');
     case 'columns_move':
@@ -282,6 +330,6 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'queued':
       return { ...s, queued: a.items };
     case 'clear_session':
-      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView([], { sort: s.trace.sort }), metrics: null, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, scroll: { chat: 0, tool: 0, detail: 0, help: 0 } };
+      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView([], { sort: s.trace.sort }), metrics: null, metricsView: { ...s.metricsView, cursor: 0 }, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, scroll: { chat: 0, tool: 0, detail: 0, help: 0 } };
   }
 }

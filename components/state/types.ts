@@ -3,6 +3,7 @@ import type { TreeNode } from '../../src/colony/unified/span-tree.js';
 import type { listedTraceJson, treeJson } from '../../src/colony/tools/traces.js';
 import type { ServiceChange } from '../../src/colony/unified/summary.js';
 import type { TraceOrder } from '../../src/colony/unified/trace-digest.js';
+import type { MetricSort } from '../panes/metric-rows.js';
 
 /** Everything the console shows, in one read-only value that components get from context. */
 export type Pane = 'chat' | 'tools' | 'detail';
@@ -61,6 +62,9 @@ export interface SummaryViewState {
   cursor: number;
   /** Worked out from a demo's newest minutes only, this many, while its hour loads (replaced once it is in). */
   newest?: number | null;
+  /** `/`: the text a service is looked for by (the cursor goes to the first whose name has it), and whether it is being typed. */
+  search?: string;
+  searching?: boolean;
 }
 
 export interface TraceViewState {
@@ -78,6 +82,16 @@ export interface TraceViewState {
   sort: TraceOrder;
   filter: string;
   filtering: boolean;
+  /** `/` in an open trace: the text spans are searched for (n/N step through them), and whether it is being typed. */
+  search: string;
+  searching: boolean;
+  /**
+   * The colony query that filled the list, read further page by page (null: one trace by id, or no
+   * query); `paged` once a page past the first (or a re-sort) came in: a live refresh keeps those traces.
+   */
+  query?: { tool: string; args: Record<string, unknown>; fetched: number; matched: number; loading: boolean; paged: boolean } | null;
+  /** A filter for the next trace list to arrive (Enter on a Metrics row: its service's traces, filtered to the operation). */
+  pendingFilter?: string | null;
   /** A linked trace asked for (l) and not answered yet: its result opens over this view. */
   following?: string | null;
   /** The view a linked trace was opened from: Esc goes back to it. */
@@ -122,6 +136,8 @@ export interface ConsoleState {
   trace: TraceViewState;
   columns: { search: Record<string, unknown> | null; env: Record<string, unknown> | null; view: 'search' | 'env'; cursor: number; filter: string; filtering: boolean };
   metrics: Record<string, unknown> | null;
+  /** The Metrics tab's cursor (into the sorted rows) and order (s cycles). */
+  metricsView: { cursor: number; sort: MetricSort };
   summary: SummaryViewState;
   /** `:` lines run, oldest first, and where Up/Down are in them (null: the line being typed). */
   commandHistory: string[];
@@ -133,8 +149,13 @@ export interface ConsoleState {
 export type ConsoleAction =
   /** `seq`: a tool call's number in the session (the engine numbers calls in the order they start). */
   | { type: 'agent'; event: AgentEvent; seq?: number; quiet?: boolean; newest?: number }
-  /** A live refresh of a view's data: the same query again (or its wider window, `args`), nothing else moves. */
+  /**
+   * A live refresh of a view's data: the same query again (or its wider window, `args`), nothing else
+   * moves; `args` with an `offset`: a further page of the trace list (or the list in a new order at 0).
+   */
   | { type: 'refresh'; tool: string; structured: Record<string, unknown>; args?: Record<string, unknown> }
+  /** The next page of the trace list was asked for. */
+  | { type: 'trace_more' }
   | { type: 'resize'; cols: number; rows: number }
   | { type: 'focus'; pane: Pane }
   | { type: 'focus_cycle'; delta: 1 | -1 }
@@ -150,13 +171,23 @@ export type ConsoleAction =
   | { type: 'trace_jump'; to: 'top' | 'bottom' }
   | { type: 'trace_toggle' }
   | { type: 'trace_fold_all'; fold: boolean }
+  /** n/N: the next search match, or without a search the next span where an error starts or a slow span. */
   | { type: 'trace_next_flagged'; delta: 1 | -1 }
+  /** e: the deepest span where the errors start. */
+  | { type: 'trace_error_start' }
+  | { type: 'trace_search'; text: string; done?: boolean }
   | { type: 'trace_detail' }
   /** l: a linked trace was asked for; its result opens over the current view. */
   | { type: 'trace_follow'; traceId: string }
   | { type: 'trace_sort' }
   | { type: 'trace_filter'; text: string; done?: boolean }
   | { type: 'summary_move'; delta: number }
+  | { type: 'summary_search'; text: string; done?: boolean }
+  | { type: 'metrics_move'; delta: number }
+  | { type: 'metrics_jump'; to: 'top' | 'bottom' }
+  | { type: 'metrics_sort' }
+  /** The next trace list to arrive opens filtered with this text. */
+  | { type: 'trace_pending_filter'; text: string }
   | { type: 'command_history'; delta: 1 | -1 }
   | { type: 'command_history_push'; text: string }
   | { type: 'back' }

@@ -13,7 +13,7 @@ export const clamp = (v: number, lo: number, hi: number) => Math.max(lo, Math.mi
 export function traceView(traces: TraceJson[] = [], o: { openFirst?: boolean; notice?: TraceViewState['notice']; sort?: TraceOrder } = {}): TraceViewState {
   const sort = o.sort ?? 'errors';
   const open = o.openFirst && traces.length > 0 ? (listedTraces(traces, sort, '')[0] ?? null) : null;
-  return { traces, open, listCursor: 0, cursor: 0, folded: {}, detail: false, notice: o.notice ?? null, sort, filter: '', filtering: false };
+  return { traces, open, listCursor: 0, cursor: 0, folded: {}, detail: false, notice: o.notice ?? null, sort, filter: '', filtering: false, search: '', searching: false };
 }
 
 /** A call of one of these tools still running, if any: an empty view then says its answer is on the way. */
@@ -43,7 +43,11 @@ export function cursorTrace(t: TraceViewState): number | null {
 export function refreshTraces(t: TraceViewState, fresh: TraceJson[]): TraceViewState {
   const openId = t.open === null ? null : t.traces[t.open]?.traceId;
   const atId = t.traces[cursorTrace(t) ?? -1]?.traceId;
-  const kept = openId && !fresh.some((x) => x.traceId === openId) ? [...fresh, t.traces[t.open as number]] : fresh;
+  const freshIds = new Set(fresh.map((x) => x.traceId));
+  // Pages read past the query's first keep their traces: a live refresh asks for the first page only.
+  const paged = t.query?.paged ? t.traces.filter((x) => !freshIds.has(x.traceId)) : [];
+  const withPages = [...fresh, ...paged];
+  const kept = openId && !withPages.some((x) => x.traceId === openId) ? [...withPages, t.traces[t.open as number]] : withPages;
   const open = openId ? kept.findIndex((x) => x.traceId === openId) : null;
   const listed = listedTraces(kept, t.sort, t.filter);
   const at = atId ? listed.findIndex((i) => kept[i].traceId === atId) : -1;

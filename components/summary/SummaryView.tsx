@@ -6,13 +6,16 @@ import { demoLoading, loadingNote, runningCall } from '../state/views.js';
 import { cut } from '../text/width.js';
 import { useStickyStart } from '../panes/sticky-window.js';
 import { summaryLines } from './summary-lines.js';
+import { FilterLine } from '../input/LineInput.js';
 
 const SUMMARY_TOOLS = new Set([SUMMARY_TOOL]);
 
 /** The Summary tab: where to look first, windowed to keep the selected service (and its signals) in sight. */
-export function SummaryView({ width, height }: { width: number; height: number }) {
+export function SummaryView({ width, height: full }: { width: number; height: number }) {
   const s = useConsoleState();
   const v = s.summary;
+  // The `/` line takes the last row while a service name is typed.
+  const height = v.searching ? Math.max(1, full - 1) : full;
   const pending = runningCall(s.toolCalls, SUMMARY_TOOLS);
   const range = typeof pending?.args.time_range === 'string' ? pending.args.time_range : '30m';
   const waiting = pending
@@ -36,7 +39,8 @@ export function SummaryView({ width, height }: { width: number; height: number }
       {shown.map((l, i) => (
         <Text key={start + i} color={l.color} bold={l.bold} inverse={l.service !== undefined && l.service === v.cursor}>{cut(l.text, width) || ' '}</Text>
       ))}
-      {!fits && <Text color="gray">{cut(`lines ${start + 1}-${Math.min(lines.length, start + room)} of ${lines.length} · j/k moves`, width)}</Text>}
+      {!fits && <Text color="gray">{cut(`lines ${start + 1}-${Math.min(lines.length, start + room)} of ${lines.length} · j/k moves · / finds a service`, width)}</Text>}
+      {v.searching && <FilterLine filter={v.search ?? ''} width={width} />}
     </Box>
   );
 }

@@ -18,12 +18,18 @@ export function TraceList({ view, width, height }: { view: TraceViewState; width
   const rowsHeight = Math.max(1, height - 2 - (view.filtering ? 1 : 0));
   const cursor = Math.min(view.listCursor, Math.max(0, listed.length - 1));
   const start = windowStart(listed.length, cursor, rowsHeight);
-  const count = view.filter ? `${listed.length} of ${view.traces.length} traces match "${view.filter}"${view.filtering ? '' : ' (Esc clears)'}` : plural(view.traces.length, 'trace');
+  const q = view.query;
+  // How much of the colony's list is read ("50 of 1234 traces"), and whether more is on its way.
+  const all = q && q.matched > view.traces.length ? q.matched : null;
+  const more = q?.loading ? ' · loading more…' : '';
+  const count = view.filter
+    ? `${listed.length} of ${plural(view.traces.length, 'trace')} match "${view.filter}"${all ? ` (${all} in all)` : ''}${view.filtering ? '' : ' (Esc clears)'}`
+    : all ? `${view.traces.length} of ${all} traces` : plural(view.traces.length, 'trace');
   return (
     <Box flexDirection="column">
-      <Text color={view.filter ? 'cyan' : 'gray'}>{fit(`${count} · ${ORDER_DESCRIPTIONS[view.sort]} (s) · / filters · Enter opens`, width)}</Text>
+      <Text color={view.filter ? 'cyan' : 'gray'}>{fit(`${count} · ${ORDER_DESCRIPTIONS[view.sort]} (s)${more} · / filters · Enter opens`, width)}</Text>
       <Text bold>{fit(t.columns.map((c) => cell(c.title, c.width, c.align)).join(' '), width)}</Text>
-      {listed.length === 0 && <Text color="gray">{fit(`No trace has a span matching "${view.filter}" (service, operation or attribute text)`, width)}</Text>}
+      {listed.length === 0 && <Text color="gray">{fit(all ? `None of the ${view.traces.length} read matches "${view.filter}": j reads more` : `No trace matches "${view.filter}" (service:x op:x status:error dur>500ms key:value, words)`, width)}</Text>}
       {listed.slice(start, start + rowsHeight).map((idx, i) => {
         const tr = view.traces[idx];
         return (

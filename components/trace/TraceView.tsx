@@ -12,6 +12,8 @@ import { type TreeRow, barCells, visibleRows } from './rows.js';
 import { useStickyStart } from '../panes/sticky-window.js';
 import { ruler } from './ruler.js';
 import { TraceList } from './TraceList.js';
+import { matchCount } from './search.js';
+import { FilterLine } from '../input/LineInput.js';
 
 const COLOR = colorEnabled();
 
@@ -78,7 +80,7 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   const rows = trace ? visibleRows(trace.roots, t.folded, t.cursor) : [];
   // Within the pane, below the header and one tree row: its border never lands on the pane's.
   const detailHeight = t.detail ? Math.max(3, Math.min(height - 3, Math.max(6, Math.floor(height / 2)))) : 0;
-  const treeHeight = Math.max(1, height - 2 - detailHeight);
+  const treeHeight = Math.max(1, height - 2 - detailHeight - (t.searching ? 1 : 0));
   const start = useStickyStart(rows.length, t.cursor, treeHeight, `${width}x${height}`);
   if (t.traces.length === 0) {
     const finding = runningCall(s.toolCalls, TRACE_TOOLS);
@@ -99,17 +101,20 @@ export function TraceView({ width, height }: { width: number; height: number }) 
   // The tag column is as wide as the trace's widest tag and markers.
   const tagsW = tagsWidth(trace.roots);
   const cols = rowColumns(width, tagsW, tagsWidth(trace.roots, true));
+  const found = t.search ? matchCount(trace.roots, t.search, rows[t.cursor]?.node) : null;
+  const searchNote = found ? `"${t.search}" ${found.index ? `${found.index} of ${found.total}` : `${found.total} found`} (n/N) · ` : '';
   const header = `Trace ${trace.traceId.slice(0, 16)} · ${ms(trace.durationMs)} · ${plural(trace.spanCount, 'span')} · ${plural(trace.services.length, 'service')} · depth ${trace.depth}${trace.incomplete ? ' · INCOMPLETE' : ''}`;
   return (
     <Box flexDirection="column">
       <Text bold>{fit(header, width)}</Text>
       <Text color="gray">
-        {fit(`${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : plural(rows.length, 'row')}${t.traces.length > 1 ? ' · Esc: trace list' : ''}${!s.zoomed && cols.name < COMPACT_TREE_BELOW ? ' · z: zoom' : ''}`, width - cols.bar)}
+        {fit(`${searchNote}${rows.length > treeHeight ? `rows ${start + 1}-${Math.min(rows.length, start + treeHeight)} of ${rows.length}` : plural(rows.length, 'row')}${t.traces.length > 1 ? ' · Esc: trace list' : ''}${!s.zoomed && cols.name < COMPACT_TREE_BELOW ? ' · z: zoom' : ''}`, width - cols.bar)}
         {ruler(trace.durationMs, cols.bar)}
       </Text>
       {shown.map((r, i) => (
         <Row key={r.node.spanId} row={r} trace={trace} selected={start + i === t.cursor} nameW={cols.name} barW={cols.bar} tagsW={cols.tags} compact={cols.compact} />
       ))}
+      {t.searching && <FilterLine filter={t.search} width={width} />}
       {t.detail && rows[t.cursor] && <SpanDetail node={rows[t.cursor].node} trace={trace} width={width} height={detailHeight} />}
     </Box>
   );

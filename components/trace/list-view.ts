@@ -1,13 +1,15 @@
 import { TRACE_ORDERS, type TraceOrder, digestTrace, sourceMix } from '../../src/colony/unified/trace-digest.js';
 import { ms } from '../panes/format.js';
 import { type Column, type TableLayout, layoutTable } from '../panes/table.js';
-import type { TraceJson, TraceNodeJson } from '../state/types.js';
+import type { TraceJson } from '../state/types.js';
 import { fit, take, width } from '../text/width.js';
 import { TAG_COLORS } from '../theme/palette.js';
+import { filterMatches, parseFilter } from './filter.js';
+import { spanText } from './search.js';
 
 /**
  * The trace list as an investigator reads it (pure): sorted (s cycles errors / duration / start
- * time), filtered (/ matches service, operation or attribute text), one row of cells per trace.
+ * time), filtered (/: filter.ts), one row of cells per trace.
  */
 /** s cycles the tool's own orders (`coral_query_traces` order), so the list and the tool say the same. */
 export const nextSort = (s: TraceOrder): TraceOrder => TRACE_ORDERS[(TRACE_ORDERS.indexOf(s) + 1) % TRACE_ORDERS.length];
@@ -51,28 +53,10 @@ const ORDER: Record<TraceOrder, (a: TraceJson, b: TraceJson) => number> = {
   recent,
 };
 
-/** Everything a filter can match in a trace, lower-cased, built once per trace. */
-const haystacks = new WeakMap<TraceJson, string>();
-
-function haystack(t: TraceJson): string {
-  const known = haystacks.get(t);
-  if (known !== undefined) return known;
-  const parts: string[] = [t.traceId];
-  const walk = (n: TraceNodeJson) => {
-    parts.push(n.service, n.name, n.statusMessage);
-    for (const [k, v] of Object.entries(n.attributes)) parts.push(`${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
-    n.children.forEach(walk);
-  };
-  t.roots.forEach(walk);
-  const text = parts.join('\n').toLowerCase();
-  haystacks.set(t, text);
-  return text;
-}
-
-/** Whether a trace has a span whose service, operation, status or attribute text contains `filter`. */
+/** Whether a trace passes the `/` filter (filter.ts: `service:cart status:error dur>500ms key:value`, words). */
 export function traceMatches(t: TraceJson, filter: string): boolean {
-  const f = filter.trim().toLowerCase();
-  return !f || haystack(t).includes(f);
+  const terms = parseFilter(filter);
+  return terms.length === 0 || filterMatches(t, terms, digestOf(t).errorCount, spanText);
 }
 
 const lastListed = new WeakMap<TraceJson[], { sort: TraceOrder; filter: string; rows: number[] }>();

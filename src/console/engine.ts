@@ -243,6 +243,26 @@ export class ConsoleEngine {
     this.emit({ type: 'status', patch: { message: `${service}: worst traces here, its metrics on tab 3` } });
   }
 
+  /** Enter on a Metrics row: the service's worst traces, a page of them, shown (the UI filters them to the operation). */
+  serviceTraces(service: string): void {
+    void this.callTool('coral_query_traces', { service, max_traces: 50 });
+  }
+
+  /**
+   * The trace list read further (or again in another order): on the side, not a call of the
+   * session (paging is not something the user asked the colony), answered as a refresh with its offset.
+   */
+  moreTraces(tool: string, args: Record<string, unknown>): void {
+    const session = this.session;
+    if (!session) return;
+    void session.hub.call(`page-${++this.commandSeq}`, tool, args, { timeoutMs: 60_000 }).then((r) => {
+      if (this.session !== session) return;
+      // A failed page ends the paging (an empty page) and says why.
+      this.emit({ type: 'refresh', tool, args, structured: r.ok && r.structured ? r.structured : { traces: [], matchedTraces: 0 } });
+      if (!r.ok) this.emit({ type: 'status', patch: { message: `✗ more traces: ${r.text.split('\n')[0]}` } });
+    });
+  }
+
   /** l on a span with links: the linked trace, merged, from the last day (a batch's messages may be hours old). */
   openTrace(traceId: string): void {
     void this.callTool('coral_query_traces', { trace_id: traceId, time_range: '24h' });

@@ -26,9 +26,9 @@ describe('the initial state', () => {
       cols: 80, rows: 24, focus: 'chat', zoomed: false, lastPane: 'detail', draft: '', draftCursor: 0, historyAt: null, quitArmed: false,
       scroll: { chat: 0, tool: 0, detail: 0, help: 0 }, tab: 'traces', overlay: 'none', command: { text: '', cursor: 0, suggestions: [] },
       chat: [], live: '', busy: false, queued: [], history: [], toolCalls: [], toolCursor: 0, expandedTool: null, turnCalls: [],
-      trace: { traces: [], open: null, listCursor: 0, cursor: 0, folded: {}, detail: false, notice: null, sort: 'errors', filter: '', filtering: false },
+      trace: { traces: [], open: null, listCursor: 0, cursor: 0, folded: {}, detail: false, notice: null, sort: 'errors', filter: '', filtering: false, search: '', searching: false },
       columns: { search: null, env: null, view: 'search', cursor: 0, filter: '', filtering: false },
-      metrics: null, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, commandHistory: [], commandHistoryAt: null,
+      metrics: null, metricsView: { cursor: 0, sort: 'p95' }, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, commandHistory: [], commandHistoryAt: null,
       status: { colony: 'col', source: 'src', model: 'mod', tokensIn: 0, tokensOut: 0, loading: null, message: null, live: null },
     });
   });

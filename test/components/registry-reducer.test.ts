@@ -96,7 +96,7 @@ describe('resolveKey', () => {
   it('prefers the pane binding over a global one, and falls back to global keys elsewhere', () => {
     expect(resolveKey(fresh({ focus: 'tools' }), 'return')?.id).toBe('tools.expand');
     expect(resolveKey(fresh({ focus: 'detail', tab: 'columns' }), 'j')?.id).toBe('columns.move');
-    expect(resolveKey(fresh({ focus: 'detail', tab: 'metrics' }), 'j')).toBeUndefined();
+    expect(resolveKey(fresh({ focus: 'detail', tab: 'metrics' }), 'j')?.id).toBe('metrics.move');
     expect(resolveKey(fresh({ focus: 'detail', tab: 'metrics' }), '2')?.id).toBe('tab.columns');
   });
 });
@@ -341,26 +341,29 @@ describe('the key map itself', () => {
   it('binds the keys the help overlay and README document, each in its scope, hinted where the status bar shows it', () => {
     expect(BINDINGS.map((b) => [b.id, b.scope, b.keys.join(' '), b.hint === true])).toEqual([
       ['focus.next', 'global', 'tab', true], ['focus.prev', 'global', 'shift+tab', false], ['turn.cancel', 'global', 'ctrl+c', false],
-      ['back', 'global', 'escape', false], ['help', 'global', '?', true], ['command', 'global', ':', true],
-      ['tab.traces', 'global', '1', false], ['tab.columns', 'global', '2', false], ['tab.metrics', 'global', '3', false],
-      ['tab.summary', 'global', '4', false], ['zoom', 'global', 'z', false], ['live.pause', 'global', 'p', false],
-      ['redraw', 'global', 'ctrl+l', false], ['quit', 'global', 'q', true],
-      ['chat.send', 'chat', 'return', true], ['chat.history', 'chat', 'up down', false],
-      ['chat.page', 'chat', 'pageup pagedown', false], ['chat.ends', 'chat', 'home end', false],
-      ['tools.move', 'tools', 'j k down up', true], ['tools.expand', 'tools', 'return space', true], ['tools.page', 'tools', 'pagedown pageup', false],
-      ['trace.move', 'traces', 'j k down up', true], ['trace.page', 'traces', 'pagedown pageup', false], ['trace.top', 'traces', 'g', false],
-      ['trace.bottom', 'traces', 'G', false], ['trace.fold', 'traces', 'return space', true], ['trace.collapse', 'traces', '[', false],
-      ['trace.expand', 'traces', ']', false], ['trace.next', 'traces', 'n', true], ['trace.prev', 'traces', 'N', false], ['trace.detail', 'traces', 'd', true],
-      ['trace.link', 'traces', 'l', false], ['trace.sort', 'traces', 's', true], ['trace.filter', 'traces', '/', true], ['trace.copy', 'traces', 'y', false],
-      ['summary.move', 'summary', 'j k down up', true], ['summary.open', 'summary', 'return', true], ['summary.breakdown', 'summary', 'b', true],
-      ['metrics.breakdown', 'metrics', 'b', true],
-      ['columns.move', 'columns', 'j k down up', false], ['columns.filter', 'columns', '/', true], ['columns.view', 'columns', 'e', true],
-      ['help.scroll', 'help', 'j k down up', true], ['help.page', 'help', 'pagedown pageup', false], ['help.ends', 'help', 'g G', false],
+      ['back', 'global', 'escape', false], ['help', 'global', '?', true], ['command', 'global', ':', true], ['tab.traces', 'global', '1', false],
+      ['tab.columns', 'global', '2', false], ['tab.metrics', 'global', '3', false], ['tab.summary', 'global', '4', false],
+      ['zoom', 'global', 'z', false], ['live.pause', 'global', 'p', false], ['redraw', 'global', 'ctrl+l', false], ['quit', 'global', 'q', true],
+      ['chat.send', 'chat', 'return', true], ['chat.history', 'chat', 'up down', false], ['chat.page', 'chat', 'pageup pagedown', false],
+      ['chat.ends', 'chat', 'home end', false], ['chat.copy', 'chat', 'ctrl+y', false], ['tools.move', 'tools', 'j k down up', true],
+      ['tools.expand', 'tools', 'return space', true], ['tools.page', 'tools', 'pagedown pageup', false], ['tools.copy', 'tools', 'y', false],
+      ['tools.ends', 'tools', 'g G', false], ['trace.move', 'traces', 'j k down up', true], ['trace.page', 'traces', 'pagedown pageup', false],
+      ['trace.top', 'traces', 'g', false], ['trace.bottom', 'traces', 'G', false], ['trace.fold', 'traces', 'return space', true],
+      ['trace.collapse', 'traces', '[', false], ['trace.expand', 'traces', ']', false], ['trace.next', 'traces', 'n', true],
+      ['trace.prev', 'traces', 'N', false], ['trace.errors', 'traces', 'e', true], ['trace.detail', 'traces', 'd', true],
+      ['trace.link', 'traces', 'l', false], ['trace.sort', 'traces', 's', true], ['trace.filter', 'traces', '/', true],
+      ['trace.copy', 'traces', 'y', false], ['summary.move', 'summary', 'j k down up', true], ['summary.page', 'summary', 'pagedown pageup', false],
+      ['summary.ends', 'summary', 'g G', false], ['summary.search', 'summary', '/', false], ['summary.open', 'summary', 'return', true],
+      ['summary.breakdown', 'summary', 'b', true], ['metrics.move', 'metrics', 'j k down up', true],
+      ['metrics.page', 'metrics', 'pagedown pageup', false], ['metrics.ends', 'metrics', 'g G', false], ['metrics.sort', 'metrics', 's', true],
+      ['metrics.open', 'metrics', 'return', true], ['metrics.breakdown', 'metrics', 'b', true], ['columns.move', 'columns', 'j k down up', false],
+      ['columns.filter', 'columns', '/', true], ['columns.view', 'columns', 'e', true], ['help.scroll', 'help', 'j k down up', true],
+      ['help.page', 'help', 'pagedown pageup', false], ['help.ends', 'help', 'g G', false],
     ]);
   });
 
   it('hints the trace keys in the trace tab', () => {
-    expect(hintsFor(fresh({ focus: 'detail', tab: 'traces' })).map((h) => h.keys)).toEqual(['j/k/↓/↑', 'Enter/Space', 'n', 'd', 's', '/', 'Tab', '?', ':', 'q']);
+    expect(hintsFor(fresh({ focus: 'detail', tab: 'traces' })).map((h) => h.keys)).toEqual(['j/k/↓/↑', 'Enter/Space', 'n', 'e', 'd', 's', '/', 'Tab', '?', ':', 'q']);
   });
 
   it('moves with the arrow keys as with j and k, in every pane that moves', () => {

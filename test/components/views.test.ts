@@ -18,7 +18,7 @@ it('clamp keeps a value within its bounds', () => {
 
 describe('traceView', () => {
   it('a fresh view: nothing open, nothing folded, sorted failing first unless told', () => {
-    expect(traceView()).toEqual({ traces: [], open: null, listCursor: 0, cursor: 0, folded: {}, detail: false, notice: null, sort: 'errors', filter: '', filtering: false });
+    expect(traceView()).toEqual({ traces: [], open: null, listCursor: 0, cursor: 0, folded: {}, detail: false, notice: null, sort: 'errors', filter: '', filtering: false, search: '', searching: false });
     expect(traceView([], { sort: 'recent', notice: { text: 'n', error: true } })).toMatchObject({ sort: 'recent', notice: { text: 'n', error: true } });
   });
 

@@ -82,6 +82,9 @@ export function listedTraceJson(t: TraceTree, d: TraceDigest) {
   };
 }
 
+/** Far past any list a person pages through; it keeps a hostile offset from asking the store for a huge skip. */
+const MAX_TRACE_OFFSET = 100_000;
+
 const STORE_ORDER = { errors: 'errors', duration: 'slowest', recent: 'recent' } as const;
 
 /** `Slow Traces for service 'checkout' (last 1h, > 500ms):`, as RFD 067 writes it. */
@@ -111,6 +114,7 @@ async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; d
       minDurationMs: a.min_duration_ms,
       source: view.source,
       maxTraces: a.max_traces,
+      offset: a.offset,
       order: STORE_ORDER[a.order],
     });
     found = res.traces;
@@ -123,6 +127,9 @@ async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; d
     }),
     a.order,
   );
+  if (items.length === 0 && (a.offset ?? 0) > 0) {
+    return { text: `No more traces: the list has fewer than ${(a.offset ?? 0) + 1}.`, structured: { traces: [], matchedTraces: 0, order: a.order, analysis: '', deduplicated: view.dedupe, truncated: false } };
+  }
   if (items.length === 0) {
     const unknown = await unknownServiceLine(ctx, a.trace_id ? undefined : a.service);
     const where = !range ? `with id ${a.trace_id}` : `${a.service ? `for ${a.service} ` : ''}in ${range.phrase}${a.min_duration_ms !== undefined ? ` slower than ${a.min_duration_ms}ms` : ''}`;
@@ -138,7 +145,8 @@ async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; d
   let truncated = false;
   if (range) {
     lines.push(listHeader(a, a.order, range));
-    if (matched > items.length) lines.push(`Showing ${items.length} of ${matched} matching traces.`);
+    const from = a.offset ?? 0;
+    if (matched > items.length) lines.push(from > 0 ? `Showing traces ${from + 1}-${from + items.length} of ${matched} matching traces.` : `Showing ${items.length} of ${matched} matching traces.`);
     lines.push('');
   }
   for (const { tree, digest } of items) {
@@ -164,6 +172,8 @@ const traceInput = {
   max_traces: limit(10, 50, 'max_traces').describe('How many traces, 1 to 50 (default 10); each is returned whole'),
   order: z.enum(TRACE_ORDERS, { error: `order must be one of: ${TRACE_ORDERS.join(', ')}` }).default('errors')
     .describe('errors (default): failing traces first, then the slowest; duration: slowest first; recent: most recent first'),
+  offset: z.number({ error: 'offset must be a number of traces' }).int({ error: 'offset must be a whole number' }).min(0, { error: 'offset must be 0 or more' }).max(MAX_TRACE_OFFSET, { error: `offset must be at most ${MAX_TRACE_OFFSET}` }).optional()
+    .describe('Traces to skip in this order, to read the list page by page (default 0)'),
 };
 
 export const queryTraces = defineTool({

@@ -80,6 +80,9 @@ export function sourceMix(d: TraceDigest): string {
 
 const pct = (part: number, whole: number) => `${Math.round((100 * part) / whole)}%`;
 
+/** Where an error starts: a failing span none of whose children failed (its callers only pass the error on). */
+export const isErrorStart = (n: TreeNode) => n.error && !n.children.some((c) => c.error);
+
 /**
  * One closing line over the traces shown: how many failed and where, where the time goes (self time:
  * what each service spent itself, not waiting on its callees), and which sources saw it.
@@ -94,7 +97,7 @@ export function tracesAnalysis(items: { tree: TraceTree; digest: TraceDigest }[]
   let slowSpan: TreeNode | null = null;
   for (const { tree } of items) {
     walk(tree.roots, (n) => {
-      if (n.error && !n.children.some((c) => c.error)) originsBy.set(n.service, (originsBy.get(n.service) ?? 0) + 1);
+      if (isErrorStart(n)) originsBy.set(n.service, (originsBy.get(n.service) ?? 0) + 1);
       selfBy.set(n.service, (selfBy.get(n.service) ?? 0) + n.selfMs);
       selfTotal += n.selfMs;
       if (n.slow && (!slowSpan || n.selfMs > slowSpan.selfMs)) slowSpan = n;

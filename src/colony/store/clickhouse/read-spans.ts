@@ -171,10 +171,11 @@ export async function minuteSeries(ch: ChClient, s: ChSchema, range: TimeRange):
   );
 }
 
+/** The trace id breaks ties (as on DuckDB), so pages read one after another neither repeat nor skip a trace. */
 const ORDER: Record<NonNullable<TraceSearch['order']>, string> = {
-  errors: 'has_error DESC, max_duration DESC, last_start DESC',
-  slowest: 'max_duration DESC, last_start DESC',
-  recent: 'last_start DESC, max_duration DESC',
+  errors: 'has_error DESC, max_duration DESC, last_start DESC, trace_id',
+  slowest: 'max_duration DESC, last_start DESC, trace_id',
+  recent: 'last_start DESC, max_duration DESC, trace_id',
 };
 
 /** Traces with a matching span, returned whole; the picked ids are fetched in a second, keyed query. */
@@ -194,7 +195,7 @@ export async function searchTraces(ch: ChClient, s: ChSchema, cache: TraceReadCa
      SELECT trace_id, max(duration_ns) AS max_duration, max(start_ns) AS last_start, ${hasError} AS has_error,
        toInt32(count() OVER ()) AS matched
      FROM ${table(s, 'traces')} WHERE ${w.sql()} GROUP BY trace_id
-     ORDER BY ${ORDER[order]} LIMIT ${lit(q.maxTraces)}`,
+     ORDER BY ${ORDER[order]} LIMIT ${lit(q.maxTraces)} OFFSET ${lit(q.offset ?? 0)}`,
   );
   if (picked.length === 0) return { traces: [], matchedTraces: 0 };
   const bySpan = await traceSpans(ch, s, cache, picked.map((p) => p.trace_id));

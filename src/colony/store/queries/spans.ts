@@ -78,6 +78,8 @@ export interface TraceSearch {
   errorsOnly?: boolean;
   /** Limits traces, not spans: every returned trace is whole. */
   maxTraces: number;
+  /** Traces to skip in the order asked for (a list read page by page); 0 when absent. */
+  offset?: number;
   /** `errors`: traces with an error span anywhere first, then the slowest (what an investigator wants). */
   order?: 'errors' | 'recent' | 'slowest';
 }
@@ -105,11 +107,13 @@ export async function searchTraces(db: Database, q: TraceSearch): Promise<TraceS
   if (q.minDurationMs !== undefined) w.add('duration_ns >= ?::BIGINT', msToNs(q.minDurationMs));
   if (q.errorsOnly) w.add(errorSpanSql());
   const orderBy = {
-    errors: 'm.has_error DESC, m.max_duration DESC, m.last_start DESC',
-    slowest: 'm.max_duration DESC, m.last_start DESC',
-    recent: 'm.last_start DESC, m.max_duration DESC',
+    errors: 'm.has_error DESC, m.max_duration DESC, m.last_start DESC, m.trace_id',
+    slowest: 'm.max_duration DESC, m.last_start DESC, m.trace_id',
+    recent: 'm.last_start DESC, m.max_duration DESC, m.trace_id',
   }[q.order ?? 'recent'];
+  // The trace id breaks ties, so pages read one after another neither repeat nor skip a trace.
   const limit = w.bind(q.maxTraces);
+  const offset = w.bind(q.offset ?? 0);
   // A trace fails when any of its spans does, not only the spans that matched the filters.
   const hasError = q.order === 'errors'
     ? `trace_id IN (SELECT trace_id FROM otel_traces WHERE ${errorSpanSql()} AND start_ns > ${w.bind(q.range.fromNs)}::BIGINT AND start_ns <= ${w.bind(q.range.toNs)}::BIGINT)`
@@ -119,10 +123,10 @@ export async function searchTraces(db: Database, q: TraceSearch): Promise<TraceS
        SELECT trace_id, max(duration_ns) AS max_duration, max(start_ns) AS last_start, ${hasError} AS has_error,
          (count(*) OVER ())::INTEGER AS matched
        FROM otel_traces WHERE ${w.sql()} GROUP BY trace_id
-       ORDER BY ${orderBy.replaceAll('m.', '')} LIMIT ${limit}
+       ORDER BY ${orderBy.replaceAll('m.', '')} LIMIT ${limit} OFFSET ${offset}
      )
      SELECT ${SPAN_COLUMNS}, m.matched FROM otel_traces t JOIN m USING (trace_id)
-     ORDER BY ${orderBy}, t.trace_id, t.start_ns, t.span_id`,
+     ORDER BY ${orderBy}, t.start_ns, t.span_id`,
     w.params,
   );
   const traces: TraceResult[] = [];
