@@ -84,13 +84,14 @@ async function session(cols: number, rows: number): Promise<string[]> {
   // The list: sorted, filtered (the count shows, Esc clears), an id copied.
   await t.press('s');
   // s reads the list again from the colony in the new order.
-  await t.waitFor((s) => s.includes('slowest first') && !s.includes('loading more'), 'the list read again, slowest first');
-  expect(await check('sorted')).toContain('slowest first');
+  // (Its first page holds 50; the header's "loading more" may be cut at this width, the count is not.)
+  await t.waitFor((s) => /\b50 of \d+ traces/.test(s) && s.includes('slowest'), 'the list read again, slowest first');
+  expect(await check('sorted')).toContain('slowest');
   await t.press('/');
   await t.type('front');
-  expect(await check('filtering')).toMatch(/\d+ of \d+ traces match "front"/);
+  expect(await check('filtering')).toMatch(/\d+ of \d+ traces match "fron/);
   await t.press('Enter', 'Escape');
-  expect(await check('filter cleared')).toMatch(/\d+ (of \d+ )?traces · slowest first/);
+  expect(await check('filter cleared')).toMatch(/\d+ (of \d+ )?traces · slowest/);
   await t.press('y');
   expect(await check('copied')).toMatch(/Copied trace id [0-9a-f]{8}/);
 
