@@ -9,7 +9,8 @@ import { TmuxTerminal } from './support/tmux-terminal.js';
  * and Enter, the trace list read page by page and filtered with terms, search and the jump to where
  * the errors start in an open trace, `y` on a span and on a tool result, and the mouse (SGR reports
  * typed into the terminal as a terminal sends them). After every step the screen must equal a forced
- * full redraw. 80x24 unless CORAL_TERM_SIZES lists others ("60x20,80x24,120x40,200x60").
+ * full redraw, at 60x20, 80x24, 120x40 and 200x60 (CORAL_TERM_SIZES lists others). Assertions
+ * read only what a 60x20 pane still shows of a header.
  */
 const home = mkdtempSync(join(tmpdir(), 'coral-views-'));
 const terminals: TmuxTerminal[] = [];
@@ -18,7 +19,7 @@ afterAll(() => {
   rmSync(home, { recursive: true, force: true });
 });
 
-const SIZES = (process.env.CORAL_TERM_SIZES ?? '80x24').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+const SIZES = (process.env.CORAL_TERM_SIZES ?? '60x20,80x24,120x40,200x60').split(',').map((s) => s.split('x').map(Number) as [number, number]);
 
 /** The rows drawn in reverse video (the cursor rows), colours and all escapes dropped. */
 const inverseRows = (t: TmuxTerminal) => t.tmux('capture-pane', '-t', 't', '-p', '-e').split('\n').filter((l) => /\x1b\[(?:[0-9;]*;)?7(?:;[0-9;]*)?m/.test(l)).map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
@@ -56,7 +57,7 @@ async function session(cols: number, rows: number): Promise<string[]> {
   await t.press(':');
   await t.type('metrics checkout');
   await t.keys('Enter');
-  await t.waitFor((s) => /checkout, last 1h · by P95/.test(s), 'the metrics table');
+  await t.waitFor((s) => /checkout, last 1h · by P/.test(s), 'the metrics table');
   await t.press('3', 'j');
   await check('metrics moved');
   await t.press('s');
@@ -75,7 +76,7 @@ async function session(cols: number, rows: number): Promise<string[]> {
   await t.press('/');
   await t.type('service:payment status:error');
   await t.press('Enter');
-  expect(await check('filtered with terms')).toMatch(/\d+ of \d+ traces match "service:payment/);
+  expect(await check('filtered with terms')).toMatch(/\d+ of \d+ traces match "s/);
 
   // An open trace: e goes to where the errors start; / searches its spans, n moves on.
   await t.press('g', 'Enter', 'e');
@@ -84,7 +85,7 @@ async function session(cols: number, rows: number): Promise<string[]> {
   await t.press('/');
   await t.type('checkout');
   await t.press('Enter');
-  expect(await check('searched')).toMatch(/"checkout" \d+ of \d+/);
+  expect(await check('searched')).toMatch(/"checkout" \d+/);
   await t.press('n');
   await check('next match');
   await t.press('y');
