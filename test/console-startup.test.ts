@@ -1,11 +1,11 @@
-import { readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TmuxTerminal } from './support/tmux-terminal.js';
 
 /**
- * Startup in a real terminal (tmux, 80x24): nothing typed while the demo loads is lost. A question
+ * Startup in a real terminal (tmux, at 60x20, 80x24, 120x40 and 200x60): nothing typed while the demo loads is lost. A question
  * sent while the status bar says "loading" is answered; one sent while that answer runs is shown as
  * queued and answered after it; a pasted `:export` runs as a command. Each step waits for what the
  * screen shows, and the idle screens must equal a full redraw (while a tool call runs, its timer
@@ -28,9 +28,14 @@ const inputRow = (s: string) => {
 const sent = (q: string) => (s: string) => !inputRow(s).includes(q) && (s.includes(`› ${q}`) || s.includes(`queued: ${q}`));
 const asked = (q: string) => (s: string) => !inputRow(s).includes(q) && s.includes(`› ${q}`);
 
+const SIZES = (process.env.CORAL_TERM_SIZES ?? '60x20,80x24,120x40,200x60').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+
 describe('the console at startup (tmux)', () => {
-  it('answers a question typed and sent while the demo loads, queues the next, and runs a pasted :export', async () => {
-    const t = new TmuxTerminal('startup-80x24', 80, 24, home);
+  for (const [cols, rows] of SIZES) it.concurrent(`answers a question typed and sent while the demo loads, queues the next, and runs a pasted :export at ${cols}x${rows}`, async () => {
+    // Each size its own CORAL_HOME: the export below is read back from it.
+    const own = join(home, `${cols}x${rows}`);
+    mkdirSync(own);
+    const t = new TmuxTerminal(`startup-${cols}x${rows}`, cols, rows, own);
     terminals.push(t);
     const problems: string[] = [];
     t.start();
@@ -60,7 +65,7 @@ describe('the console at startup (tmux)', () => {
     expect(exported).not.toContain('› :export');
     const r = await t.checkFrame('exported');
     problems.push(...r.problems);
-    const dir = join(home, 'exports');
+    const dir = join(own, 'exports');
     const md = readdirSync(dir).find((f) => f.endsWith('.md'));
     const note = readFileSync(join(dir, md as string), 'utf8');
     // Both questions were asked, in the order sent, and each answered before the next was asked.
