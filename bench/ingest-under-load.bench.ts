@@ -6,10 +6,11 @@
  * (BENCH_LOAD_CLIENTS) run coral_query_summary, coral_query_traces and coral_query_metrics in loops.
  * Per-export latency P50/P95/max and failures (non-200 or no answer in 10 s, as exporters time out)
  * for both phases, the MCP calls' latency, and the server's peak RSS. Target: P95 <= 250 ms under
- * load, no export failing.
+ * load, no export failing. BENCH_LOAD_DB: a copy of this colony file is served instead of a new one
+ * (e.g. the scale bench's /tmp/coral-scale-10000000.duckdb, for the serve's RSS at 10M spans).
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -58,9 +59,12 @@ const dir = mkdtempSync(join(tmpdir(), 'coral-load-bench-'));
 const db = join(dir, 'colony.duckdb');
 try {
   const end = nowNs();
-  const store = await ColonyStore.open({ path: db, threads: 1, memoryLimit: '4GB' });
-  await populate(store, SPANS, 200_000, { end });
-  await store.close();
+  if (process.env.BENCH_LOAD_DB) copyFileSync(process.env.BENCH_LOAD_DB, db);
+  else {
+    const store = await ColonyStore.open({ path: db, threads: 1, memoryLimit: '4GB' });
+    await populate(store, SPANS, 200_000, { end });
+    await store.close();
+  }
   const serve = await startServe(db, dir, SERVE_ARGS);
   let rssPeak = 0;
   const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb(serve.child.pid ?? 0))), 100);
@@ -86,7 +90,7 @@ try {
   const loadLatency = latencySummary(loaded.ms);
   report({
     bench: 'ingest_under_load',
-    spans: SPANS,
+    spans: process.env.BENCH_LOAD_DB ? `copy of ${process.env.BENCH_LOAD_DB}` : SPANS,
     exports_per_sec: RATE,
     spans_per_export: 512,
     seconds_per_phase: SECONDS,
