@@ -32,6 +32,13 @@ export function servicesInPrompt(system: string): string[] {
   return line ? line.slice(SERVICES_LINE.length).replace(/\.$/, '').split(', ').filter(Boolean) : [];
 }
 
+/** The time a system prompt gives as now, ms; undefined when it gives none. */
+export function timeInPrompt(system: string): number | undefined {
+  const m = /^The time now is (\S+)\.$/m.exec(system);
+  const t = m ? Date.parse(m[1]) : NaN;
+  return Number.isNaN(t) ? undefined : t;
+}
+
 /** Cuts a tool result to the budget, saying how much was left out. */
 export function truncate(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;

@@ -1,0 +1,229 @@
+import { closestNames } from '../../core/closest.js';
+import { formatCount, formatMs, formatPercent } from '../../core/format.js';
+import type { Understanding } from '../understand/index.js';
+import { stated } from '../understand/entities.js';
+import { type ServiceState, healthReason, healthWord, ownSignals, verdict } from '../understand/verdict.js';
+import type { ResolvedWindow } from '../understand/window.js';
+import { type Cited, type MetricRow, ms, operation, routeServer, servedRows, standOutOf, summaryStates, tagOf } from './question-facts.js';
+
+/**
+ * The question triage's answer (pure): one line that answers the question (a number, a yes/no with
+ * its reason, a list, a recommendation), then the evidence with citations, the window used and the
+ * next step. Built only from this turn's results; what could not be matched or found is said.
+ */
+export interface AnswerInput {
+  u: Understanding;
+  services: readonly string[];
+  results: readonly Cited[];
+  /** The window used, and where it came from; null: the default. */
+  window: ResolvedWindow | null;
+  /** The window of a before/after or since-X question, when its anchor was found. */
+  anchored: ResolvedWindow | null;
+}
+
+const cite = (r: Cited | undefined) => (r ? ` [${r.n}]` : '');
+const SATURATION_SIGNAL = /memory|heap|cpu|consumer lag|messages wait|restart|oom|pool|connections|queue|node /i;
+
+function windowLine(w: ResolvedWindow | null, u: Understanding): string {
+  if (w) return `Window: ${w.window.label}.`;
+  if (u.window?.kind === 'anchor') return `Window: the last 30 min (the default): no ${u.window.anchor === 'incident' ? 'onset' : u.window.anchor} was found in the colony to anchor "${u.window.words}" on.`;
+  return 'Window: the last 30 min against the 30 min before (the default; say "in the last 15 minutes", "since 13:05" or use --since to choose).';
+}
+
+function stateLine(s: ServiceState, summary: Cited | undefined): string {
+  return `${s.service}: ${s.status}; ${ownSignals(s).join('; ') || 'no change beyond noise'}; now ${s.ratePerSec.toFixed(2)} req/s, ${formatPercent(s.errorRate)} errors, P95 ${ms(s.p95Ms)}${s.prevP95Ms !== null ? ` (was ${ms(s.prevP95Ms)})` : ''}${cite(summary)}.`;
+}
+
+function metricLines(service: string, m: Cited, percentiles: readonly number[]): string[] {
+  const rows = servedRows(m);
+  if (!m.ok) return [`${service}: the metrics query failed${cite(m)}: ${m.text.split('\n')[0]}`];
+  if (rows.length === 0) return [`${service}: no requests served in this window from either source${cite(m)}.`];
+  const ps = (percentiles.filter((p) => [50, 95, 99].includes(p)).length > 0 ? percentiles.filter((p) => [50, 95, 99].includes(p)) : [50, 95, 99]) as (50 | 95 | 99)[];
+  return [`${service} operations, busiest first${cite(m)}:`, ...rows.slice(0, 5).map((r) => `  ${tagOf(r.source)} ${operation(r)}: ${ps.map((p) => `P${p} ${ms(r[`p${p}Ms`])}`).join(', ')}, ${formatPercent(r.errorRate)} errors over ${formatCount(r.requests)} requests`)];
+}
+
+function absentLine(u: Understanding, services: readonly string[]): string | null {
+  if (u.absent.length === 0 || u.services.length > 0 || u.route) return null;
+  const name = u.absent[0];
+  const close = closestNames(name, services).slice(0, 3);
+  return `There is no ${name} service in this colony; the closest names are ${close.join(', ')}. The services are: ${services.join(', ')}.`;
+}
+
+/** The first line for a question about named services. */
+function serviceHeadline(u: Understanding, s: ServiceState, m: Cited | undefined, summary: Cited | undefined): string {
+  const who = stated(u.services.find((x) => x.name === s.service) ?? { name: s.service, typed: s.service, exact: true, distance: 0 });
+  const word = healthWord(s);
+  const why = `${healthReason(s)}${cite(summary)}`;
+  if (u.kind === 'verdict' || (u.polarity !== null && u.kind !== 'saturation')) return `${verdict(u.question, s)}: ${who} is ${word}: ${why}.`;
+  if (u.kind === 'number') return numberHeadline(u, who, s, m, summary);
+  return `${who} is ${word}: ${why}.`;
+}
+
+function numberHeadline(u: Understanding, who: string, s: ServiceState, m: Cited | undefined, summary: Cited | undefined): string {
+  const sig = new Set(u.signals);
+  if (sig.has('errors')) return `${who} error rate: ${formatPercent(s.errorRate)} (${formatCount(Math.round(s.errorRate * s.requests))} of ${formatCount(s.requests)} requests)${s.prevErrorRate !== null ? `, was ${formatPercent(s.prevErrorRate)}` : ''}${cite(summary)}.`;
+  if (sig.has('traffic') && !sig.has('latency')) return `${who} traffic: ${s.ratePerSec.toFixed(2)} requests/s (${formatCount(s.requests)} requests)${s.prevRatePerSec !== null ? `, was ${s.prevRatePerSec.toFixed(2)}/s` : ''}${cite(summary)}.`;
+  const p = u.percentiles.find((x) => [50, 99].includes(x));
+  const busiest: MetricRow | undefined = servedRows(m)[0];
+  if (p && busiest) return `${who} P${p}: ${ms(busiest[`p${p}Ms` as 'p50Ms' | 'p99Ms'])} on its busiest operation ${operation(busiest)} (${formatCount(busiest.requests)} requests) ${tagOf(busiest.source)}${cite(m)}; P95 over the service ${ms(s.p95Ms)}${cite(summary)}.`;
+  return `${who} P95: ${ms(s.p95Ms)}${s.prevP95Ms !== null ? ` (was ${ms(s.prevP95Ms)} in the window before)` : ''}, ${healthWord(s)}${cite(summary)}.`;
+}
+
+function listHeadline(u: Understanding, states: readonly ServiceState[], summary: Cited | undefined): string {
+  const q = u.question.toLowerCase();
+  const want = /\bslow\w*|latenc/.test(q) ? ['slow'] : /\bfail|error|broken/.test(q) ? ['failing', 'down'] : /\bdown|dead|silent/.test(q) ? ['down'] : ['down', 'failing', 'slow', 'degraded'];
+  const hits = states.filter((s) => want.includes(healthWord(s)));
+  if (hits.length === 0) return `None: no service is ${want.join(' or ')} in this window; all ${states.length} are within their normal error rate, latency and traffic${cite(summary)}.`;
+  return `${hits.map((s) => `${s.service} (${healthWord(s)}: ${ownSignals(s)[0] ?? `${formatPercent(s.errorRate)} errors`})`).join(', ')}${cite(summary)}.`;
+}
+
+function saturationHeadline(u: Understanding, states: readonly ServiceState[], summary: Cited | undefined, topo: Cited | undefined): string[] {
+  const named = u.services.map((s) => s.name);
+  const pool = named.length > 0 ? states.filter((s) => named.includes(s.service)) : states;
+  const signals = pool.flatMap((s) => s.signals.filter((x) => SATURATION_SIGNAL.test(x)).map((x) => `${s.service}: ${x}`));
+  const lines: string[] = [];
+  const infra = infraLines(u, topo, states);
+  const head = signals.length > 0
+    ? `Yes: ${signals.slice(0, 3).join('; ')}${cite(summary)}.`
+    : `No: no CPU, memory, restart, consumer-lag or queue signal changed beyond noise${named.length > 0 ? ` for ${named.join(', ')}` : ''}${cite(summary)}${/connection|pool/.test(u.question.toLowerCase()) ? '; this colony has no connection-pool metrics, so pools could not be checked directly' : ''}.`;
+  lines.push(head, ...infra);
+  return lines;
+}
+
+/** What the colony knows of infrastructure named in the question (kafka, postgres, redis): who calls it. */
+function infraLines(u: Understanding, topo: Cited | undefined, states: readonly ServiceState[]): string[] {
+  if (u.infra.length === 0) return [];
+  const edges = (topo?.structured?.edges ?? []) as { from: string; to: string; kind: string; protocol: string; calls: number; errors: number }[];
+  const out: string[] = [];
+  for (const kind of [...new Set(u.infra.map((i) => i.kind))]) {
+    const word = u.infra.find((i) => i.kind === kind)?.word ?? kind;
+    const protocol = kind === 'messaging' ? 'messaging' : 'sql';
+    const peers = edges.filter((e) => e.protocol === protocol && e.kind === 'external' && (kind !== 'cache' || /redis|valkey|memcache|cache/i.test(e.to)) && (kind !== 'database' || !/redis|valkey|memcache|cache/i.test(e.to)));
+    const consumers = kind === 'messaging' ? states.filter((s) => s.signals.some((x) => /consumer lag|messages wait/.test(x))).map((s) => s.service) : [];
+    if (peers.length === 0 && consumers.length === 0) {
+      out.push(`There is no ${word} in this colony: no service sends its telemetry and no call to it was seen${cite(topo)}.`);
+      continue;
+    }
+    const names = [...new Set(peers.map((p) => p.to))];
+    const callers = peers.map((p) => `${p.from} -> ${p.to} (${formatCount(p.calls)} calls${p.errors ? `, ${formatCount(p.errors)} failed` : ''})`);
+    out.push(`No ${word} service sends telemetry in this colony; the ${kind} services are the ones calling it${callers.length > 0 ? `: ${callers.join(', ')}${cite(topo)}` : ''}${consumers.length > 0 ? `; consumers with lag readings: ${consumers.join(', ')}` : ''}.`);
+  }
+  return out;
+}
+
+function rollbackHeadline(u: Understanding, states: readonly ServiceState[], summary: Cited | undefined): string {
+  const s = (u.services[0] ? states.find((x) => x.service === u.services[0].name) : standOutOf(summary)[0]);
+  if (!s) return `No: nothing stands out in this window, so there is nothing to roll back${cite(summary)}.`;
+  const who = u.services[0] ? stated(u.services[0]) : s.service;
+  const word = healthWord(s);
+  if (word === 'healthy') return `No: ${who} is healthy (${healthReason(s)})${cite(summary)}; a rollback would not fix anything seen here.`;
+  if (s.explainedBy) return `Not ${s.service} first: its change is explained by ${s.explainedBy} (${healthReason(s)})${cite(summary)}; look at ${s.explainedBy} before rolling anything back.`;
+  if (s.trigger?.startsWith('deploy')) return `Yes, consider rolling back ${who}: it is ${word} (${healthReason(s)}), starting just after the ${s.trigger}${cite(summary)}.`;
+  if (s.trigger) return `Revert the change rather than roll back a release: ${who} is ${word} (${healthReason(s)}) since the ${s.trigger}${cite(summary)}.`;
+  return `Not on this evidence: ${who} is ${word} (${healthReason(s)}), but no deploy or change came before its onset${cite(summary)}; a rollback might not help.`;
+}
+
+function compareLines(u: Understanding, a: ResolvedWindow, results: readonly Cited[], first: Cited | undefined): string[] {
+  const c = a.compare;
+  if (!c) return [];
+  const when = `${c.anchor.title} at ${c.anchor.time.slice(11, 16)} UTC`;
+  const before = (svc: string) => results.find((r) => r.name === 'coral_query_metrics' && r.args.service === svc && r.args.end === c.before.end);
+  const after = (svc: string) => results.find((r) => r.name === 'coral_query_metrics' && r.args.service === svc && r.args.start === c.after.start);
+  const p = (u.percentiles.find((x) => [50, 95, 99].includes(x)) ?? 95) as 50 | 95 | 99;
+  const lines: string[] = [];
+  for (const s of u.services.slice(0, 3)) {
+    const b = servedRows(before(s.name))[0];
+    const aft = servedRows(after(s.name))[0];
+    if (before(s.name) && after(s.name)) {
+      const op = aft ?? b;
+      const pick = (rows: MetricRow[]) => rows.find((r) => op && operation(r) === operation(op) && r.source === op.source);
+      const x = pick(servedRows(before(s.name)));
+      const y = pick(servedRows(after(s.name)));
+      lines.push(`${stated(s)} P${p} on ${op ? operation(op) : 'its busiest operation'}: ${ms(x?.[`p${p}Ms`] ?? null)} before, ${ms(y?.[`p${p}Ms`] ?? null)} after the ${when}${cite(before(s.name))}${cite(after(s.name))}.`);
+    }
+  }
+  if (lines.length > 0) return lines;
+  // Fallback: the summary over [anchor, now] against the window before it, P95 per service.
+  const around = results.filter((r) => r.name === 'coral_query_summary')[1] ?? first;
+  const states = summaryStates(around);
+  const pool = u.services.length > 0 ? states.filter((s) => u.services.some((x) => x.name === s.service)) : standOutOf(around).slice(0, 3);
+  for (const s of pool) {
+    lines.push(`${s.service} P95: ${ms(s.prevP95Ms)} before, ${ms(s.p95Ms)} after the ${when}; errors ${s.prevErrorRate !== null ? formatPercent(s.prevErrorRate) : 'n/a'} -> ${formatPercent(s.errorRate)}${cite(around)}${p !== 95 ? ` (P${p} either side needs tools that take start/end; this is P95)` : ''}.`);
+  }
+  if (lines.length === 0) lines.push(`Nothing changed beyond noise between before and after the ${when}${cite(around)}.`);
+  return lines;
+}
+
+export function composeAnswer(i: AnswerInput): string {
+  const { u, results } = i;
+  const summary = results.find((r) => r.name === 'coral_query_summary');
+  const topo = results.find((r) => r.name === 'coral_get_service_topology');
+  const states = summaryStates(summary);
+  const metricsOf = (svc: string) => results.find((r) => r.name === 'coral_query_metrics' && r.args.service === svc && !r.args.protocol);
+  const body: string[] = [];
+  let head: string | null = absentLine(u, i.services);
+  if (head && u.infra.length > 0) head = null;
+
+  if (head) {
+    body.push(`Nothing was answered about another service: the question named "${u.absent[0]}", which sends no telemetry here.`);
+  } else if (u.kind === 'compare' && i.anchored?.compare) {
+    const lines = compareLines(u, i.anchored, results, summary);
+    head = lines[0];
+    body.push(...lines.slice(1));
+  } else if (u.route) {
+    const metrics = results.filter((r) => r.name === 'coral_query_metrics');
+    const edges = (topo?.structured?.edges ?? []) as { from: string; to: string }[];
+    const hit = routeServer(u.route, metrics, edges);
+    const asked = `${u.route.method ? `${u.route.method} ` : ''}${u.route.path}`;
+    if (!hit) {
+      head = `No service serves ${asked} in this window: no HTTP operation seen matches it${cite(topo)}.`;
+      const routes = metrics.flatMap((m) => servedRows(m).filter((r) => r.protocol === 'http').map((r) => `${operation(r)} (${m.args.service})`));
+      if (routes.length > 0) body.push(`Routes seen: ${[...new Set(routes)].slice(0, 12).join(', ')}.`);
+    } else {
+      const r = hit.rows.sort((a, b) => b.requests - a.requests)[0];
+      const state = states.find((s) => s.service === hit.service);
+      const regress = state?.signals.find((x) => x.startsWith(`${operation(r)} P95`));
+      const errs = u.signals.includes('errors') && !u.signals.includes('latency');
+      head = errs
+        ? `${operation(r)} on ${hit.service}: ${formatPercent(r.errorRate)} errors (${formatCount(r.errors)} of ${formatCount(r.requests)})${cite(hit.result)}.`
+        : `${operation(r)} on ${hit.service}: P95 ${ms(r.p95Ms)} (P50 ${ms(r.p50Ms)}, P99 ${ms(r.p99Ms)}) over ${formatCount(r.requests)} requests ${tagOf(r.source)}${cite(hit.result)}${regress ? `; ${regress}${cite(summary)}` : ''}.`;
+      body.push(`${hit.service} serves ${asked}${hit.result.args.service !== hit.service ? '' : ''}; every source's view of it:`, ...hit.rows.map((x) => `  ${tagOf(x.source)} ${operation(x)}: P50 ${ms(x.p50Ms)}, P95 ${ms(x.p95Ms)}, P99 ${ms(x.p99Ms)}, ${formatPercent(x.errorRate)} errors over ${formatCount(x.requests)} requests${cite(hit.result)}`));
+    }
+  } else if (u.kind === 'saturation' || (u.infra.length > 0 && u.services.length === 0)) {
+    const lines = saturationHeadline(u, states, summary, topo);
+    head = lines[0];
+    body.push(...lines.slice(1));
+  } else if (u.kind === 'rollback') {
+    head = rollbackHeadline(u, states, summary);
+  } else if (u.kind === 'list') {
+    head = listHeadline(u, states, summary);
+  } else if (u.services.length > 0) {
+    const first = states.find((s) => s.service === u.services[0].name);
+    head = first ? serviceHeadline(u, first, metricsOf(first.service), summary) : `${stated(u.services[0])} sent no requests in this window${cite(summary)}.`;
+  }
+  if (head === null) head = `Could not tell what to measure in "${u.question.trim()}"; here is what the colony shows.`;
+
+  for (const s of u.services.slice(0, 3)) {
+    const st = states.find((x) => x.service === s.name);
+    if (st) body.push(stateLine(st, summary));
+    const m = metricsOf(s.name);
+    if (m) body.push(...metricLines(s.name, m, u.percentiles));
+    if (st?.trigger) body.push(`  ${s.name}'s change started ${st.onset ? `~${st.onset.slice(11, 16)} UTC` : ''} just after the ${st.trigger}${cite(summary)}.`);
+    const tr = results.find((r) => r.name === 'coral_query_traces' && r.args.service === s.name);
+    const analysis = tr?.structured?.analysis;
+    if (typeof analysis === 'string' && analysis) body.push(`  Traces: ${analysis}${cite(tr)}`);
+  }
+  const intake = summary?.structured?.intake;
+  if (typeof intake === 'string' && intake !== '') body.push(`Across the colony: ${intake}${cite(summary)}`);
+  const matched = u.services.filter((s) => !s.exact);
+  if (matched.length > 0) body.push(`Matched: ${matched.map(stated).join(', ')}.`);
+  if (u.absent.length > 0 && !head.startsWith('There is no')) body.push(`Not in this colony: ${u.absent.join(', ')} (no service by that name; nothing was answered about it).`);
+  const top = standOutOf(summary)[0];
+  if (top && !u.services.some((s) => s.name === top.service) && u.kind !== 'list') body.push(`Across the colony, ${top.service} stands out most: ${ownSignals(top).slice(0, 2).join('; ')}${cite(summary)}.`);
+  body.push(windowLine(i.anchored ?? i.window, u));
+  const firstState = u.services[0] ? states.find((s) => s.service === u.services[0].name) : undefined;
+  const next = u.services[0]
+    ? `Next: ${firstState && healthWord(firstState) !== 'healthy' ? `"why is ${u.services[0].name} ${healthWord(firstState) === 'slow' ? 'slow' : 'failing'}?" for its traces, or ` : ''}"what's going on?" for the first pass over the whole colony.`
+    : 'Next: "what\'s going on?" for the first pass over the whole colony, or name a service ("is checkout healthy?").';
+  return [head, '', ...body, '', next, '', 'Automatic triage (no model configured): the tools\' findings, not a diagnosis.'].join('\n');
+}

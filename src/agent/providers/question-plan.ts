@@ -1,0 +1,122 @@
+import type { AskWindow } from '../ask-window.js';
+import type { ToolCall, ToolResult } from '../events.js';
+import type { Understanding } from '../understand/index.js';
+import { type Anchor, type ResolvedWindow, durationText, resolveWindow } from '../understand/window.js';
+
+/**
+ * Which tool calls answer an understood question, in two rounds at most (pure): the first round is
+ * what the question alone calls for (always the summary, which holds status, onsets and change
+ * events); the second what the first one's answers make possible (the services that serve a route,
+ * the windows either side of a deploy or the onset).
+ */
+export const MAX_SERVICES = 3;
+export const DEFAULT_RANGE = '30m';
+
+export interface PlanContext {
+  /** The colony's "now", ms (the system prompt's time). */
+  nowMs: number;
+  /** Tools that accept start/end (ISO 8601) beside time_range. */
+  startEnd: ReadonlySet<string>;
+  /** A window chosen by flags (--since, --from/--to): it wins over the question's words. */
+  flagWindow?: AskWindow;
+}
+
+type Args = Record<string, unknown>;
+
+/** A window as a tool's arguments: time_range when it ends now, else start/end where the tool takes them. */
+export function rangeArgs(tool: string, w: ResolvedWindow | null, ctx: PlanContext): Args {
+  if (!w) return { time_range: DEFAULT_RANGE };
+  if (w.timeRange && !ctx.startEnd.has(tool)) return { time_range: w.timeRange };
+  if (ctx.startEnd.has(tool)) return { start: w.window.start, end: w.window.end };
+  // Not expressible without start/end: the window up to now that covers it, said so in the answer.
+  return { time_range: durationText(Math.max(60, Math.ceil((ctx.nowMs - Date.parse(w.window.start)) / 60_000) * 60)) };
+}
+
+/** The flags' window, or else the words' window when it needs no anchor. */
+export function fixedWindow(u: Understanding, ctx: PlanContext): ResolvedWindow | null {
+  if (ctx.flagWindow) {
+    const start = Date.parse(ctx.flagWindow.start);
+    const end = Date.parse(ctx.flagWindow.end);
+    const endsNow = Math.abs(ctx.nowMs - end) < 60_000;
+    return { window: ctx.flagWindow, timeRange: endsNow ? durationText(Math.max(1, Math.round((end - start) / 1000))) : null };
+  }
+  if (!u.window || u.window.kind === 'anchor') return null;
+  return resolveWindow(u.window, ctx.nowMs);
+}
+
+class Calls {
+  readonly list: ToolCall[] = [];
+  constructor(private readonly prefix: string, private readonly from: number) {}
+  add(name: string, args: Args): void {
+    this.list.push({ id: `${this.prefix}-${this.from + this.list.length + 1}`, name, args });
+  }
+}
+
+export function planFirst(u: Understanding, ctx: PlanContext, idPrefix: string): ToolCall[] {
+  const c = new Calls(idPrefix, 0);
+  const w = fixedWindow(u, ctx);
+  c.add('coral_query_summary', rangeArgs('coral_query_summary', w, ctx));
+  const anchored = !ctx.flagWindow && u.window?.kind === 'anchor';
+  const onlyTraces = u.signals.length === 1 && u.signals[0] === 'traces';
+  const wantsNumbers = !onlyTraces && (['number', 'verdict', 'diagnosis', 'status', 'saturation'].includes(u.kind) || (u.kind === 'compare' && !anchored));
+  for (const s of u.services.slice(0, MAX_SERVICES)) {
+    if (wantsNumbers) c.add('coral_query_metrics', { service: s.name, ...rangeArgs('coral_query_metrics', w, ctx) });
+    if (u.kind === 'diagnosis' || u.signals.includes('traces')) c.add('coral_query_traces', { service: s.name, ...rangeArgs('coral_query_traces', w, ctx), max_traces: 3 });
+  }
+  if (u.route || u.infra.length > 0 || u.kind === 'saturation') c.add('coral_get_service_topology', rangeArgs('coral_get_service_topology', w, ctx));
+  return c.list;
+}
+
+interface Edge { from: string; to: string; kind: string; protocol: string }
+
+/** Services that answer HTTP: called over HTTP by another service, or calling out over HTTP with no HTTP caller (the ingress). */
+export function httpServers(edges: readonly Edge[]): string[] {
+  const http = edges.filter((e) => e.protocol === 'http' && e.kind === 'service');
+  const called = new Set(http.map((e) => e.to));
+  const roots = http.map((e) => e.from).filter((f) => !called.has(f));
+  return [...new Set([...called, ...roots])];
+}
+
+/** Anchors from the summary: change events and the onsets of what stands out. */
+export function anchorsOf(summary: ToolResult | undefined): Anchor[] {
+  const s = summary?.structured ?? {};
+  const events = (s.events ?? []) as { time: string; serviceName: string; kind: string; title: string }[];
+  const stand = (s.standOut ?? []) as { service: string; onset: string | null; signals: string[] }[];
+  const kindOf = (k: string): Anchor['kind'] => (k === 'deploy' ? 'deploy' : k === 'restart' || k === 'crash' ? 'restart' : 'change');
+  return [
+    ...events.map((e) => ({ kind: kindOf(e.kind), time: e.time, service: e.serviceName, title: `${e.kind}: ${e.title}` })),
+    ...stand.filter((x) => x.onset).slice(0, 1).map((x) => ({ kind: 'incident' as const, time: x.onset as string, service: x.service, title: `onset of ${x.service}'s change (${x.signals[0] ?? ''})` })),
+  ];
+}
+
+/** The window of a before/after or since-X question, once the first round's summary gave the anchors. */
+export function anchoredWindow(u: Understanding, ctx: PlanContext, results: readonly ToolResult[]): ResolvedWindow | null {
+  if (ctx.flagWindow || u.window?.kind !== 'anchor') return null;
+  return resolveWindow(u.window, ctx.nowMs, anchorsOf(results.find((r) => r.name === 'coral_query_summary')), u.services.map((s) => s.name));
+}
+
+export function planSecond(u: Understanding, ctx: PlanContext, results: readonly ToolResult[], idPrefix: string): ToolCall[] {
+  const c = new Calls(idPrefix, results.length);
+  const w = fixedWindow(u, ctx);
+  if (u.route) {
+    const topo = results.find((r) => r.name === 'coral_get_service_topology');
+    for (const s of httpServers((topo?.structured?.edges ?? []) as Edge[]).slice(0, 6)) c.add('coral_query_metrics', { service: s, protocol: 'http', ...rangeArgs('coral_query_metrics', w, ctx) });
+  }
+  const a = anchoredWindow(u, ctx, results);
+  if (a?.compare) {
+    if (ctx.startEnd.has('coral_query_metrics') && u.services.length > 0) {
+      for (const s of u.services.slice(0, MAX_SERVICES)) {
+        c.add('coral_query_metrics', { service: s.name, start: a.compare.before.start, end: a.compare.before.end });
+        c.add('coral_query_metrics', { service: s.name, start: a.compare.after.start, end: a.compare.after.end });
+      }
+    } else {
+      // The summary compares a window with the one just before it: ending now and starting at the anchor, that is before/after.
+      const seconds = Math.max(60, Math.round((ctx.nowMs - Date.parse(a.compare.anchor.time)) / 60_000) * 60);
+      c.add('coral_query_summary', { time_range: durationText(seconds) });
+    }
+  } else if (a) {
+    c.add('coral_query_summary', { time_range: a.timeRange ?? DEFAULT_RANGE });
+    for (const s of u.services.slice(0, MAX_SERVICES)) c.add('coral_query_metrics', { service: s.name, time_range: a.timeRange ?? DEFAULT_RANGE });
+  }
+  return c.list;
+}
