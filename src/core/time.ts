@@ -1,4 +1,5 @@
 import { CoralError } from './errors.js';
+import { formatMs } from './format.js';
 
 /** Nanoseconds are bigint throughout: epoch nanoseconds exceed 2^53. */
 export type Nanos = bigint;
@@ -79,4 +80,59 @@ export function parseInstant(text: string, now: Nanos = nowNs()): Nanos {
 export function lastWindow(since: string | Nanos, now: Nanos = nowNs()): TimeRange {
   const span = typeof since === 'string' ? parseDuration(since) : since;
   return { fromNs: now - span, toNs: now };
+}
+
+/** What an absolute window bound may be written as, for errors and tool descriptions. */
+export const ISO_HINT = 'ISO 8601: 2026-11-27T13:05:00Z, 2026-11-27T13:05:00+02:00, 2026-11-27T13:05 (UTC) or 2026-11-27 (UTC midnight)';
+
+const ISO_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?)?$/i;
+
+/**
+ * Strict ISO 8601 (what tools accept as start/end); undefined when `text` is not one. Without an
+ * offset the time is UTC, never the host's zone, so the same call means the same window anywhere.
+ */
+export function parseIso8601(text: string): Nanos | undefined {
+  const m = ISO_RE.exec(text.trim());
+  if (!m) return undefined;
+  const [, y, mo, d, h = '00', mi = '00', s = '00', frac = '', zone = 'Z'] = m;
+  const offset = zone.toUpperCase() === 'Z' ? 'Z' : zone.replace(/^([+-]\d{2}):?(\d{2})$/, '$1:$2');
+  const ms = Date.parse(`${y}-${mo}-${d}T${h}:${mi}:${s}${offset}`);
+  // Date.parse rolls 2026-02-30 over to March; a date that does not exist is refused instead.
+  if (Number.isNaN(ms) || new Date(Date.parse(`${y}-${mo}-${d}T00:00:00Z`)).getUTCDate() !== Number(d) || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) return undefined;
+  const nanos = frac ? BigInt(frac.slice(1).padEnd(9, '0')) : 0n;
+  return BigInt(ms) * 1_000_000n + nanos;
+}
+
+const SPAN_UNITS: [bigint, string][] = [[86_400n, 'd'], [3_600n, 'h'], [60n, 'min'], [1n, 's']];
+
+/** A window's length for people: "30 min", "2 h 30 min", "1 d 6 h", "45 s" (the two largest units). */
+export function formatSpan(ns: Nanos): string {
+  let secs = (ns + 500_000_000n) / 1_000_000_000n;
+  if (secs <= 0n) return formatMs(nsToMs(ns));
+  const parts: string[] = [];
+  for (const [size, unit] of SPAN_UNITS) {
+    if (secs >= size && parts.length < 2) {
+      parts.push(`${secs / size} ${unit}`);
+      secs %= size;
+    } else if (parts.length > 0) break;
+  }
+  return parts.join(' ');
+}
+
+/**
+ * An absolute window as headings state it, in UTC like every clock time the CLI prints:
+ * "13:05-13:35 UTC (30 min)" today, "2026-11-26 13:05-13:35 UTC (30 min)" another day, and both
+ * dates when it crosses midnight. Seconds show only when a bound has them.
+ */
+export function formatWindow(range: TimeRange, now: Nanos = nowNs()): string {
+  const from = nsToIso(range.fromNs);
+  const to = nsToIso(range.toNs);
+  const withSeconds = from.slice(17, 19) !== '00' || to.slice(17, 19) !== '00';
+  const clock = (iso: string) => iso.slice(11, withSeconds ? 19 : 16);
+  const today = nsToIso(now).slice(0, 10);
+  const [fromDay, toDay] = [from.slice(0, 10), to.slice(0, 10)];
+  const bounds = fromDay !== toDay
+    ? `${fromDay} ${clock(from)} - ${toDay} ${clock(to)}`
+    : `${fromDay === today ? '' : `${fromDay} `}${clock(from)}-${clock(to)}`;
+  return `${bounds} UTC (${formatSpan(range.toNs - range.fromNs)})`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastWindow, parseDuration, parseInstant } from '../../src/core/time.js';
+import { lastWindow, parseDuration, parseInstant, formatSpan, formatWindow, parseIso8601 } from '../../src/core/time.js';
 import { CoralError } from '../../src/core/errors.js';
 
 describe('parseDuration', () => {
@@ -61,5 +61,42 @@ describe('parseInstant: epoch seconds, milliseconds and now-relative times', () 
     expect(parseInstant('now-1h', now)).toBe(now - 3_600_000_000_000n);
     expect(parseInstant('NOW - 30m', now)).toBe(now - 1_800_000_000_000n);
     expect(() => parseInstant('now-soon', now)).toThrow(/Invalid duration/);
+  });
+});
+
+describe('parseIso8601: what tools take as start/end', () => {
+  const at = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
+  it('reads dates, times with Z or an offset, and takes no offset as UTC (never the host zone)', () => {
+    expect(parseIso8601('2026-11-27T13:05:00Z')).toBe(at('2026-11-27T13:05:00Z'));
+    expect(parseIso8601('2026-11-27T13:05:00+02:00')).toBe(at('2026-11-27T11:05:00Z'));
+    expect(parseIso8601('2026-11-27T13:05:00-0130')).toBe(at('2026-11-27T14:35:00Z'));
+    expect(parseIso8601('2026-11-27T13:05')).toBe(at('2026-11-27T13:05:00Z'));
+    expect(parseIso8601('2026-11-27 13:05:30')).toBe(at('2026-11-27T13:05:30Z'));
+    expect(parseIso8601('2026-11-27')).toBe(at('2026-11-27T00:00:00Z'));
+    expect(parseIso8601('2026-11-27T13:05:00.123456789Z')).toBe(at('2026-11-27T13:05:00Z') + 123_456_789n);
+  });
+  it('refuses anything else, days that do not exist included', () => {
+    for (const bad of ['13:05', 'now-1h', '1764671400000', '2026-02-30', '2026-13-01T00:00Z', '2026-11-27T24:00Z', '2026-11-27T13:60Z', '27/11/2026', '']) {
+      expect(parseIso8601(bad), bad).toBeUndefined();
+    }
+  });
+});
+
+describe('formatWindow: the window as headings state it', () => {
+  const ns = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
+  const now = ns('2026-11-27T18:00:00Z');
+  it('omits today\'s date, gives another day\'s, and both across midnight', () => {
+    expect(formatWindow({ fromNs: ns('2026-11-27T13:05:00Z'), toNs: ns('2026-11-27T13:35:00Z') }, now)).toBe('13:05-13:35 UTC (30 min)');
+    expect(formatWindow({ fromNs: ns('2026-11-26T13:05:00Z'), toNs: ns('2026-11-26T15:35:00Z') }, now)).toBe('2026-11-26 13:05-15:35 UTC (2 h 30 min)');
+    expect(formatWindow({ fromNs: ns('2026-11-26T23:50:00Z'), toNs: ns('2026-11-27T00:20:00Z') }, now)).toBe('2026-11-26 23:50 - 2026-11-27 00:20 UTC (30 min)');
+  });
+  it('shows seconds only when a bound has them', () => {
+    expect(formatWindow({ fromNs: ns('2026-11-27T13:05:30Z'), toNs: ns('2026-11-27T13:06:00Z') }, now)).toBe('13:05:30-13:06:00 UTC (30 s)');
+  });
+  it('names lengths in the two largest units', () => {
+    expect(formatSpan(90n * 1_000_000_000n)).toBe('1 min 30 s');
+    expect(formatSpan(30n * 3_600_000_000_000n)).toBe('1 d 6 h');
+    expect(formatSpan(7n * 86_400_000_000_000n + 59n * 1_000_000_000n)).toBe('7 d');
+    expect(formatSpan(500_000_000n - 1n)).toBe('500ms');
   });
 });

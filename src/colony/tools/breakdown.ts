@@ -4,7 +4,7 @@ import { nsToIso } from '../../core/time.js';
 import { COMPARES, type Breakdown, type KeyStat, type ValueStat, rankBreakdown } from '../unified/breakdown.js';
 import { instanceOutliers, outlierLine } from '../unified/instance-outliers.js';
 import { tag } from '../unified/render-tree.js';
-import { MAX_MIN_DURATION_MS, serviceName, text, timeRange, windowOf } from './inputs.js';
+import { MAX_MIN_DURATION_MS, type ToolWindow, serviceName, text, timeRange, windowFields, windowJson, windowOf, windowOutput } from './inputs.js';
 import { unknownServiceLine } from './service-hint.js';
 import { boundLines } from './text.js';
 import { defineTool } from './types.js';
@@ -31,14 +31,14 @@ interface Sides {
 }
 
 /** What the anomalous and the baseline spans are, for people. */
-function sidesText(b: Breakdown, range: string): Sides {
+function sidesText(b: Breakdown, w: ToolWindow): Sides {
   switch (b.compare) {
     case 'errors':
       return { anomaly: 'the failing spans', baseline: 'the rest', short: 'failing', shortBaseline: 'the rest' };
     case 'slow':
       return { anomaly: `the spans slower than ${formatMs(b.thresholdMs ?? 0)}`, baseline: 'the rest', short: 'slow', shortBaseline: 'the rest' };
     case 'window':
-      return { anomaly: `the last ${range}`, baseline: `the ${range} before`, short: 'this window', shortBaseline: 'the one before' };
+      return { anomaly: w.phrase, baseline: `the ${w.length} before`, short: 'this window', shortBaseline: 'the one before' };
   }
 }
 
@@ -102,9 +102,10 @@ export const breakdownTool = defineTool({
       .max(MAX_MIN_DURATION_MS, { error: `threshold_ms must be at most ${MAX_MIN_DURATION_MS} (30 days)` }).optional()
       .describe('For compare "slow": what counts as slow, instead of the window\'s P95'),
     time_range: timeRange.default('30m'),
+    ...windowFields,
   },
   output: {
-    service: z.string(), operation: z.string().nullable(), from: z.string(), to: z.string(), baselineFrom: z.string().nullable(),
+    service: z.string(), operation: z.string().nullable(), window: windowOutput, from: z.string(), to: z.string(), baselineFrom: z.string().nullable(),
     compare: z.enum(COMPARES), auto: z.boolean(), thresholdMs: z.number().nullable(),
     windowSpans: z.number(), windowErrors: z.number(), windowP95Ms: z.number().nullable(), anomalySpans: z.number(), baselineSpans: z.number(),
     keys: z.array(keyOut),
@@ -113,7 +114,7 @@ export const breakdownTool = defineTool({
     nextStep: z.string(),
   },
   run: async (ctx, a) => {
-    const range = windowOf(ctx, a.time_range);
+    const range = await windowOf(ctx, a);
     const compare = a.compare === 'auto' ? undefined : a.compare;
     const baseline = compare === 'window' ? { fromNs: 2n * range.fromNs - range.toNs, toNs: range.fromNs } : undefined;
     const rows = await ctx.store.breakdownRows({ service: a.service, operation: a.operation, range, baseline });
@@ -125,13 +126,13 @@ export const breakdownTool = defineTool({
     let next: string;
     if (b.windowSpans === 0) {
       const unknown = await unknownServiceLine(ctx, a.service);
-      lines.push(`No ${a.operation ? 'spans' : 'server or consumer spans'} for ${subject} in the last ${a.time_range}.`);
+      lines.push(`No ${a.operation ? 'spans' : 'server or consumer spans'} for ${subject} in ${range.phrase}.`);
       next = unknown ?? `Hint: widen time_range${a.operation ? ', or drop operation' : ''}; coral_query_summary names each service's operations.`;
       lines.push(next);
     } else {
-      const what = sidesText(b, a.time_range);
+      const what = sidesText(b, range);
       const p95 = b.windowP95Ms !== null ? `, P95 ${formatMs(b.windowP95Ms)}` : '';
-      lines.push(`Breakdown of ${subject}, last ${a.time_range}: ${formatCount(b.windowSpans)} spans, ${formatPercent(b.windowErrors / b.windowSpans)} failing${p95}.`);
+      lines.push(`Breakdown of ${subject}, ${range.label}: ${formatCount(b.windowSpans)} spans, ${formatPercent(b.windowErrors / b.windowSpans)} failing${p95}.`);
       const why = b.auto ? (b.compare === 'errors' ? ' (auto: failures are material)' : ' (auto: few failures)') : '';
       lines.push(`Comparing ${what.anomaly} (${formatCount(b.anomalySpans)}) with ${what.baseline} (${formatCount(b.baselineSpans)})${why}.`);
       if (b.anomalySpans === 0 || b.baselineSpans === 0) {
@@ -150,7 +151,7 @@ export const breakdownTool = defineTool({
     return {
       text: boundLines(lines, ctx.maxResponseChars, 'give an operation to narrow it.').text,
       structured: {
-        service: a.service, operation: a.operation ?? null, from: nsToIso(range.fromNs), to: nsToIso(range.toNs), baselineFrom: baseline ? nsToIso(baseline.fromNs) : null,
+        service: a.service, operation: a.operation ?? null, window: windowJson(range), from: nsToIso(range.fromNs), to: nsToIso(range.toNs), baselineFrom: baseline ? nsToIso(baseline.fromNs) : null,
         ...b, instances, instanceLine, nextStep: next,
       },
     };

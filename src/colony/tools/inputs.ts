@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type TimeRange, parseDuration } from '../../core/time.js';
+import { ISO_HINT, type Nanos, type TimeRange, formatSpan, formatWindow, nsToIso, parseDuration, parseIso8601 } from '../../core/time.js';
 import { PROTOCOLS, STATUS_CLASSES } from '../store/queries/red.js';
 import { EVENT_KINDS, LOG_LEVELS } from '../store/rows.js';
 import { ToolInputError, type ToolContext } from './types.js';
@@ -13,8 +13,11 @@ export const serviceName = z
   .max(MAX_NAME, { error: `service must be at most ${MAX_NAME} characters` })
   .describe('Service name as in service.name, e.g. "checkout"');
 
-/** A window longer than this is a typo (300000w would not even fit in int64 nanoseconds). */
-export const MAX_TIME_RANGE = '365d';
+/**
+ * A window longer than this is a typo (300000w would not even fit in int64 nanoseconds); ten years
+ * reaches any OTLP data (the protocol is younger), so `--since` can go back to the oldest recording.
+ */
+export const MAX_TIME_RANGE = '3650d';
 const MAX_TIME_RANGE_NS = parseDuration(MAX_TIME_RANGE);
 
 function rangeInBounds(v: string): boolean {
@@ -30,7 +33,22 @@ export const timeRange = z
   .string()
   .regex(/^\d+(\.\d+)?(ms|s|m|h|d|w)$/, { error: 'time_range must be a duration like 90s, 30m, 1h, 24h, 7d or 2w' })
   .refine(rangeInBounds, { error: `time_range must be more than 0 and at most ${MAX_TIME_RANGE}, e.g. 30m, 24h, 7d` })
-  .describe(`How far back from now: 90s, 30m, 1h, 24h, 7d, 2w (at most ${MAX_TIME_RANGE})`);
+  .describe(`How far back from now: 90s, 30m, 1h, 24h, 7d, 2w (at most ${MAX_TIME_RANGE}); with end alone, how far back from end`);
+
+function instant(field: 'start' | 'end', what: string) {
+  return z
+    .string({ error: `${field} must be a string in ${ISO_HINT}` })
+    .max(64, { error: `${field} must be at most 64 characters, in ${ISO_HINT}` })
+    .refine((v) => parseIso8601(v) !== undefined, { error: (iss) => `${field} "${String(iss.input)}" is not a time; use ${ISO_HINT}` })
+    .optional()
+    .describe(`${what} (${ISO_HINT}). start and end together give a fixed window and time_range is ignored; start alone runs to now; end alone goes time_range back from end`);
+}
+
+/** The absolute window beside time_range; every tool that takes time_range takes these (resolved by windowOf). */
+export const windowFields = {
+  start: instant('start', 'Window start, inclusive'),
+  end: instant('end', 'Window end, exclusive'),
+};
 
 /** RFD 067 filter enumerations; matched case-insensitively, as the queries compare upper case. */
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH'] as const;
@@ -77,14 +95,70 @@ export function limit(def: number, max: number, what = 'limit') {
     .default(def);
 }
 
-/** The window `[now - time_range, now]`. */
-export function windowOf(ctx: ToolContext, range: string): TimeRange {
-  let span: bigint;
+/** A tool's window, resolved, with the words its answer uses for it. */
+export interface ToolWindow extends TimeRange {
+  /** true when start or end was given: the window is fixed, not counted back from now. */
+  absolute: boolean;
+  /** For headings: "last 30m", or "13:05-13:35 UTC (30 min)" for an absolute window. */
+  label: string;
+  /** After "in": "the last 30m", or the absolute label. */
+  phrase: string;
+  /** Its length as the answer names it: "30m" as given, or "30 min" for an absolute window. */
+  length: string;
+}
+
+/** The structured-output form of a window (every windowed tool includes it as `window`). */
+export const windowOutput = z.object({ start: z.string(), end: z.string(), label: z.string() });
+export const windowJson = (w: ToolWindow) => ({ start: nsToIso(w.fromNs), end: nsToIso(w.toNs), label: w.label });
+
+/**
+ * The one place a tool's window is resolved: time_range back from now, or the absolute window that
+ * start/end name (start alone runs to now; end alone goes time_range back from end). An absolute
+ * window must end after it starts and meet the colony's data; anything else is a ToolInputError
+ * saying what was wrong and what is accepted.
+ */
+export async function windowOf(ctx: ToolContext, a: { time_range: string; start?: string; end?: string }): Promise<ToolWindow> {
+  const span = durationOf(a.time_range);
+  const now = ctx.now();
+  if (a.start === undefined && a.end === undefined) {
+    return { fromNs: now - span, toNs: now, absolute: false, label: `last ${a.time_range}`, phrase: `the last ${a.time_range}`, length: a.time_range };
+  }
+  const toNs = a.end === undefined ? now : instantOf('end', a.end);
+  const fromNs = a.start === undefined ? toNs - span : instantOf('start', a.start);
+  if (toNs <= fromNs) {
+    throw new ToolInputError(a.end === undefined
+      ? `start ${a.start} is not before now (${nsToIso(now)}); give an earlier start, or an end after it`
+      : `end ${a.end} must be after start ${a.start ?? `(end - time_range = ${nsToIso(fromNs)})`}`);
+  }
+  const range = { fromNs, toNs };
+  await refuseOutsideData(ctx, range, now);
+  const label = formatWindow(range, now);
+  return { ...range, absolute: true, label, phrase: label, length: formatSpan(toNs - fromNs) };
+}
+
+function durationOf(range: string): Nanos {
   try {
-    span = parseDuration(range);
+    return parseDuration(range);
   } catch {
     throw new ToolInputError(`time_range "${range}" is not a duration; use 90s, 30m, 1h, 24h, 7d or 2w`);
   }
-  const toNs = ctx.now();
-  return { fromNs: toNs - span, toNs };
+}
+
+function instantOf(field: 'start' | 'end', text: string): Nanos {
+  const ns = parseIso8601(text);
+  if (ns === undefined) throw new ToolInputError(`${field} "${text}" is not a time; use ${ISO_HINT}`);
+  return ns;
+}
+
+/** A fixed window with no data in reach is a wrong date, not an empty answer: say where the data is. */
+async function refuseOutsideData(ctx: ToolContext, range: TimeRange, now: Nanos): Promise<void> {
+  const services = await ctx.store.listServices();
+  if (services.length === 0) return;
+  const first = services.reduce((m, s) => (s.firstSeenNs < m ? s.firstSeenNs : m), services[0].firstSeenNs);
+  const last = services.reduce((m, s) => (s.lastSeenNs > m ? s.lastSeenNs : m), services[0].lastSeenNs);
+  if (range.toNs > first && range.fromNs <= last) return;
+  throw new ToolInputError(
+    `the window ${formatWindow(range, now)} is ${range.toNs <= first ? 'before' : 'after'} the colony's data, which spans ${nsToIso(first)} .. ${nsToIso(last)}; ` +
+      'give start/end within it, or time_range back from now',
+  );
 }

@@ -3,7 +3,7 @@ import { nsToIso } from '../../core/time.js';
 import { type Protocol, type RedFilters, PROTOCOLS } from '../store/queries/red.js';
 import type { Source } from '../store/rows.js';
 import { type RedSection, analysis, chooseSections, compareSources, sectionLines } from '../unified/red-merge.js';
-import { grpcStatusCode, httpMethod, protocol, sqlOperation, serviceName, statusCodeRange, text, timeRange, windowOf } from './inputs.js';
+import { grpcStatusCode, httpMethod, protocol, sqlOperation, serviceName, statusCodeRange, text, timeRange, windowFields, windowJson, windowOf, windowOutput } from './inputs.js';
 import { boundLines } from './text.js';
 import { unknownServiceLine } from './service-hint.js';
 import { type ToolContext, ToolInputError, type ToolOutput, defineTool } from './types.js';
@@ -31,6 +31,7 @@ const redRow = z.object({
 const metricsOutput = {
   service: z.string(),
   timeRange: z.string(),
+  window: windowOutput,
   from: z.string(),
   to: z.string(),
   protocols: z.array(z.enum(['http', 'grpc', 'sql'])),
@@ -70,6 +71,8 @@ export function resolveProtocols(requested: string, args: Record<string, unknown
 interface MetricsArgs {
   service: string;
   time_range: string;
+  start?: string;
+  end?: string;
   http_route?: string;
   http_method?: string;
   status_code_range?: '2xx' | '3xx' | '4xx' | '5xx';
@@ -93,7 +96,7 @@ function filters(a: MetricsArgs): RedFilters {
 
 /** RED metrics for a service from both sources, merged; the porcelain and the eBPF plumbing share it. */
 async function redMetrics(ctx: ToolContext, a: MetricsArgs, protocols: Protocol[], sources: Source[], deprecation?: string): Promise<ToolOutput> {
-  const range = windowOf(ctx, a.time_range);
+  const range = await windowOf(ctx, a);
   const f = filters(a);
   const [spans, hist] = await Promise.all([
     Promise.all(protocols.map((p) => ctx.store.redFromSpans({ ...f, service: a.service, protocol: p, range }))).then((r) => r.flat()),
@@ -107,7 +110,7 @@ async function redMetrics(ctx: ToolContext, a: MetricsArgs, protocols: Protocol[
   const lines: string[] = [];
   if (deprecation) lines.push(deprecation);
   const filterText = Object.entries(a).filter(([k, v]) => FILTER_FAMILY[k] && v !== undefined).map(([k, v]) => `${k}=${v}`).join(', ');
-  lines.push(`Service: ${a.service}, last ${a.time_range} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)})${filterText ? `, filters: ${filterText}` : ''}`);
+  lines.push(`Service: ${a.service}, ${range.absolute ? range.label : `${range.label} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)})`}${filterText ? `, filters: ${filterText}` : ''}`);
   const unknown = sections.length === 0 ? await unknownServiceLine(ctx, a.service) : undefined;
   if (sections.length === 0) {
     lines.push(`No metrics found for ${a.service} (${protocols.join('/')}, ${sources.map((s) => (s === 'ebpf' ? 'eBPF' : 'OTLP')).join(' and ')}).`);
@@ -123,7 +126,8 @@ async function redMetrics(ctx: ToolContext, a: MetricsArgs, protocols: Protocol[
     text: bounded.text,
     structured: {
       service: a.service,
-      timeRange: a.time_range,
+      timeRange: range.absolute ? range.length : a.time_range,
+      window: windowJson(range),
       from: nsToIso(range.fromNs),
       to: nsToIso(range.toNs),
       protocols,
@@ -143,6 +147,7 @@ const srcName = (s: Source) => (s === 'ebpf' ? 'eBPF' : 'OTLP');
 const unionInput = {
   service: serviceName,
   time_range: timeRange.default('1h'),
+  ...windowFields,
   protocol: protocol.default('auto').describe('auto (every protocol the service speaks, or the one the filters imply), http, grpc or sql'),
   http_route: text('http_route').optional().describe('HTTP route template, e.g. /api/checkout'),
   http_method: httpMethod.optional(),
@@ -169,7 +174,7 @@ function ebpfMetricsTool(p: Protocol, name: string, title: string, input: Record
     name,
     title,
     description: `Advanced: ${p.toUpperCase()} RED metrics from eBPF (Beyla) only: histograms when present (every request), else eBPF spans. Prefer coral_query_metrics, which merges both sources.`,
-    input: { service: serviceName, time_range: timeRange.default('1h'), ...input },
+    input: { service: serviceName, time_range: timeRange.default('1h'), ...windowFields, ...input },
     output: metricsOutput,
     deprecatedAliasOf,
     run: (ctx, a) => redMetrics(ctx, a as unknown as MetricsArgs, [p], ['ebpf'], deprecatedAliasOf ? `Note: ${name} is deprecated; use ${deprecatedAliasOf}.` : undefined),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { formatMs, formatPercent } from '../../core/format.js';
-import { nsToIso, parseDuration } from '../../core/time.js';
+import { nsToIso } from '../../core/time.js';
 import { SATURATION_GAUGES, type ServiceChange, compareServices, standOut } from '../unified/summary.js';
 import { attribute } from '../unified/attribution.js';
 import { errorOrigins } from '../unified/error-origin.js';
@@ -11,7 +11,7 @@ import { serviceTimes } from '../unified/self-time.js';
 import { tag } from '../unified/render-tree.js';
 import { intakeSilence } from '../unified/intake.js';
 import { splitStreams, streamLine, summarizeStreams } from '../unified/streams.js';
-import { timeRange, windowOf } from './inputs.js';
+import { timeRange, windowFields, windowJson, windowOf, windowOutput } from './inputs.js';
 import { boundLines } from './text.js';
 import { defineTool } from './types.js';
 
@@ -34,9 +34,9 @@ export const summaryTool = defineTool({
   description:
     'Recommended: use this first. One call that tells where to look: every service\'s health, request rate, error rate and P95 latency against the preceding window (from the source that saw the most requests: Beyla histograms when the SDK samples), per-operation regressions, own (self) time versus time spent in callees, saturation (memory climbing and resetting, CPU, consumer lag, messages waiting longer between send and processing), onset times and the deploys or config changes just before them, callees that reject their callers\' calls or send no telemetry, and the services that stand out, most likely cause first. ' +
     'Example: {} or {"time_range": "15m"}.',
-  input: { time_range: timeRange.default('30m').describe('The window to summarise; it is compared with the window of the same length before it') },
+  input: { time_range: timeRange.default('30m').describe('The window to summarise; it is compared with the window of the same length before it'), ...windowFields },
   output: {
-    from: z.string(), to: z.string(), previousFrom: z.string(),
+    window: windowOutput, from: z.string(), to: z.string(), previousFrom: z.string(),
     standOut: z.array(change),
     services: z.array(change),
     events: z.array(z.object({ time: z.string(), serviceName: z.string(), kind: z.string(), title: z.string() })),
@@ -47,8 +47,9 @@ export const summaryTool = defineTool({
     intake: z.string().nullable(),
   },
   run: async (ctx, a) => {
-    const range = windowOf(ctx, a.time_range);
-    const span = parseDuration(a.time_range);
+    const range = await windowOf(ctx, a);
+    // The comparison window is the one of the same length just before, absolute windows included.
+    const span = range.toNs - range.fromNs;
     const prevRange = { fromNs: range.fromNs - span, toNs: range.fromNs };
     const both = { fromNs: prevRange.fromNs, toNs: range.toNs };
     const healthRead = ctx.store.serviceHealth(range);
@@ -99,7 +100,7 @@ export const summaryTool = defineTool({
     const intake = intakeSilence(health, range.toNs);
     const top = intake ? [] : standOut(changes);
     const evs = events.slice(0, 10).map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title }));
-    const lines: string[] = [`Colony summary, last ${a.time_range} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)}), compared with the ${a.time_range} before.`];
+    const lines: string[] = [`Colony summary, ${range.absolute ? range.label : `${range.label} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)})`}, compared with the ${range.length} before.`];
     if (intake) lines.push(intake.text, 'Hint: check that data reaches the colony (coral colony status), then the collector and the exporters.');
     if (top.length > 0) {
       lines.push('', 'Stand out (most likely cause first):');
@@ -130,7 +131,7 @@ export const summaryTool = defineTool({
     if (streams.length > 0) lines.push('', 'Streams (long-lived RPCs: how long clients stayed connected, not how fast the service answers; kept out of P95s and latency blame):', ...streams.map((s) => `  ${streamLine(s)}`));
     return {
       text: boundLines(lines, ctx.maxResponseChars, 'use coral_get_service_health for one service.').text,
-      structured: { from: nsToIso(range.fromNs), to: nsToIso(range.toNs), previousFrom: nsToIso(prevRange.fromNs), standOut: top, services: changes, events: evs, lookFirst, intake: intake?.text ?? null, streams },
+      structured: { window: windowJson(range), from: nsToIso(range.fromNs), to: nsToIso(range.toNs), previousFrom: nsToIso(prevRange.fromNs), standOut: top, services: changes, events: evs, lookFirst, intake: intake?.text ?? null, streams },
     };
   },
 });

@@ -6,7 +6,7 @@ import type { Source } from '../store/rows.js';
 import { type TraceTree, type TreeNode, buildTraceTree } from '../unified/span-tree.js';
 import { renderTree } from '../unified/render-tree.js';
 import { ORDER_DESCRIPTIONS, TRACE_ORDERS, type TraceDigest, type TraceOrder, digestTrace, orderTraces, sourceMix, tracesAnalysis } from '../unified/trace-digest.js';
-import { MAX_MIN_DURATION_MS, limit, serviceName, timeRange, traceIdField, windowOf } from './inputs.js';
+import { MAX_MIN_DURATION_MS, limit, serviceName, timeRange, traceIdField, type ToolWindow, windowFields, windowJson, windowOf, windowOutput } from './inputs.js';
 import { unknownServiceLine } from './service-hint.js';
 import { type ToolContext, type ToolOutput, defineTool } from './types.js';
 
@@ -65,6 +65,8 @@ const tracesOutput = {
   analysis: z.string(),
   deduplicated: z.boolean(),
   truncated: z.boolean(),
+  /** The window searched; absent for a trace asked by id (found wherever it is). */
+  window: windowOutput.optional(),
 };
 
 export function treeJson(t: TraceTree) {
@@ -83,9 +85,9 @@ export function listedTraceJson(t: TraceTree, d: TraceDigest) {
 const STORE_ORDER = { errors: 'errors', duration: 'slowest', recent: 'recent' } as const;
 
 /** `Slow Traces for service 'checkout' (last 1h, > 500ms):`, as RFD 067 writes it. */
-function listHeader(a: TraceArgs, order: TraceOrder): string {
+function listHeader(a: TraceArgs, order: TraceOrder, w: ToolWindow): string {
   const what = a.min_duration_ms !== undefined ? 'Slow Traces' : 'Traces';
-  const filters = [`last ${a.time_range}`, ...(a.min_duration_ms !== undefined ? [`> ${a.min_duration_ms}ms`] : [])];
+  const filters = [w.label, ...(a.min_duration_ms !== undefined ? [`> ${a.min_duration_ms}ms`] : [])];
   return `${what}${a.service ? ` for service '${a.service}'` : ''} (${filters.join(', ')}), ${ORDER_DESCRIPTIONS[order]}:`;
 }
 
@@ -95,13 +97,16 @@ type TraceArgs = z.infer<z.ZodObject<typeof traceInput>>;
 async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; dedupe: boolean; label: string }): Promise<ToolOutput> {
   let found: { traceId: string; spans: SpanRecord[] }[];
   let matched: number;
+  // A trace asked by id is found wherever it is: no window.
+  let range: ToolWindow | undefined;
   if (a.trace_id) {
     const spans = await ctx.store.getTrace(a.trace_id);
     found = spans.length > 0 ? [{ traceId: a.trace_id.toLowerCase(), spans }] : [];
     matched = found.length;
   } else {
+    range = await windowOf(ctx, a);
     const res = await ctx.store.searchTraces({
-      range: windowOf(ctx, a.time_range),
+      range,
       service: a.service,
       minDurationMs: a.min_duration_ms,
       source: view.source,
@@ -120,10 +125,10 @@ async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; d
   );
   if (items.length === 0) {
     const unknown = await unknownServiceLine(ctx, a.trace_id ? undefined : a.service);
-    const where = a.trace_id ? `with id ${a.trace_id}` : `${a.service ? `for ${a.service} ` : ''}in the last ${a.time_range}${a.min_duration_ms !== undefined ? ` slower than ${a.min_duration_ms}ms` : ''}`;
+    const where = !range ? `with id ${a.trace_id}` : `${a.service ? `for ${a.service} ` : ''}in ${range.phrase}${a.min_duration_ms !== undefined ? ` slower than ${a.min_duration_ms}ms` : ''}`;
     return {
       text: `No traces found ${where}${view.source ? ` (${view.label} spans only)` : ''}.\n${unknown ?? 'Hint: widen time_range or lower min_duration_ms.'}`,
-      structured: { traces: [], matchedTraces: 0, order: a.order, analysis: '', deduplicated: view.dedupe, truncated: false },
+      structured: { traces: [], matchedTraces: 0, order: a.order, analysis: '', deduplicated: view.dedupe, truncated: false, ...(range ? { window: windowJson(range) } : {}) },
     };
   }
   // Share the budget between traces; a long trace is cut, never the list of traces.
@@ -131,8 +136,8 @@ async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; d
   const maxLines = Math.max(3, Math.floor(perTrace / 70));
   const lines: string[] = [];
   let truncated = false;
-  if (!a.trace_id) {
-    lines.push(listHeader(a, a.order));
+  if (range) {
+    lines.push(listHeader(a, a.order, range));
     if (matched > items.length) lines.push(`Showing ${items.length} of ${matched} matching traces.`);
     lines.push('');
   }
@@ -146,7 +151,7 @@ async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; d
   lines.push(analysis);
   return {
     text: lines.join('\n').trimEnd(),
-    structured: { traces: items.map((i) => listedTraceJson(i.tree, i.digest)), matchedTraces: matched, order: a.order, analysis, deduplicated: view.dedupe, truncated },
+    structured: { traces: items.map((i) => listedTraceJson(i.tree, i.digest)), matchedTraces: matched, order: a.order, analysis, deduplicated: view.dedupe, truncated, ...(range ? { window: windowJson(range) } : {}) },
   };
 }
 
@@ -154,6 +159,7 @@ const traceInput = {
   trace_id: traceIdField.optional(),
   service: serviceName.optional().describe('Only traces in which this service took part'),
   time_range: timeRange.default('1h'),
+  ...windowFields,
   min_duration_ms: z.number({ error: 'min_duration_ms must be a number of milliseconds' }).min(0, { error: 'min_duration_ms must be 0 or more' }).max(MAX_MIN_DURATION_MS, { error: `min_duration_ms must be at most ${MAX_MIN_DURATION_MS} (30 days)` }).optional().describe('Only traces with a span at least this slow; the slowest come first'),
   max_traces: limit(10, 50, 'max_traces').describe('How many traces, 1 to 50 (default 10); each is returned whole'),
   order: z.enum(TRACE_ORDERS, { error: `order must be one of: ${TRACE_ORDERS.join(', ')}` }).default('errors')
