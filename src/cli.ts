@@ -323,6 +323,8 @@ demo
   .description('run the summary and the automatic triage on every scenario with several generator seeds, scored against the ground truth')
   .option('--seeds <n>', 'seeds per scenario: the committed one, then others generated on the spot', '3')
   .option('--random <n>', 'also N random incidents drawn by the generator (fault type, service, onset, sampling, noise)', '0')
+  .option('--questions [path]', 'instead: ask a question set (a .json file or a directory of them; default test/triage/questions) and score each answer')
+  .option('--min-full <share>', 'with --questions: exit non-zero below this share fully answered (or on any confidently wrong answer)', '0.9')
   .outputs(['table', 'json'], ' (the rows and the per-kind scores)')
   .action(async (names, opts) => (await import('./commands/demo.js')).demoEval(names, opts));
 

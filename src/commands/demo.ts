@@ -4,6 +4,7 @@ import { CoralError } from '../core/errors.js';
 import { progress } from '../core/progress.js';
 import { listScenarios, scenariosDir } from '../demo/files.js';
 import { resolve } from 'node:path';
+import { jsonForTerminal, terminalSafe } from '../core/terminal-text.js';
 import { defaultColonyDbPath } from '../core/paths.js';
 import type { ColonyRuntime } from '../colony/runtime.js';
 import { findRunningColony } from '../colony/runtime-probe.js';
@@ -153,7 +154,8 @@ export async function demoGenerate(names: string[], opts: { out?: string; check?
 }
 
 /** `coral demo eval`: the investigation's quality on every scenario and several seeds; exit code 1 unless all are right. */
-export async function demoEval(names: string[], opts: { seeds: string; random?: string; json?: boolean }): Promise<void> {
+export async function demoEval(names: string[], opts: { seeds: string; random?: string; json?: boolean; questions?: string | boolean; minFull?: string }): Promise<void> {
+  if (opts.questions !== undefined) return demoEvalQuestions(names, { ...opts, questions: opts.questions });
   const seeds = Number(opts.seeds);
   if (!Number.isInteger(seeds) || seeds < 0 || seeds > 20) throw new CoralError(`Invalid --seeds "${opts.seeds}".`, 'Use a whole number from 0 to 20 (0 runs only the random draws).');
   const random = Number(opts.random ?? '0');
@@ -169,4 +171,21 @@ export async function demoEval(names: string[], opts: { seeds: string; random?: 
   });
   print(json ? JSON.stringify({ rows, kinds: scoreByKind(rows) }, null, 2) : formatTable(rows));
   if (rows.some((r) => !r.ok)) process.exitCode = 1;
+}
+
+/** `coral demo eval --questions`: a question set asked of the keyless agent, each answer scored (demo-eval-questions.ts). */
+async function demoEvalQuestions(names: string[], opts: { questions: string | boolean; minFull?: string; json?: boolean }): Promise<void> {
+  const minFull = Number(opts.minFull ?? '0.9');
+  if (!Number.isFinite(minFull) || minFull < 0 || minFull > 1) throw new CoralError(`Invalid --min-full "${opts.minFull}".`, 'Use a share from 0 to 1, e.g. 0.9.');
+  const { readQuestionFiles } = await import('../demo/question-files.js');
+  const { runQuestionSet, formatResult, report, formatReport, passes } = await import('./demo-eval-questions.js');
+  const { packageRoot } = await import('../core/package-root.js');
+  const path = typeof opts.questions === 'string' ? resolve(opts.questions) : resolve(packageRoot(), 'test', 'triage', 'questions');
+  const files = readQuestionFiles(path);
+  const json = opts.json === true;
+  const results = await runQuestionSet(files, { scenarios: names, onResult: json ? undefined : (r) => print(terminalSafe(formatResult(r))) });
+  const rep = report(results);
+  if (json) print(jsonForTerminal({ ...rep, minFull, results }, 2));
+  else print(formatReport(rep, minFull));
+  if (!passes(rep, minFull)) process.exitCode = 1;
 }
