@@ -2,9 +2,9 @@ import { closestNames } from '../../core/closest.js';
 import { formatCount, formatMs, formatPercent } from '../../core/format.js';
 import type { Understanding } from '../understand/index.js';
 import { stated } from '../understand/entities.js';
-import { type ServiceState, healthReason, healthWord, ownSignals, verdict } from '../understand/verdict.js';
+import { type ServiceState, asksCulprit, healthReason, healthWord, ownSignals, verdict } from '../understand/verdict.js';
 import type { ResolvedWindow } from '../understand/window.js';
-import { type Cited, type MetricRow, ms, operation, routeServer, servedRows, standOutOf, summaryStates, tagOf } from './question-facts.js';
+import { type Cited, type MetricRow, type RouteHit, ms, operation, operationServer, routeServer, servedRows, standOutOf, summaryStates, tagOf } from './question-facts.js';
 
 /**
  * The question triage's answer (pure): one line that answers the question (a number, a yes/no with
@@ -50,23 +50,41 @@ function absentLine(u: Understanding, services: readonly string[]): string | nul
 }
 
 /** The first line for a question about named services. */
+/** What stands out first on its own account (not explained by another service). */
+export const culpritOf = (summary: Cited | undefined): ServiceState | undefined => standOutOf(summary).find((x) => !x.explainedBy) ?? standOutOf(summary)[0];
+
 function serviceHeadline(u: Understanding, s: ServiceState, m: Cited | undefined, summary: Cited | undefined): string {
   const who = stated(u.services.find((x) => x.name === s.service) ?? { name: s.service, typed: s.service, exact: true, distance: 0 });
   const word = healthWord(s);
   const why = `${healthReason(s)}${cite(summary)}`;
+  const top = culpritOf(summary);
+  if ((u.kind === 'verdict' || u.kind === 'diagnosis') && asksCulprit(u.question)) {
+    if (top?.service === s.service) return `Yes: ${who} stands out first: ${why}${s.trigger ? `, just after the ${s.trigger}` : ''}.`;
+    const other = top ? `; what stands out is ${top.service}: ${healthReason(top)}${top.trigger ? `, after the ${top.trigger}` : ''}` : '; nothing stands out in this window';
+    return `No: ${who} is ${word === 'healthy' ? 'healthy' : `${word} (${healthReason(s)})`}${s.chronic ? ', and that is not new' : ''}${other}${cite(summary)}.`;
+  }
   if (u.kind === 'verdict' || (u.polarity !== null && u.kind !== 'saturation')) return `${verdict(u.question, s)}: ${who} is ${word}: ${why}.`;
   if (u.kind === 'number') return numberHeadline(u, who, s, m, summary);
-  return `${who} is ${word}: ${why}.`;
+  const cause = causeOf(s, summary);
+  return `${who} is ${word}: ${why}${cause ? `; the likeliest cause is ${cause.service}, which stands out first: ${healthReason(cause)}${cite(summary)}` : ''}.`;
+}
+
+/** The service behind another's trouble: the callee it is explained by, else what stands out first. */
+function causeOf(s: ServiceState, summary: Cited | undefined): ServiceState | undefined {
+  if (healthWord(s) === 'healthy') return undefined;
+  const explained = s.explainedBy ? standOutOf(summary).find((x) => x.service === s.explainedBy) ?? summaryStates(summary).find((x) => x.service === s.explainedBy) : undefined;
+  const top = explained ?? culpritOf(summary);
+  return top && top.service !== s.service ? top : undefined;
 }
 
 function numberHeadline(u: Understanding, who: string, s: ServiceState, m: Cited | undefined, summary: Cited | undefined): string {
   const sig = new Set(u.signals);
-  if (sig.has('errors')) return `${who} error rate: ${formatPercent(s.errorRate)} (${formatCount(Math.round(s.errorRate * s.requests))} of ${formatCount(s.requests)} requests)${s.prevErrorRate !== null ? `, was ${formatPercent(s.prevErrorRate)}` : ''}${cite(summary)}.`;
-  if (sig.has('traffic') && !sig.has('latency')) return `${who} traffic: ${s.ratePerSec.toFixed(2)} requests/s (${formatCount(s.requests)} requests)${s.prevRatePerSec !== null ? `, was ${s.prevRatePerSec.toFixed(2)}/s` : ''}${cite(summary)}.`;
+  if (sig.has('errors')) return `${who}: error rate ${formatPercent(s.errorRate)} (${formatCount(Math.round(s.errorRate * s.requests))} of ${formatCount(s.requests)} requests)${s.prevErrorRate !== null ? `, was ${formatPercent(s.prevErrorRate)}` : ''}${cite(summary)}.`;
+  if (sig.has('traffic') && !sig.has('latency')) return `${who}: ${s.ratePerSec.toFixed(2)} requests/s (${formatCount(s.requests)} requests)${s.prevRatePerSec !== null ? `, was ${s.prevRatePerSec.toFixed(2)}/s` : ''}${cite(summary)}.`;
   const p = u.percentiles.find((x) => [50, 99].includes(x));
   const busiest: MetricRow | undefined = servedRows(m)[0];
-  if (p && busiest) return `${who} P${p}: ${ms(busiest[`p${p}Ms` as 'p50Ms' | 'p99Ms'])} on its busiest operation ${operation(busiest)} (${formatCount(busiest.requests)} requests) ${tagOf(busiest.source)}${cite(m)}; P95 over the service ${ms(s.p95Ms)}${cite(summary)}.`;
-  return `${who} P95: ${ms(s.p95Ms)}${s.prevP95Ms !== null ? ` (was ${ms(s.prevP95Ms)} in the window before)` : ''}, ${healthWord(s)}${cite(summary)}.`;
+  if (p && busiest) return `${who}: P${p} ${ms(busiest[`p${p}Ms` as 'p50Ms' | 'p99Ms'])} on its busiest operation ${operation(busiest)} (${formatCount(busiest.requests)} requests) ${tagOf(busiest.source)}${cite(m)}; P95 over the service ${ms(s.p95Ms)}${cite(summary)}.`;
+  return `${who}: P95 ${ms(s.p95Ms)}${s.prevP95Ms !== null ? ` (was ${ms(s.prevP95Ms)} in the window before)` : ''}, ${healthWord(s)}${cite(summary)}.`;
 }
 
 function listHeadline(u: Understanding, states: readonly ServiceState[], summary: Cited | undefined): string {
@@ -114,13 +132,17 @@ function infraLines(u: Understanding, topo: Cited | undefined, states: readonly 
 function rollbackHeadline(u: Understanding, states: readonly ServiceState[], summary: Cited | undefined): string {
   const s = (u.services[0] ? states.find((x) => x.service === u.services[0].name) : standOutOf(summary)[0]);
   if (!s) return `No: nothing stands out in this window, so there is nothing to roll back${cite(summary)}.`;
+  const top = culpritOf(summary);
   const who = u.services[0] ? stated(u.services[0]) : s.service;
   const word = healthWord(s);
   if (word === 'healthy') return `No: ${who} is healthy (${healthReason(s)})${cite(summary)}; a rollback would not fix anything seen here.`;
-  if (s.explainedBy) return `Not ${s.service} first: its change is explained by ${s.explainedBy} (${healthReason(s)})${cite(summary)}; look at ${s.explainedBy} before rolling anything back.`;
+  if (s.explainedBy || (top && top.service !== s.service && !s.trigger)) {
+    const by = s.explainedBy ?? top?.service;
+    return `No: ${who}'s trouble (${healthReason(s)}) comes from ${by}${top && top.service !== by ? `, and what stands out first is ${top.service}` : ''}${top?.trigger ? ` (after the ${top.trigger})` : ''}${cite(summary)}; rolling back ${s.service} would not fix it.`;
+  }
   if (s.trigger?.startsWith('deploy')) return `Yes, consider rolling back ${who}: it is ${word} (${healthReason(s)}), starting just after the ${s.trigger}${cite(summary)}.`;
-  if (s.trigger) return `Revert the change rather than roll back a release: ${who} is ${word} (${healthReason(s)}) since the ${s.trigger}${cite(summary)}.`;
-  return `Not on this evidence: ${who} is ${word} (${healthReason(s)}), but no deploy or change came before its onset${cite(summary)}; a rollback might not help.`;
+  if (s.trigger) return `No rollback of a release: revert the change instead: ${who} is ${word} (${healthReason(s)}) since the ${s.trigger}${cite(summary)}.`;
+  return `No, not on this evidence: ${who} is ${word} (${healthReason(s)}), but no deploy or change came before its onset${cite(summary)}; a rollback might not help.`;
 }
 
 function compareLines(u: Understanding, a: ResolvedWindow, results: readonly Cited[], first: Cited | undefined): string[] {
@@ -156,7 +178,9 @@ function compareLines(u: Understanding, a: ResolvedWindow, results: readonly Cit
 
 export function composeAnswer(i: AnswerInput): string {
   const { u, results } = i;
-  const summary = results.find((r) => r.name === 'coral_query_summary');
+  const summaries = results.filter((r) => r.name === 'coral_query_summary');
+  // "since the deploy": the second summary covers [anchor, now].
+  const summary = i.anchored && !i.anchored.compare ? summaries[summaries.length - 1] : summaries[0];
   const topo = results.find((r) => r.name === 'coral_get_service_topology');
   const states = summaryStates(summary);
   const metricsOf = (svc: string) => results.find((r) => r.name === 'coral_query_metrics' && r.args.service === svc && !r.args.protocol);
@@ -170,19 +194,19 @@ export function composeAnswer(i: AnswerInput): string {
     const lines = compareLines(u, i.anchored, results, summary);
     head = lines[0];
     body.push(...lines.slice(1));
-  } else if (u.route) {
+  } else if (u.route || (u.operation && u.services.length === 0)) {
     const metrics = results.filter((r) => r.name === 'coral_query_metrics');
     const edges = (topo?.structured?.edges ?? []) as { from: string; to: string }[];
-    const hit = routeServer(u.route, metrics, edges);
-    const asked = `${u.route.method ? `${u.route.method} ` : ''}${u.route.path}`;
+    const hit: RouteHit | undefined = u.route ? routeServer(u.route, metrics, edges) : operationServer(u.operation ?? '', metrics);
+    const asked = u.route ? `${u.route.method ? `${u.route.method} ` : ''}${u.route.path}` : (u.operation ?? '');
     if (!hit) {
-      head = `No service serves ${asked} in this window: no HTTP operation seen matches it${cite(topo)}.`;
+      head = `No service serves ${asked} in this window: no operation seen matches it${cite(topo)}.`;
       const routes = metrics.flatMap((m) => servedRows(m).filter((r) => r.protocol === 'http').map((r) => `${operation(r)} (${m.args.service})`));
       if (routes.length > 0) body.push(`Routes seen: ${[...new Set(routes)].slice(0, 12).join(', ')}.`);
     } else {
       const r = hit.rows.sort((a, b) => b.requests - a.requests)[0];
       const state = states.find((s) => s.service === hit.service);
-      const regress = state?.signals.find((x) => x.startsWith(`${operation(r)} P95`));
+      const regress = state?.signals.find((x) => x.startsWith(`${operation(r)} P95`) || x.startsWith(`${operation(r)} errors`));
       const errs = u.signals.includes('errors') && !u.signals.includes('latency');
       head = errs
         ? `${operation(r)} on ${hit.service}: ${formatPercent(r.errorRate)} errors (${formatCount(r.errors)} of ${formatCount(r.requests)})${cite(hit.result)}.`
@@ -208,6 +232,8 @@ export function composeAnswer(i: AnswerInput): string {
     if (st) body.push(stateLine(st, summary));
     const m = metricsOf(s.name);
     if (m) body.push(...metricLines(s.name, m, u.percentiles));
+    const events = ((summaries[0]?.structured?.events ?? []) as { time: string; serviceName: string; kind: string; title: string }[]).filter((e) => e.serviceName === s.name);
+    for (const e of events.slice(0, 3)) body.push(`  ${s.name} ${e.kind} at ${e.time.slice(11, 16)} UTC: ${e.title}${cite(summaries[0])}`);
     if (st?.trigger) body.push(`  ${s.name}'s change started ${st.onset ? `~${st.onset.slice(11, 16)} UTC` : ''} just after the ${st.trigger}${cite(summary)}.`);
     const tr = results.find((r) => r.name === 'coral_query_traces' && r.args.service === s.name);
     const analysis = tr?.structured?.analysis;

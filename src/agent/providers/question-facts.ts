@@ -63,3 +63,14 @@ export function routeServer(route: RouteAsked, metrics: readonly Cited[], edges:
   const callee = hits.find((h) => hits.some((o) => o !== h && edges.some((e) => e.from === o.service && e.to === h.service)));
   return callee ?? hits.sort((a, b) => b.rows.reduce((s, r) => s + r.requests, 0) - a.rows.reduce((s, r) => s + r.requests, 0))[0];
 }
+
+/** The service that serves an operation named as code names it (gRPC method or span name): the busiest that does. */
+export function operationServer(op: string, metrics: readonly Cited[]): RouteHit | undefined {
+  const want = op.toLowerCase();
+  const hits = metrics.map((m) => ({
+    service: m.structured?.service as string,
+    rows: metricRows(m).filter((r) => r.protocol !== 'sql' && (r.rpcMethod?.toLowerCase() === want || operation(r).toLowerCase().endsWith(`/${want}`))),
+    result: m,
+  })).filter((h) => h.rows.length > 0);
+  return hits.sort((a, b) => b.rows.reduce((s, r) => s + r.requests, 0) - a.rows.reduce((s, r) => s + r.requests, 0))[0];
+}

@@ -63,7 +63,8 @@ export function planFirst(u: Understanding, ctx: PlanContext, idPrefix: string):
     if (wantsNumbers) c.add('coral_query_metrics', { service: s.name, ...rangeArgs('coral_query_metrics', w, ctx) });
     if (u.kind === 'diagnosis' || u.signals.includes('traces')) c.add('coral_query_traces', { service: s.name, ...rangeArgs('coral_query_traces', w, ctx), max_traces: 3 });
   }
-  if (u.route || u.infra.length > 0 || u.kind === 'saturation') c.add('coral_get_service_topology', rangeArgs('coral_get_service_topology', w, ctx));
+  const opOnly = u.operation !== null && u.services.length === 0;
+  if (u.route || opOnly || u.infra.length > 0 || u.kind === 'saturation') c.add('coral_get_service_topology', rangeArgs('coral_get_service_topology', w, ctx));
   return c.list;
 }
 
@@ -98,9 +99,14 @@ export function anchoredWindow(u: Understanding, ctx: PlanContext, results: read
 export function planSecond(u: Understanding, ctx: PlanContext, results: readonly ToolResult[], idPrefix: string): ToolCall[] {
   const c = new Calls(idPrefix, results.length);
   const w = fixedWindow(u, ctx);
+  const topo = results.find((r) => r.name === 'coral_get_service_topology');
+  const edges = (topo?.structured?.edges ?? []) as Edge[];
   if (u.route) {
-    const topo = results.find((r) => r.name === 'coral_get_service_topology');
-    for (const s of httpServers((topo?.structured?.edges ?? []) as Edge[]).slice(0, 6)) c.add('coral_query_metrics', { service: s, protocol: 'http', ...rangeArgs('coral_query_metrics', w, ctx) });
+    for (const s of httpServers(edges).slice(0, 6)) c.add('coral_query_metrics', { service: s, protocol: 'http', ...rangeArgs('coral_query_metrics', w, ctx) });
+  } else if (u.operation && u.services.length === 0) {
+    // Every service called by another: one of them serves the operation.
+    const served = [...new Set(edges.filter((e) => e.kind === 'service').map((e) => e.to))];
+    for (const s of served.slice(0, 12)) c.add('coral_query_metrics', { service: s, ...rangeArgs('coral_query_metrics', w, ctx) });
   }
   const a = anchoredWindow(u, ctx, results);
   if (a?.compare) {

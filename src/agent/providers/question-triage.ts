@@ -43,7 +43,7 @@ function startEndTools(tools: readonly ToolSpec[]): Set<string> {
 
 /** A question for the first pass over the whole colony: it names nothing to measure. */
 export function wantsFirstPass(u: Understanding): boolean {
-  return u.services.length === 0 && !u.route && u.absent.length === 0 && u.infra.length === 0 && ['status', 'diagnosis', 'verdict', 'number'].includes(u.kind);
+  return u.services.length === 0 && !u.route && !u.operation && u.absent.length === 0 && u.infra.length === 0 && ['status', 'diagnosis', 'verdict', 'number'].includes(u.kind);
 }
 
 /** The first pass's one-line answer, from its summary: what stands out, or that nothing does. */
@@ -52,6 +52,11 @@ export function firstPassHeadline(u: Understanding, summary: ToolResult | undefi
   const said = u.kind === 'diagnosis' ? 'the first pass over the whole colony' : 'the first pass over the whole colony (your question reads as a general status question)';
   if (typeof intake === 'string' && intake) return `${u.kind === 'verdict' ? 'No: ' : ''}${intake} [1] (${said}).`;
   const top = standOutOf(summary);
+  const events = (summary?.structured?.events ?? []) as { time: string; serviceName: string; kind: string; title: string }[];
+  if (u.signals.includes('change') && events.length > 0) {
+    const changes = events.slice(0, 4).map((e) => `${e.serviceName} ${e.kind} at ${e.time.slice(11, 16)} UTC: ${e.title}`).join('; ');
+    return `Changes recorded: ${changes} [1]${top[0] ? `; ${top[0].service} stands out (${healthWord(top[0])}: ${ownSignals(top[0]).slice(0, 1).join('')})${top[0].trigger ? `, after the ${top[0].trigger}` : ''}` : '; nothing stands out beyond noise'} (${said}).`;
+  }
   if (top.length === 0) return `${u.kind === 'verdict' ? (u.polarity === 'good' ? 'Yes: ' : 'No: ') : ''}Nothing stands out: no service changed beyond what its sample size allows [1] (${said}).`;
   const yes = u.kind === 'verdict' ? (u.polarity === 'good' ? 'No: ' : 'Yes: ') : '';
   const rest = top.slice(1, 4).map((s) => `${s.service} (${healthWord(s)})`);

@@ -16,6 +16,8 @@ export interface RouteAsked {
 export interface Entities {
   services: NameMatch[];
   route: RouteAsked | null;
+  /** An operation named as code names it ("GetProduct", "PlaceOrder"). */
+  operation: string | null;
   /** Infrastructure words, with what they are ("kafka" -> messaging). */
   infra: { word: string; kind: InfraKind }[];
   /** Names typed as if they were services that match nothing in this colony. */
@@ -115,7 +117,8 @@ export function entities(question: string, services: readonly string[]): Entitie
       absent.add(cand);
     }
   }
-  return { services: matched, route: routeOf(question), infra: infra.filter((x, i) => infra.findIndex((y) => y.word === x.word) === i), absent: [...absent] };
+  const op = /\b((?:[A-Z][a-z0-9]+){2,})\b/.exec(question.replace(/\b(?:[a-z]+\.)?[A-Z]\w*Service\b/g, ''));
+  return { services: matched, route: routeOf(question), operation: op ? op[1] : null, infra: infra.filter((x, i) => infra.findIndex((y) => y.word === x.word) === i), absent: [...absent] };
 }
 
 /** How a match is stated: "currency (you typed curency)"; an exact name as itself. */

@@ -26,13 +26,19 @@ export interface ServiceState {
   onset: string | null;
 }
 
+/** More traffic than before is load, not trouble: "traffic 0.33/s -> 0.82/s". */
+function trafficRise(signal: string): boolean {
+  const m = /^traffic ([\d.]+)\/s -> ([\d.]+)\/s$/.exec(signal);
+  return m !== null && Number(m[2]) > Number(m[1]);
+}
+
 /** Signals that say where a service stands, not how it relates to others. */
 export const ownSignals = (s: ServiceState): string[] =>
-  s.signals.filter((x) => !x.startsWith('started ') && !x.startsWith('explains ') && !x.includes('is spent waiting on'));
+  s.signals.filter((x) => !x.startsWith('started ') && !x.startsWith('explains ') && !x.includes('is spent waiting on') && !trafficRise(x));
 
 export function healthWord(s: ServiceState): HealthWord {
   if (s.status === 'silent' || s.signals.some((x) => x.startsWith('no telemetry') || x === 'traffic stopped' || x.startsWith('sends no telemetry'))) return 'down';
-  if (s.failing || s.status === 'unhealthy') return 'failing';
+  if (s.failing || s.status === 'unhealthy' || s.signals.some((x) => x.startsWith("rejects its callers' calls") || x.includes('times out waiting on it'))) return 'failing';
   if (s.slower) return 'slow';
   if (s.status !== 'healthy' || s.chronic || ownSignals(s).length > 0) return 'degraded';
   return 'healthy';
@@ -46,6 +52,9 @@ export function healthReason(s: ServiceState): string {
   return `${s.ratePerSec.toFixed(2)} req/s, ${formatPercent(s.errorRate)} errors${p95}, no change beyond noise`;
 }
 
+/** "Is cart the problem?", "was it the ad deploy?", "is payment to blame?": a question about the cause, not the state. */
+export const asksCulprit = (q: string) => /\b(the (problem|cause|culprit|issue|root cause|reason)|to blame|causing (it|this|the)|responsible|was it)\b/.test(q.toLowerCase());
+
 const GOOD_WORDS = /\b(healthy|ok|okay|fine|good|alive|working|up|normal|stable|recovered)\b/;
 const DOWN_WORDS = /\b(down|dead|offline|unreachable|not responding|gone)\b/;
 const SLOW_WORDS = /\b(slow\w*|latenc\w*|lagging|timing out|timeouts?)\b/;
@@ -56,9 +65,10 @@ const FAIL_WORDS = /\b(fail\w*|erroring|errors?|broken|5\d\d|crash\w*)\b/;
  * "is X down?" only when it sends nothing; "is X slow?" when slower; "is X failing?" when failing;
  * any other bad word ("degraded", "having issues") when it is not healthy.
  */
-export function verdict(question: string, s: ServiceState): 'Yes' | 'No' {
+export function verdict(question: string, s: ServiceState, top?: ServiceState): 'Yes' | 'No' {
   const q = question.toLowerCase();
   const w = healthWord(s);
+  if (asksCulprit(q)) return top?.service === s.service ? 'Yes' : 'No';
   if (DOWN_WORDS.test(q)) return w === 'down' ? 'Yes' : 'No';
   if (SLOW_WORDS.test(q)) return w === 'slow' || (w === 'down' && s.slower) ? 'Yes' : 'No';
   if (FAIL_WORDS.test(q)) return w === 'failing' || w === 'down' || (s.chronic && s.errorRate > 0.01) ? 'Yes' : 'No';
