@@ -215,7 +215,10 @@ export function scoreAnswer(given: string, expect: Expect, services: readonly st
   }
   if (expect.absent) {
     const named = mentions(head, expect.absent);
-    if (!named && subject) wrong.push(`answers about ${subject} as if it were ${expect.absent}`);
+    if (!named && subject) {
+      if (wrong[0] === `answers about ${subject}`) wrong.shift();
+      wrong.push(`answers about ${subject} as if it were ${expect.absent}`);
+    }
     else if (!named || !NOT_HERE.test(head)) misses.push(`does not say that ${expect.absent} is not here`);
     const listed = services.filter((s) => mentions(answer, s)).length;
     if (listed < 3) misses.push(`does not list what exists (${listed} services named)`);

@@ -21,6 +21,13 @@ describe('the question set', () => {
     expect(files.every((f) => !f.heldOut)).toBe(true);
   });
 
+  it('has a held-out set of at least 40 questions over every scenario, marked held out', () => {
+    const held = readQuestionFiles(join(import.meta.dirname, 'holdout'));
+    expect(new Set(held.map((f) => f.scenario))).toEqual(new Set(SCENARIOS.map((s) => s.name)));
+    expect(held.reduce((n, f) => n + f.questions.length, 0)).toBeGreaterThanOrEqual(40);
+    expect(held.every((f) => f.heldOut)).toBe(true);
+  });
+
   it(`is answered fully for >= ${MIN_FULL * 100}% of the questions and confidently wrong for none`, async () => {
     const results = await runQuestionSet(files);
     const rep = report(results);
