@@ -1,7 +1,8 @@
 import { withUniqueIds } from './call-ids.js';
 import type { AgentEvent, Message, ToolCall, ToolResult } from './events.js';
 import type { ModelProvider } from './providers/types.js';
-import { truncate } from './prompt.js';
+import { truncate, withResolved } from './prompt.js';
+import type { AskWindow } from './ask-window.js';
 import type { ToolHub } from './toolhub.js';
 
 export interface TurnOptions {
@@ -16,6 +17,8 @@ export interface TurnOptions {
   /** Tool output reaches the model cut to this many tokens (about 4 characters each). */
   toolOutputTokens?: number;
   signal?: AbortSignal;
+  /** The window chosen by flags (--since, --from/--to); it wins over the question's words. */
+  window?: AskWindow;
 }
 
 export const DEFAULT_MAX_TOOL_ROUNDS = 8;
@@ -31,6 +34,8 @@ export async function* runTurn(o: TurnOptions): AsyncGenerator<AgentEvent> {
   const signal = o.signal ?? new AbortController().signal;
   const maxRounds = o.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
   const outputChars = (o.toolOutputTokens ?? DEFAULT_TOOL_OUTPUT_TOKENS) * 4;
+  // What the question names, resolved once per turn, so a model neither guesses a misspelt name nor answers about another service.
+  const system = withResolved(o.system, o.question, o.window);
   o.messages.push({ role: 'user', text: o.question });
   yield { type: 'user_message', text: o.question };
   const partial = (text: string) => {
@@ -46,11 +51,12 @@ export async function* runTurn(o: TurnOptions): AsyncGenerator<AgentEvent> {
       // The last round keeps the tools defined (a history holding tool calls is only valid beside
       // them) and forbids calling them.
       for await (const chunk of o.provider.generate({
-        system: lastRound ? `${o.system}\n\nYou may not call more tools: answer now with what you have, and say what is still unknown.` : o.system,
+        system: lastRound ? `${system}\n\nYou may not call more tools: answer now with what you have, and say what is still unknown.` : system,
         messages: o.messages,
         tools: o.hub.tools(),
         toolChoice: lastRound ? 'none' : 'auto',
         round,
+        window: o.window,
       }, signal)) {
         if (chunk.type === 'text') {
           text += chunk.text;

@@ -1,3 +1,6 @@
+import type { AskWindow } from './ask-window.js';
+import { understand } from './understand/index.js';
+import { resolvedBlock } from './understand/prompt-block.js';
 /**
  * The system prompt. Tool results reach the model as data: the prompt says so, and `asData` wraps
  * each result so that text inside telemetry (a log line saying "ignore previous instructions") is
@@ -30,6 +33,12 @@ export function systemPrompt(o: { now: Date; services: string[]; extra?: string 
 export function servicesInPrompt(system: string): string[] {
   const line = system.split('\n').find((l) => l.startsWith(SERVICES_LINE));
   return line ? line.slice(SERVICES_LINE.length).replace(/\.$/, '').split(', ').filter(Boolean) : [];
+}
+
+/** The system prompt of one turn: with what the question names, resolved against the prompt's services. */
+export function withResolved(system: string, question: string, window?: AskWindow): string {
+  const block = resolvedBlock(understand(question, servicesInPrompt(system)), timeInPrompt(system) ?? Date.now(), window);
+  return block ? `${system}\n\n${block}` : system;
 }
 
 /** The time a system prompt gives as now, ms; undefined when it gives none. */

@@ -1,7 +1,7 @@
 import { closestNames } from '../../core/closest.js';
-import { formatCount, formatMs, formatPercent } from '../../core/format.js';
+import { formatBytes, formatCount, formatMs, formatPercent } from '../../core/format.js';
 import type { Understanding } from '../understand/index.js';
-import { stated } from '../understand/entities.js';
+import { stated, words } from '../understand/entities.js';
 import { type ServiceState, asksCulprit, healthReason, healthWord, ownSignals, verdict } from '../understand/verdict.js';
 import type { ResolvedWindow } from '../understand/window.js';
 import { type Cited, type MetricRow, type RouteHit, ms, operation, operationServer, routeServer, servedRows, standOutOf, summaryStates, tagOf } from './question-facts.js';
@@ -108,6 +108,46 @@ function saturationHeadline(u: Understanding, states: readonly ServiceState[], s
   return lines;
 }
 
+interface GaugeSummary { metricName: string; unit: string; serviceName: string; last: number | null; min: number | null; max: number | null; avg: number | null }
+
+/** A gauge's reading in its unit: utilization as a percent, bytes in MB/GB. */
+function gaugeValue(g: GaugeSummary, v: number | null): string {
+  if (v === null) return 'n/a';
+  if (g.unit === '1' || /utilization|ratio/.test(g.metricName)) return formatPercent(v);
+  if (/^(By|bytes?)$/i.test(g.unit) || /memory|heap/.test(g.metricName)) return formatBytes(v);
+  return `${formatCount(Math.round(v))}${g.unit && g.unit !== '1' ? ` ${g.unit}` : ''}`;
+}
+
+function gaugeLines(results: readonly Cited[]): string[] {
+  return results.filter((r) => r.name === 'coral_query_telemetry_metrics').flatMap((r) => {
+    const ms = ((r.structured?.metrics ?? []) as GaugeSummary[]).filter((g) => g.last !== null);
+    if (ms.length === 0) return [`${r.args.service}: no ${r.args.metric} metric in this window${cite(r)}.`];
+    return ms.slice(0, 4).map((g) => `${g.serviceName} ${g.metricName}: now ${gaugeValue(g, g.last)} (average ${gaugeValue(g, g.avg)}, max ${gaugeValue(g, g.max)})${cite(r)}.`);
+  });
+}
+
+/** Infrastructure words that name a kind of thing ("the queue"), not one product. */
+const GENERIC_INFRA = new Set(['queue', 'queues', 'topic', 'broker', 'messaging', 'consumer', 'consumers', 'database', 'databases', 'db', 'sql', 'cache']);
+/** Products known by another name in telemetry: valkey speaks redis, postgres is postgresql. */
+const SAME_AS: Record<string, string[]> = { redis: ['redis', 'valkey'], valkey: ['valkey', 'redis'], postgres: ['postgres'], postgresql: ['postgres'], mongo: ['mongo'], rabbit: ['rabbitmq'] };
+
+/** A product the question names (kafka, mysql) that no service is and no call reaches in this colony. */
+function missingInfra(u: Understanding, topo: Cited | undefined, services: readonly string[]): string | undefined {
+  if (!topo) return undefined;
+  const edges = (topo.structured?.edges ?? []) as { to: string }[];
+  const seen = [...new Set([...edges.map((e) => e.to.toLowerCase()), ...services.map((s) => s.toLowerCase())])];
+  return u.infra.map((i) => i.word).find((w) => !GENERIC_INFRA.has(w) && !(SAME_AS[w] ?? [w]).some((x) => seen.some((p) => p.startsWith(x))));
+}
+
+function missingInfraLine(word: string, u: Understanding, topo: Cited | undefined, services: readonly string[]): string {
+  const kind = u.infra.find((i) => i.word === word)?.kind ?? 'database';
+  const edges = (topo?.structured?.edges ?? []) as { from: string; to: string; kind: string; protocol: string }[];
+  const protocol = kind === 'messaging' ? 'messaging' : 'sql';
+  const peers = edges.filter((e) => e.kind === 'external' && e.protocol === protocol);
+  const byPeer = [...new Set(peers.map((p) => p.to))].map((to) => `${to} (called by ${peers.filter((p) => p.to === to).map((p) => p.from).join(', ')})`);
+  return `There is no ${word} in this colony: no service by that name and no call to it${cite(topo)}; ${byPeer.length > 0 ? `the ${kind === 'messaging' ? 'messaging' : 'database and cache'} peers seen are ${byPeer.join(', ')}` : `no ${kind} calls were seen at all`}. The services are: ${services.join(', ')}.`;
+}
+
 /** What the colony knows of infrastructure named in the question (kafka, postgres, redis): who calls it. */
 function infraLines(u: Understanding, topo: Cited | undefined, states: readonly ServiceState[]): string[] {
   if (u.infra.length === 0) return [];
@@ -117,19 +157,33 @@ function infraLines(u: Understanding, topo: Cited | undefined, states: readonly 
     const word = u.infra.find((i) => i.kind === kind)?.word ?? kind;
     const protocol = kind === 'messaging' ? 'messaging' : 'sql';
     const peers = edges.filter((e) => e.protocol === protocol && e.kind === 'external' && (kind !== 'cache' || /redis|valkey|memcache|cache/i.test(e.to)) && (kind !== 'database' || !/redis|valkey|memcache|cache/i.test(e.to)));
-    const consumers = kind === 'messaging' ? states.filter((s) => s.signals.some((x) => /consumer lag|messages wait/.test(x))).map((s) => s.service) : [];
+    // Consumers: services with lag readings, else those no service calls and that call none over HTTP or gRPC (fed by messages).
+    const lagging = states.filter((s) => s.signals.some((x) => /consumer lag|messages wait/.test(x))).map((s) => s.service);
+    const fed = states.filter((s) => s.requests > 0 && !edges.some((e) => e.to === s.service || (e.from === s.service && (e.protocol === 'http' || e.protocol === 'grpc')))).map((s) => s.service);
+    const consumers = kind === 'messaging' ? (lagging.length > 0 ? lagging : fed) : [];
     if (peers.length === 0 && consumers.length === 0) {
       out.push(`There is no ${word} in this colony: no service sends its telemetry and no call to it was seen${cite(topo)}.`);
       continue;
     }
     const names = [...new Set(peers.map((p) => p.to))];
     const callers = peers.map((p) => `${p.from} -> ${p.to} (${formatCount(p.calls)} calls${p.errors ? `, ${formatCount(p.errors)} failed` : ''})`);
-    out.push(`No ${word} service sends telemetry in this colony; the ${kind} services are the ones calling it${callers.length > 0 ? `: ${callers.join(', ')}${cite(topo)}` : ''}${consumers.length > 0 ? `; consumers with lag readings: ${consumers.join(', ')}` : ''}.`);
+    out.push(`No ${word} service sends telemetry in this colony; the ${kind} services are the ones calling it${callers.length > 0 ? `: ${callers.join(', ')}${cite(topo)}` : ''}${consumers.length > 0 ? `; ${lagging.length > 0 ? 'consumers with lag readings' : 'its likely consumers (called by no service, fed by messages)'}: ${consumers.join(', ')}` : ''}.`);
   }
   return out;
 }
 
+interface SummaryEvent { time: string; serviceName: string; kind: string; title: string }
+
 function rollbackHeadline(u: Understanding, states: readonly ServiceState[], summary: Cited | undefined): string {
+  // A change named by its flag or version ("the kafkaQueueProblems flag", "2.1.0"): judged by what followed it.
+  const events = (summary?.structured?.events ?? []) as SummaryEvent[];
+  const named = u.services.length === 0 ? events.find((e) => words(u.question).some((w) => w.length >= 5 && !/^(deploy|flag|change|config|release)/.test(w) && e.title.toLowerCase().includes(w))) : undefined;
+  if (named) {
+    const hit = standOutOf(summary).find((x) => x.service === named.serviceName || (x.trigger ?? '').includes(named.title));
+    return hit
+      ? `Yes: ${named.kind === 'deploy' ? 'roll back' : 'turn off / revert'} "${named.title}" (${named.serviceName}, ${named.time.slice(11, 16)} UTC): ${hit.service} changed right after it (${healthReason(hit)})${cite(summary)}.`
+      : `No: nothing that stands out followed "${named.title}" (${named.serviceName}, ${named.time.slice(11, 16)} UTC)${cite(summary)}.`;
+  }
   const s = (u.services[0] ? states.find((x) => x.service === u.services[0].name) : standOutOf(summary)[0]);
   if (!s) return `No: nothing stands out in this window, so there is nothing to roll back${cite(summary)}.`;
   const top = culpritOf(summary);
@@ -143,6 +197,14 @@ function rollbackHeadline(u: Understanding, states: readonly ServiceState[], sum
   if (s.trigger?.startsWith('deploy')) return `Yes, consider rolling back ${who}: it is ${word} (${healthReason(s)}), starting just after the ${s.trigger}${cite(summary)}.`;
   if (s.trigger) return `No rollback of a release: revert the change instead: ${who} is ${word} (${healthReason(s)}) since the ${s.trigger}${cite(summary)}.`;
   return `No, not on this evidence: ${who} is ${word} (${healthReason(s)}), but no deploy or change came before its onset${cite(summary)}; a rollback might not help.`;
+}
+
+/** How two figures compare, in words: "about the same (unchanged)", "8.1x higher". */
+function change(a: number | null, b: number | null): string {
+  if (a === null || b === null || a <= 0) return '';
+  const r = b / a;
+  if (r >= 0.8 && r <= 1.25) return ': about the same (unchanged)';
+  return r > 1 ? `: ${r.toFixed(1)}x higher` : `: ${(1 / r).toFixed(1)}x lower`;
 }
 
 function compareLines(u: Understanding, a: ResolvedWindow, results: readonly Cited[], first: Cited | undefined): string[] {
@@ -161,7 +223,8 @@ function compareLines(u: Understanding, a: ResolvedWindow, results: readonly Cit
       const pick = (rows: MetricRow[]) => rows.find((r) => op && operation(r) === operation(op) && r.source === op.source);
       const x = pick(servedRows(before(s.name)));
       const y = pick(servedRows(after(s.name)));
-      lines.push(`${stated(s)} P${p} on ${op ? operation(op) : 'its busiest operation'}: ${ms(x?.[`p${p}Ms`] ?? null)} before, ${ms(y?.[`p${p}Ms`] ?? null)} after the ${when}${cite(before(s.name))}${cite(after(s.name))}.`);
+      const [v0, v1] = [x?.[`p${p}Ms`] ?? null, y?.[`p${p}Ms`] ?? null];
+      lines.push(`${stated(s)} P${p} on ${op ? operation(op) : 'its busiest operation'}: ${ms(v0)} before, ${ms(v1)} after the ${when}${cite(before(s.name))}${cite(after(s.name))}${change(v0, v1)}.`);
     }
   }
   if (lines.length > 0) return lines;
@@ -170,7 +233,7 @@ function compareLines(u: Understanding, a: ResolvedWindow, results: readonly Cit
   const states = summaryStates(around);
   const pool = u.services.length > 0 ? states.filter((s) => u.services.some((x) => x.name === s.service)) : standOutOf(around).slice(0, 3);
   for (const s of pool) {
-    lines.push(`${s.service} P95: ${ms(s.prevP95Ms)} before, ${ms(s.p95Ms)} after the ${when}; errors ${s.prevErrorRate !== null ? formatPercent(s.prevErrorRate) : 'n/a'} -> ${formatPercent(s.errorRate)}${cite(around)}${p !== 95 ? ` (P${p} either side needs tools that take start/end; this is P95)` : ''}.`);
+    lines.push(`${s.service} P95: ${ms(s.prevP95Ms)} before, ${ms(s.p95Ms)} after the ${when}${change(s.prevP95Ms, s.p95Ms)}; errors ${s.prevErrorRate !== null ? formatPercent(s.prevErrorRate) : 'n/a'} -> ${formatPercent(s.errorRate)}${cite(around)}${p !== 95 ? ` (P${p} either side needs tools that take start/end; this is P95)` : ''}.`);
   }
   if (lines.length === 0) lines.push(`Nothing changed beyond noise between before and after the ${when}${cite(around)}.`);
   return lines;
@@ -186,10 +249,12 @@ export function composeAnswer(i: AnswerInput): string {
   const metricsOf = (svc: string) => results.find((r) => r.name === 'coral_query_metrics' && r.args.service === svc && !r.args.protocol);
   const body: string[] = [];
   let head: string | null = absentLine(u, i.services);
-  if (head && u.infra.length > 0) head = null;
+  const missing = missingInfra(u, topo, i.services);
+  if (missing) head = missingInfraLine(missing, u, topo, i.services);
+  else if (head && u.infra.length > 0) head = null;
 
   if (head) {
-    body.push(`Nothing was answered about another service: the question named "${u.absent[0]}", which sends no telemetry here.`);
+    body.push(`Nothing was answered about another service: the question named "${missing ?? u.absent[0]}", which is not in this colony.`);
   } else if (u.kind === 'compare' && i.anchored?.compare) {
     const lines = compareLines(u, i.anchored, results, summary);
     head = lines[0];
@@ -208,15 +273,17 @@ export function composeAnswer(i: AnswerInput): string {
       const state = states.find((s) => s.service === hit.service);
       const regress = state?.signals.find((x) => x.startsWith(`${operation(r)} P95`) || x.startsWith(`${operation(r)} errors`));
       const errs = u.signals.includes('errors') && !u.signals.includes('latency');
-      head = errs
+      const bad = Boolean(regress) || r.errorRate > 0.05;
+      const yes = u.kind === 'verdict' ? `${(u.polarity === 'good') !== bad ? 'Yes' : 'No'}: ` : '';
+      head = yes + (errs
         ? `${operation(r)} on ${hit.service}: ${formatPercent(r.errorRate)} errors (${formatCount(r.errors)} of ${formatCount(r.requests)})${cite(hit.result)}.`
-        : `${operation(r)} on ${hit.service}: P95 ${ms(r.p95Ms)} (P50 ${ms(r.p50Ms)}, P99 ${ms(r.p99Ms)}) over ${formatCount(r.requests)} requests ${tagOf(r.source)}${cite(hit.result)}${regress ? `; ${regress}${cite(summary)}` : ''}.`;
+        : `${operation(r)} on ${hit.service}: P95 ${ms(r.p95Ms)} (P50 ${ms(r.p50Ms)}, P99 ${ms(r.p99Ms)}) over ${formatCount(r.requests)} requests ${tagOf(r.source)}${cite(hit.result)}${regress ? `; ${regress}${cite(summary)}` : '; no change beyond noise against the window before'}.`);
       body.push(`${hit.service} serves ${asked}${hit.result.args.service !== hit.service ? '' : ''}; every source's view of it:`, ...hit.rows.map((x) => `  ${tagOf(x.source)} ${operation(x)}: P50 ${ms(x.p50Ms)}, P95 ${ms(x.p95Ms)}, P99 ${ms(x.p99Ms)}, ${formatPercent(x.errorRate)} errors over ${formatCount(x.requests)} requests${cite(hit.result)}`));
     }
   } else if (u.kind === 'saturation' || (u.infra.length > 0 && u.services.length === 0)) {
     const lines = saturationHeadline(u, states, summary, topo);
     head = lines[0];
-    body.push(...lines.slice(1));
+    body.push(...gaugeLines(results), ...lines.slice(1));
   } else if (u.kind === 'rollback') {
     head = rollbackHeadline(u, states, summary);
   } else if (u.kind === 'list') {

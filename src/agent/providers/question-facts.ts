@@ -57,7 +57,8 @@ export interface RouteHit { service: string; rows: MetricRow[]; result: Cited }
 export function routeServer(route: RouteAsked, metrics: readonly Cited[], edges: readonly { from: string; to: string }[]): RouteHit | undefined {
   const hits: RouteHit[] = [];
   for (const m of metrics) {
-    const rows = metricRows(m).filter((r) => r.protocol === 'http' && r.httpRoute && routeMatches(r.httpRoute, route.path) && (!route.method || r.httpMethod?.toUpperCase() === route.method));
+    const fits = (t: string) => (route.loose ? t.toLowerCase().split('/').some((seg) => seg.startsWith(route.path.slice(1))) : routeMatches(t, route.path));
+    const rows = metricRows(m).filter((r) => r.protocol === 'http' && r.httpRoute && fits(r.httpRoute) && (!route.method || r.httpMethod?.toUpperCase() === route.method));
     if (rows.length > 0) hits.push({ service: m.structured?.service as string, rows, result: m });
   }
   const callee = hits.find((h) => hits.some((o) => o !== h && edges.some((e) => e.from === o.service && e.to === h.service)));

@@ -63,6 +63,11 @@ export function planFirst(u: Understanding, ctx: PlanContext, idPrefix: string):
     if (wantsNumbers) c.add('coral_query_metrics', { service: s.name, ...rangeArgs('coral_query_metrics', w, ctx) });
     if (u.kind === 'diagnosis' || u.signals.includes('traces')) c.add('coral_query_traces', { service: s.name, ...rangeArgs('coral_query_traces', w, ctx), max_traces: 3 });
   }
+  if (u.kind === 'saturation') {
+    const q = u.question.toLowerCase();
+    const metric = /\bcpu\b/.test(q) ? 'cpu' : /\b(memory|mem|heap|oom\w*|leak\w*)\b/.test(q) ? 'memory' : /\blag\w*\b/.test(q) ? 'lag' : 'process';
+    for (const s of u.services.slice(0, MAX_SERVICES)) c.add('coral_query_telemetry_metrics', { service: s.name, metric, ...rangeArgs('coral_query_telemetry_metrics', w, ctx) });
+  }
   const opOnly = u.operation !== null && u.services.length === 0;
   if (u.route || opOnly || u.infra.length > 0 || u.kind === 'saturation') c.add('coral_get_service_topology', rangeArgs('coral_get_service_topology', w, ctx));
   return c.list;
@@ -82,11 +87,16 @@ export function httpServers(edges: readonly Edge[]): string[] {
 export function anchorsOf(summary: ToolResult | undefined): Anchor[] {
   const s = summary?.structured ?? {};
   const events = (s.events ?? []) as { time: string; serviceName: string; kind: string; title: string }[];
-  const stand = (s.standOut ?? []) as { service: string; onset: string | null; signals: string[] }[];
+  const stand = (s.standOut ?? []) as { service: string; onset: string | null; trigger: string | null; signals: string[] }[];
+  // A slow ramp's onset is estimated late: the change that started it, when known, is when it began.
+  const began = (x: (typeof stand)[number]) => {
+    const t = /^\S+ at (\S+):/.exec(x.trigger ?? '')?.[1];
+    return t && x.onset && t < x.onset ? t : (x.onset as string);
+  };
   const kindOf = (k: string): Anchor['kind'] => (k === 'deploy' ? 'deploy' : k === 'restart' || k === 'crash' ? 'restart' : 'change');
   return [
     ...events.map((e) => ({ kind: kindOf(e.kind), time: e.time, service: e.serviceName, title: `${e.kind}: ${e.title}` })),
-    ...stand.filter((x) => x.onset).slice(0, 1).map((x) => ({ kind: 'incident' as const, time: x.onset as string, service: x.service, title: `onset of ${x.service}'s change (${x.signals[0] ?? ''})` })),
+    ...stand.filter((x) => x.onset).slice(0, 1).map((x) => ({ kind: 'incident' as const, time: began(x), service: x.service, title: `onset of ${x.service}'s change (${x.signals[0] ?? ''})` })),
   ];
 }
 

@@ -57,10 +57,24 @@ export function firstPassHeadline(u: Understanding, summary: ToolResult | undefi
     const changes = events.slice(0, 4).map((e) => `${e.serviceName} ${e.kind} at ${e.time.slice(11, 16)} UTC: ${e.title}`).join('; ');
     return `Changes recorded: ${changes} [1]${top[0] ? `; ${top[0].service} stands out (${healthWord(top[0])}: ${ownSignals(top[0]).slice(0, 1).join('')})${top[0].trigger ? `, after the ${top[0].trigger}` : ''}` : '; nothing stands out beyond noise'} (${said}).`;
   }
+  const first = top.find((x) => x.onset);
+  if (/^\s*(when|what time|since when|how long ago)\b|\bwhen did\b/i.test(u.question) && first?.onset) {
+    return `About ${first.onset.slice(11, 16)} UTC: ${first.service}'s change began then (estimated from per-minute rates)${first.trigger ? `, just after the ${first.trigger}` : ''} [1] (${said}).`;
+  }
   if (top.length === 0) return `${u.kind === 'verdict' ? (u.polarity === 'good' ? 'Yes: ' : 'No: ') : ''}Nothing stands out: no service changed beyond what its sample size allows [1] (${said}).`;
   const yes = u.kind === 'verdict' ? (u.polarity === 'good' ? 'No: ' : 'Yes: ') : '';
   const rest = top.slice(1, 4).map((s) => `${s.service} (${healthWord(s)})`);
   return `${yes}${top[0].service} stands out (${healthWord(top[0])}: ${ownSignals(top[0]).slice(0, 2).join('; ')}) [1]${rest.length > 0 ? `; also changed: ${rest.join(', ')}` : ''} (${said}).`;
+}
+
+export function capabilities(services: string[]): string {
+  return [
+    'Automatic triage (no model configured) could not tell what this question asks.',
+    'It answers questions about a service\'s latency (P50/P95/P99), errors, traffic, slow or failing traces and what changed,',
+    'e.g. "what is the p99 latency of cart?", "is payment failing?", "show slow traces for checkout", or a general "what is wrong?".',
+    services.length > 0 ? `Services: ${services.join(', ')}.` : '',
+    'For anything else, configure a model: ai.ask.default_model in ~/.coral/config.yaml, or --model.',
+  ].filter(Boolean).join('\n');
 }
 
 /** Parses "The time now is ..." from the system prompt; the wall clock when absent. */
@@ -80,6 +94,10 @@ export class QuestionTriageProvider implements ModelProvider {
     const services = servicesInPrompt(req.system);
     const u = understand(q, services);
     const ctx: PlanContext = { nowMs: nowOf(req.system), startEnd: startEndTools(req.tools), flagWindow: req.window };
+    if (u.kind === 'unknown' && u.services.length === 0 && !u.route && !u.operation && u.absent.length === 0 && u.infra.length === 0 && q.trim() !== '') {
+      yield { type: 'text', text: capabilities(services) };
+      return;
+    }
     if (q.trim() === '' || wantsFirstPass(u)) {
       yield* this.firstPass(req, u, ctx, signal);
       return;

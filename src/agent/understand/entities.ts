@@ -11,6 +11,8 @@ export type InfraKind = 'messaging' | 'database' | 'cache';
 export interface RouteAsked {
   method: string | null;
   path: string;
+  /** Named as a page ("the cart page"): any route with a segment of that word matches. */
+  loose?: boolean;
 }
 
 export interface Entities {
@@ -28,7 +30,7 @@ export const INFRA_WORDS: Record<string, InfraKind> = {
   kafka: 'messaging', rabbitmq: 'messaging', rabbit: 'messaging', queue: 'messaging', queues: 'messaging', topic: 'messaging',
   broker: 'messaging', sqs: 'messaging', nats: 'messaging', pubsub: 'messaging', messaging: 'messaging', consumer: 'messaging', consumers: 'messaging',
   postgres: 'database', postgresql: 'database', mysql: 'database', database: 'database', databases: 'database', db: 'database', sql: 'database',
-  mongo: 'database', mongodb: 'database',
+  mongo: 'database', mongodb: 'database', cassandra: 'database', elasticsearch: 'database', dynamodb: 'database', clickhouse: 'database', oracle: 'database',
   redis: 'cache', valkey: 'cache', memcached: 'cache', cache: 'cache',
 };
 
@@ -50,6 +52,18 @@ overview help please thanks hey hi hello guys folks team someone feels feel feel
 shopping quota currently current route routes endpoint endpoints page pages call calls calling called number count much many long
 web site website users user customers customer people everyone product products order orders cart's item items`.split(/\s+/));
 
+/** Words that describe a kind of thing rather than name it: "the paypal api", "the cassandra cluster". */
+const KIND_WORDS = new Set(['api', 'apis', 'cluster', 'clusters', 'service', 'services', 'server', 'servers', 'instance', 'instances', 'pod', 'pods', 'node', 'nodes', 'db',
+  'database', 'queue', 'queues', 'consumer', 'consumers', 'producer', 'cache', 'broker', 'topic', 'backend', 'integration', 'endpoint', 'job', 'jobs', 'worker', 'workers']);
+
+/** The name in a phrase put where a service goes, generic words dropped; null when nothing specific is left. */
+function nameIn(phrase: string): string | null {
+  const ws = phrase.split(/\s+/).filter((x) => x && !['the', 'a', 'an', 'our', 'my', 'your'].includes(x));
+  while (ws.length > 1 && KIND_WORDS.has(ws[ws.length - 1])) ws.pop();
+  if (ws.length === 0 || ws.every((x) => NOT_NAMES.has(x) || KIND_WORDS.has(x))) return null;
+  return ws.join(' ');
+}
+
 /** Parts of a service name too common to stand for the whole service. */
 const GENERIC_PARTS = new Set(['provider', 'service', 'server', 'api', 'app', 'web', 'product', 'detection', 'proxy']);
 
@@ -61,8 +75,12 @@ export function words(question: string): string[] {
   return question.toLowerCase().replace(/'s\b/g, '').replace(/[^a-z0-9\-/\s]/g, ' ').split(/\s+/).map((w) => w.replace(/^-+|-+$/g, '')).filter(Boolean);
 }
 
+const PAGE = /\b([a-z][a-z-]*?)s? (?:pages?|views?|screens?)\b/;
+
 function routeOf(question: string): RouteAsked | null {
   const m = ROUTE.exec(question);
+  const page = PAGE.exec(question.toLowerCase());
+  if ((!m || m[2].length < 2) && page && !NOT_NAMES.has(page[1])) return { method: null, path: `/${page[1]}`, loose: true };
   if (!m || m[2].length < 2) return null;
   return { method: m[1] ? m[1].toUpperCase() : null, path: m[2].replace(/[.?!,]+$/, '') };
 }
@@ -79,10 +97,10 @@ function serviceFor(typed: string, services: readonly string[]): NameMatch | und
   return owners.length === 1 ? { name: owners[0], typed, exact: false, distance: 0 } : undefined;
 }
 
-/** Words placed where a service's name goes: "the X service", "is X down?", "X latency", "errors of X?". */
+/** Words placed where a service's name goes: "the X service", "is the X Y down?", "X latency", "errors of X?". */
 const NAME_SLOTS: RegExp[] = [
   /\b([a-z][a-z0-9-]*)\s+(?:service|svc|microservice|server|backend)\b/g,
-  /\b(?:is|are|was|were)\s+(?:the\s+)?([a-z][a-z0-9-]*)\s+(?:down|up|healthy|unhealthy|ok|okay|fine|failing|slow|broken|degraded|alive|working|erroring|dead|saturated|lagging|overloaded|on fire)\b/g,
+  /\b(?:is|are|was|were)\s+(?:the\s+|our\s+|my\s+)?((?:[a-z][a-z0-9-]*\s+){0,2}[a-z][a-z0-9-]*)\s+(?:down|up|healthy|unhealthy|ok|okay|fine|failing|slow|broken|degraded|alive|working|erroring|dead|saturated|lagging|overloaded|on fire)\b/g,
   /\b(?:of|for|on|about|with|from)\s+(?:the\s+)?([a-z][a-z0-9-]*)\s*[?.!]*$/g,
   /^(?:what'?s up with|whats up with|how'?s|how is|how are|check|look at|status of)\s+(?:the\s+)?([a-z][a-z0-9-]*)/g,
   /^([a-z][a-z0-9-]*)\s+(?:latency|errors?|error rate|p\d{2,3}|status|health|traffic|throughput|down|slow)\b/g,
@@ -104,21 +122,25 @@ export function entities(question: string, services: readonly string[]): Entitie
       for (let k = 0; k < n; k++) used.add(i + k);
     }
   }
+  // "the cart page" is a route the frontend serves, not the cart service.
+  const page = routeOf(question);
+  if (page?.loose) for (let k = found.length - 1; k >= 0; k--) if (nameKey(found[k].match.typed).startsWith(page.path.slice(1))) found.splice(k, 1);
   const matched = found.sort((a, b) => a.at - b.at).map((f) => f.match).filter((m, i, all) => all.findIndex((x) => x.name === m.name) === i);
   const infra = w.filter((x) => INFRA_WORDS[x] !== undefined).map((word) => ({ word, kind: INFRA_WORDS[word] }));
   const q = question.toLowerCase().replace(/[’']/g, "'").trim();
   const absent = new Set<string>();
   for (const re of NAME_SLOTS) {
     for (const m of q.matchAll(re)) {
-      const cand = m[1];
-      if (NOT_NAMES.has(cand) || INFRA_WORDS[cand] !== undefined || HTTP_METHOD.test(cand) || /^\d/.test(cand)) continue;
+      const cand = nameIn(m[1]);
+      if (cand === null || NOT_NAMES.has(cand) || INFRA_WORDS[cand] !== undefined || HTTP_METHOD.test(cand) || /^\d/.test(cand)) continue;
+      if (cand.split(' ').some((x) => INFRA_WORDS[x] !== undefined && !KIND_WORDS.has(x))) continue;
       if (matched.some((s) => nameKey(s.typed).includes(nameKey(cand)) || nameKey(cand).includes(nameKey(s.typed)))) continue;
-      if (serviceFor(cand, services)) continue;
+      if (serviceFor(cand, services) || cand.split(' ').some((x) => serviceFor(x, services))) continue;
       absent.add(cand);
     }
   }
   const op = /\b((?:[A-Z][a-z0-9]+){2,})\b/.exec(question.replace(/\b(?:[a-z]+\.)?[A-Z]\w*Service\b/g, ''));
-  return { services: matched, route: routeOf(question), operation: op ? op[1] : null, infra: infra.filter((x, i) => infra.findIndex((y) => y.word === x.word) === i), absent: [...absent] };
+  return { services: matched, route: page, operation: op ? op[1] : null, infra: infra.filter((x, i) => infra.findIndex((y) => y.word === x.word) === i), absent: [...absent] };
 }
 
 /** How a match is stated: "currency (you typed curency)"; an exact name as itself. */

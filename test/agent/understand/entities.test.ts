@@ -38,3 +38,13 @@ describe('entities', () => {
     expect(entities('is the api up?', ['api', 'web']).services.map((s) => s.name)).toEqual(['api']);
   });
 });
+
+describe('entities: names of several words', () => {
+  it('takes the name out of a phrase and leaves the generic words', () => {
+    expect(entities('is the paypal api slow?', SERVICES).absent).toEqual(['paypal']);
+    expect(entities('is the ml feature store slow?', SERVICES).absent).toEqual(['ml feature store']);
+    expect(entities('is the cassandra cluster slow?', SERVICES)).toMatchObject({ absent: [], infra: [{ word: 'cassandra', kind: 'database' }] });
+    expect(entities('is the rabbitmq queue backing up?', SERVICES).infra.map((i) => i.word)).toEqual(['rabbitmq', 'queue']);
+    expect(entities('is the payment api slow?', SERVICES)).toMatchObject({ absent: [], services: [{ name: 'payment' }] });
+  });
+});
