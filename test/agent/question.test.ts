@@ -33,7 +33,7 @@ describe('sameQuestion', () => {
 });
 
 describe('planFirst', () => {
-  const ctx = { nowMs: Date.parse('2026-01-01T12:00:00Z'), startEnd: new Set<string>() };
+  const ctx = { nowMs: Date.parse('2026-01-01T12:00:00Z'), startEnd: new Set<string>(), tools: new Set<string>() };
   const plan = (q: string) => planFirst(understand(q, SERVICES), ctx, 't-4');
   it('calls the summary (status, onsets, events) and only the other tools the question needs, with ids from the prefix', () => {
     expect(plan('p99 latency of cart?')).toEqual([

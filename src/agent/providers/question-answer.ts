@@ -4,6 +4,7 @@ import type { Understanding } from '../understand/index.js';
 import { stated, words } from '../understand/entities.js';
 import { type ServiceState, asksCulprit, healthReason, healthWord, ownSignals, verdict } from '../understand/verdict.js';
 import type { ResolvedWindow } from '../understand/window.js';
+import { concentration } from './triage.js';
 import { type Cited, type MetricRow, type RouteHit, ms, operation, operationServer, routeServer, servedRows, standOutOf, summaryStates, tagOf } from './question-facts.js';
 
 /**
@@ -239,6 +240,32 @@ function compareLines(u: Understanding, a: ResolvedWindow, results: readonly Cit
   return lines;
 }
 
+interface TraceRow { traceId: string; durationMs: number; errorCount: number; rootService: string; rootName: string }
+const traceList = (r: Cited | undefined) => (r?.structured?.traces ?? []) as TraceRow[];
+
+interface BreakdownKey { label: string; top: { value: string; anomalyShare: number; baselineShare: number }[] }
+
+/** The breakdown key the question asks about ("which product": a product id), with its top value. */
+function dimensionLine(question: string, b: Cited | undefined): string | null {
+  const noun = /^\s*(?:which|what)\s+(?:\w+\s+)?(\w+?)(?:es|s)?\b/i.exec(question)?.[1]?.toLowerCase();
+  const keys = (b?.structured?.keys ?? []) as BreakdownKey[];
+  const key = noun ? keys.find((k) => k.label.toLowerCase().includes(noun) && k.top.length > 0) : undefined;
+  const v = key?.top[0];
+  if (!key || !v) return null;
+  const what = b?.structured?.compare === 'errors' ? 'failing requests' : b?.structured?.compare === 'slow' ? 'slow requests' : 'requests this window';
+  return `${key.label} ${v.value}: ${Math.round(v.anomalyShare * 100)}% of the ${what} against ${Math.round(v.baselineShare * 100)}% of the rest`;
+}
+
+/** The commonest error messages in a logs result, with how many of the logs read carry each. */
+function commonErrors(logs: Cited | undefined): string | null {
+  const list = (logs?.structured?.logs ?? []) as { body: string }[];
+  if (list.length === 0) return null;
+  const counts = new Map<string, number>();
+  for (const l of list) counts.set(l.body.slice(0, 160), (counts.get(l.body.slice(0, 160)) ?? 0) + 1);
+  const top = [...counts].sort((a, b) => b[1] - a[1]).slice(0, 2);
+  return top.map(([body, n]) => `"${body}" (${n} of the ${list.length} newest error logs)`).join(', ');
+}
+
 export function composeAnswer(i: AnswerInput): string {
   const { u, results } = i;
   const summaries = results.filter((r) => r.name === 'coral_query_summary');
@@ -286,11 +313,24 @@ export function composeAnswer(i: AnswerInput): string {
     body.push(...gaugeLines(results), ...lines.slice(1));
   } else if (u.kind === 'rollback') {
     head = rollbackHeadline(u, states, summary);
+  } else if (u.kind === 'list' && results.some((r) => r.name === 'coral_query_breakdown')) {
+    const b = results.find((r) => r.name === 'coral_query_breakdown');
+    const where = dimensionLine(u.question, b) ?? concentration(b?.structured as Parameters<typeof concentration>[0]);
+    head = where ? `${where}${cite(b)} (in ${b?.args.service}'s requests).` : `Nothing in particular: no attribute value stands out in ${b?.args.service}'s requests${cite(b)}.`;
   } else if (u.kind === 'list') {
     head = listHeadline(u, states, summary);
   } else if (u.services.length > 0) {
     const first = states.find((s) => s.service === u.services[0].name);
-    head = first ? serviceHeadline(u, first, metricsOf(first.service), summary) : `${stated(u.services[0])} sent no requests in this window${cite(summary)}.`;
+    const tr = results.find((r) => r.name === 'coral_query_traces' && r.args.service === u.services[0].name);
+    const onlyTraces = u.signals.length === 1 && u.signals[0] === 'traces' && u.kind !== 'verdict';
+    head = onlyTraces && tr
+      ? (traceList(tr).length > 0
+        ? `${stated(u.services[0])}'s traces, failing first, then slowest: ${traceList(tr).slice(0, 3).map((t) => `${t.traceId} (${formatMs(t.durationMs)}${t.errorCount > 0 ? `, ${t.errorCount} error spans` : ''})`).join(', ')}${cite(tr)}.`
+        : `${stated(u.services[0])}: no traces in this window${cite(tr)}.`)
+      : first ? serviceHeadline(u, first, metricsOf(first.service), summary) : `${stated(u.services[0])} sent no requests in this window${cite(summary)}.`;
+    const logs = results.find((r) => r.name === 'coral_query_telemetry_logs');
+    const errs = commonErrors(logs);
+    if (logs && head.endsWith('.')) head = `${head.slice(0, -1)}; ${errs ? `commonest error: ${errs}${cite(logs)}` : `no error logs from ${u.services[0].name} in this window${cite(logs)}`}.`;
   }
   if (head === null) head = `Could not tell what to measure in "${u.question.trim()}"; here is what the colony shows.`;
 
@@ -304,6 +344,7 @@ export function composeAnswer(i: AnswerInput): string {
     if (st?.trigger) body.push(`  ${s.name}'s change started ${st.onset ? `~${st.onset.slice(11, 16)} UTC` : ''} just after the ${st.trigger}${cite(summary)}.`);
     const tr = results.find((r) => r.name === 'coral_query_traces' && r.args.service === s.name);
     const analysis = tr?.structured?.analysis;
+    for (const t of traceList(tr).slice(0, 3)) body.push(`  ${t.traceId} ${t.rootService}: ${t.rootName} ${formatMs(t.durationMs)}${t.errorCount > 0 ? `, ${t.errorCount} error spans` : ''}${cite(tr)}`);
     if (typeof analysis === 'string' && analysis) body.push(`  Traces: ${analysis}${cite(tr)}`);
   }
   const intake = summary?.structured?.intake;

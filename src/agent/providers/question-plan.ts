@@ -17,6 +17,8 @@ export interface PlanContext {
   nowMs: number;
   /** Tools that accept start/end (ISO 8601) beside time_range. */
   startEnd: ReadonlySet<string>;
+  /** Every tool offered. */
+  tools: ReadonlySet<string>;
   /** A window chosen by flags (--since, --from/--to): it wins over the question's words. */
   flagWindow?: AskWindow;
 }
@@ -68,6 +70,7 @@ export function planFirst(u: Understanding, ctx: PlanContext, idPrefix: string):
     const metric = /\bcpu\b/.test(q) ? 'cpu' : /\b(memory|mem|heap|oom\w*|leak\w*)\b/.test(q) ? 'memory' : /\blag\w*\b/.test(q) ? 'lag' : 'process';
     for (const s of u.services.slice(0, MAX_SERVICES)) c.add('coral_query_telemetry_metrics', { service: s.name, metric, ...rangeArgs('coral_query_telemetry_metrics', w, ctx) });
   }
+  if (asksMessages(u.question)) for (const s of u.services.slice(0, 1)) c.add('coral_query_telemetry_logs', { service: s.name, level: 'error', limit: 50, ...rangeArgs('coral_query_telemetry_logs', w, ctx) });
   const opOnly = u.operation !== null && u.services.length === 0;
   if (u.route || opOnly || u.infra.length > 0 || u.kind === 'saturation') c.add('coral_get_service_topology', rangeArgs('coral_get_service_topology', w, ctx));
   return c.list;
@@ -89,9 +92,12 @@ export function anchorsOf(summary: ToolResult | undefined): Anchor[] {
   const events = (s.events ?? []) as { time: string; serviceName: string; kind: string; title: string }[];
   const stand = (s.standOut ?? []) as { service: string; onset: string | null; trigger: string | null; signals: string[] }[];
   // A slow ramp's onset is estimated late: the change that started it, when known, is when it began.
+  // So is a change on the same service up to 30 minutes before the onset (a ramp that began with it).
   const began = (x: (typeof stand)[number]) => {
+    const onset = x.onset as string;
     const t = /^\S+ at (\S+):/.exec(x.trigger ?? '')?.[1];
-    return t && x.onset && t < x.onset ? t : (x.onset as string);
+    const own = events.filter((e) => e.serviceName === x.service && e.time < onset && Date.parse(onset) - Date.parse(e.time) <= 30 * 60_000).map((e) => e.time).sort()[0];
+    return [onset, t, own].filter((v): v is string => Boolean(v)).sort()[0];
   };
   const kindOf = (k: string): Anchor['kind'] => (k === 'deploy' ? 'deploy' : k === 'restart' || k === 'crash' ? 'restart' : 'change');
   return [
@@ -106,6 +112,12 @@ export function anchoredWindow(u: Understanding, ctx: PlanContext, results: read
   return resolveWindow(u.window, ctx.nowMs, anchorsOf(results.find((r) => r.name === 'coral_query_summary')), u.services.map((s) => s.name));
 }
 
+/** "what errors is payment throwing?", "any exceptions?", "error messages of cart": the words of the errors, from the logs. */
+export const asksMessages = (q: string) => /\b((what|which) (kind of )?(errors?|exceptions?)|error messages?|exceptions?|stack ?traces?|logs?|throwing|saying)\b/i.test(q);
+
+/** "which product / pod / customer is failing?": the value the bad requests share, from the breakdown. */
+export const asksDimension = (q: string) => /^\s*(which|what)\s+(\w+\s+)?(products?|pods?|instances?|nodes?|hosts?|versions?|customers?|users?|tiers?|regions?|zones?|items?|cards?|currenc(y|ies)|attributes?|values?)\b/i.test(q);
+
 export function planSecond(u: Understanding, ctx: PlanContext, results: readonly ToolResult[], idPrefix: string): ToolCall[] {
   const c = new Calls(idPrefix, results.length);
   const w = fixedWindow(u, ctx);
@@ -117,6 +129,12 @@ export function planSecond(u: Understanding, ctx: PlanContext, results: readonly
     // Every service called by another: one of them serves the operation.
     const served = [...new Set(edges.filter((e) => e.kind === 'service').map((e) => e.to))];
     for (const s of served.slice(0, 12)) c.add('coral_query_metrics', { service: s, ...rangeArgs('coral_query_metrics', w, ctx) });
+  }
+  if (u.kind === 'list' && asksDimension(u.question) && ctx.tools.has('coral_query_breakdown')) {
+    const summary = results.find((r) => r.name === 'coral_query_summary');
+    const stand = (summary?.structured?.standOut ?? []) as { service: string; explainedBy: string | null; failing: boolean }[];
+    const target = u.services[0]?.name ?? (stand.find((x) => !x.explainedBy) ?? stand[0])?.service;
+    if (target) c.add('coral_query_breakdown', { service: target, ...rangeArgs('coral_query_breakdown', w, ctx) });
   }
   const a = anchoredWindow(u, ctx, results);
   if (a?.compare) {

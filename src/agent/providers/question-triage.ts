@@ -93,7 +93,7 @@ export class QuestionTriageProvider implements ModelProvider {
     const q = question(req.messages);
     const services = servicesInPrompt(req.system);
     const u = understand(q, services);
-    const ctx: PlanContext = { nowMs: nowOf(req.system), startEnd: startEndTools(req.tools), flagWindow: req.window };
+    const ctx: PlanContext = { nowMs: nowOf(req.system), startEnd: startEndTools(req.tools), tools: new Set(req.tools.map((t) => t.name)), flagWindow: req.window };
     if (u.kind === 'unknown' && u.services.length === 0 && !u.route && !u.operation && u.absent.length === 0 && u.infra.length === 0 && q.trim() !== '') {
       yield { type: 'text', text: capabilities(services) };
       return;
