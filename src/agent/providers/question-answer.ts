@@ -99,12 +99,17 @@ function listHeadline(u: Understanding, states: readonly ServiceState[], summary
 function saturationHeadline(u: Understanding, states: readonly ServiceState[], summary: Cited | undefined, topo: Cited | undefined): string[] {
   const named = u.services.map((s) => s.name);
   const pool = named.length > 0 ? states.filter((s) => named.includes(s.service)) : states;
-  const signals = pool.flatMap((s) => s.signals.filter((x) => SATURATION_SIGNAL.test(x)).map((x) => `${s.service}: ${x}`));
+  // Infrastructure named alone ("is postgres saturated?"): only the signals of its kind, never another service's memory.
+  const kinds = new Set(u.infra.map((i) => i.kind));
+  const fits = named.length > 0 || kinds.size === 0 ? SATURATION_SIGNAL : kinds.has('messaging') ? /consumer lag|messages wait|backlog|queue/i : /pool|connections|sql|database|cache/i;
+  const signals = pool.flatMap((s) => s.signals.filter((x) => fits.test(x)).map((x) => `${s.service}: ${x}`));
   const lines: string[] = [];
   const infra = infraLines(u, topo, states);
+  // "is memory of ad ok?" leans the other way: saturation signals make the answer no.
+  const [found, none] = u.polarity === 'good' ? ['No', 'Yes'] : ['Yes', 'No'];
   const head = signals.length > 0
-    ? `Yes: ${signals.slice(0, 3).join('; ')}${cite(summary)}.`
-    : `No: no CPU, memory, restart, consumer-lag or queue signal changed beyond noise${named.length > 0 ? ` for ${named.join(', ')}` : ''}${cite(summary)}${/connection|pool/.test(u.question.toLowerCase()) ? '; this colony has no connection-pool metrics, so pools could not be checked directly' : ''}.`;
+    ? `${found}: ${signals.slice(0, 3).join('; ')}${cite(summary)}.`
+    : `${none}: no CPU, memory, restart, consumer-lag or queue signal changed beyond noise${named.length > 0 ? ` for ${named.join(', ')}` : ''}${cite(summary)}${/connection|pool/.test(u.question.toLowerCase()) ? '; this colony has no connection-pool metrics, so pools could not be checked directly' : ''}.`;
   lines.push(head, ...infra);
   return lines;
 }
@@ -246,8 +251,10 @@ const traceList = (r: Cited | undefined) => (r?.structured?.traces ?? []) as Tra
 interface BreakdownKey { label: string; top: { value: string; anomalyShare: number; baselineShare: number }[] }
 
 /** The breakdown key the question asks about ("which product": a product id), with its top value. */
+const DIMENSIONS = /\b(product|pod|node|host|version|customer|user|tier|region|zone|item|card|currency|instance)(?:e?s)?\b/i;
+
 function dimensionLine(question: string, b: Cited | undefined): string | null {
-  const noun = /^\s*(?:which|what)\s+(?:\w+\s+)?(\w+?)(?:es|s)?\b/i.exec(question)?.[1]?.toLowerCase();
+  const noun = DIMENSIONS.exec(question)?.[1]?.toLowerCase();
   const keys = (b?.structured?.keys ?? []) as BreakdownKey[];
   const key = noun ? keys.find((k) => k.label.toLowerCase().includes(noun) && k.top.length > 0) : undefined;
   const v = key?.top[0];

@@ -28,7 +28,7 @@ export interface Entities {
 
 export const INFRA_WORDS: Record<string, InfraKind> = {
   kafka: 'messaging', rabbitmq: 'messaging', rabbit: 'messaging', queue: 'messaging', queues: 'messaging', topic: 'messaging',
-  broker: 'messaging', sqs: 'messaging', nats: 'messaging', pubsub: 'messaging', messaging: 'messaging', consumer: 'messaging', consumers: 'messaging',
+  broker: 'messaging', pipeline: 'messaging', sqs: 'messaging', nats: 'messaging', pubsub: 'messaging', messaging: 'messaging', consumer: 'messaging', consumers: 'messaging',
   postgres: 'database', postgresql: 'database', mysql: 'database', database: 'database', databases: 'database', db: 'database', sql: 'database',
   mongo: 'database', mongodb: 'database', cassandra: 'database', elasticsearch: 'database', dynamodb: 'database', clickhouse: 'database', oracle: 'database',
   redis: 'cache', valkey: 'cache', memcached: 'cache', cache: 'cache',
@@ -54,7 +54,8 @@ web site website users user customers customer people everyone product products 
 
 /** Words that describe a kind of thing rather than name it: "the paypal api", "the cassandra cluster". */
 const KIND_WORDS = new Set(['api', 'apis', 'cluster', 'clusters', 'service', 'services', 'server', 'servers', 'instance', 'instances', 'pod', 'pods', 'node', 'nodes', 'db',
-  'database', 'queue', 'queues', 'consumer', 'consumers', 'producer', 'cache', 'broker', 'topic', 'backend', 'integration', 'endpoint', 'job', 'jobs', 'worker', 'workers']);
+  'database', 'queue', 'queues', 'consumer', 'consumers', 'producer', 'cache', 'broker', 'topic', 'backend', 'integration', 'endpoint', 'job', 'jobs', 'worker', 'workers',
+  'pipeline', 'ingress', 'gateway', 'controller', 'proxy', 'layer']);
 
 /** The name in a phrase put where a service goes, generic words dropped; null when nothing specific is left. */
 function nameIn(phrase: string): string | null {
@@ -100,7 +101,7 @@ function serviceFor(typed: string, services: readonly string[]): NameMatch | und
 /** Words placed where a service's name goes: "the X service", "is the X Y down?", "X latency", "errors of X?". */
 const NAME_SLOTS: RegExp[] = [
   /\b([a-z][a-z0-9-]*)\s+(?:service|svc|microservice|server|backend)\b/g,
-  /\b(?:is|are|was|were)\s+(?:the\s+|our\s+|my\s+)?((?:[a-z][a-z0-9-]*\s+){0,2}[a-z][a-z0-9-]*)\s+(?:down|up|healthy|unhealthy|ok|okay|fine|failing|slow|broken|degraded|alive|working|erroring|dead|saturated|lagging|overloaded|on fire)\b/g,
+  /\b(?:is|are|was|were)\s+(?:the\s+|our\s+|my\s+)?((?:[a-z][a-z0-9-]*\s+){0,2}[a-z][a-z0-9-]*)\s+(?:down|up|healthy|unhealthy|ok|okay|fine|failing|slow|broken|degraded|alive|working|erroring|dead|saturated|lagging|overloaded|on fire|[a-z]+ing)\b/g,
   /\b(?:of|for|on|about|with|from)\s+(?:the\s+)?([a-z][a-z0-9-]*)\s*[?.!]*$/g,
   /^(?:what'?s up with|whats up with|how'?s|how is|how are|check|look at|status of)\s+(?:the\s+)?([a-z][a-z0-9-]*)/g,
   /^([a-z][a-z0-9-]*)\s+(?:latency|errors?|error rate|p\d{2,3}|status|health|traffic|throughput|down|slow)\b/g,

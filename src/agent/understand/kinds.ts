@@ -28,9 +28,9 @@ const GOOD = /\b(healthy|ok|okay|fine|good|alive|working|up|normal|all right|alr
 export function questionKind(question: string): KindReading {
   const q = question.toLowerCase().replace(/[’']/g, "'").trim();
   if (ROLLBACK.test(q)) return { kind: 'rollback', polarity: null };
-  if (COMPARE.test(q)) return { kind: 'compare', polarity: null };
   const verdict = VERDICT.test(q);
   const polarity: Polarity | null = verdict ? (BAD.test(q) && !/^(is|are) (it|everything|all|things) (ok|okay|fine|good|healthy)/.test(q) ? 'bad' : GOOD.test(q) ? 'good' : 'bad') : null;
+  if (COMPARE.test(q)) return { kind: 'compare', polarity };
   if (SATURATION.test(q) && !/\b(p\d{2,3}|latency)\b/.test(q)) return { kind: 'saturation', polarity };
   if (LIST.test(q) && !/^(which|what) (is|was)\b/.test(q)) return { kind: 'list', polarity: null };
   if (verdict && !/^(what|how)\b/.test(q)) return { kind: 'verdict', polarity };

@@ -31,5 +31,8 @@ describe('verdict', () => {
     const cart = { ...base, service: 'cart', chronic: true, errorRate: 0.03, signals: ['errors 2.9%, chronic (1.6% in the previous window)'] };
     expect(verdict('is cart the problem?', cart, { ...base, service: 'checkout' })).toBe('No');
     expect(verdict('is cart the problem?', cart, cart)).toBe('Yes');
+    // Chronic is not worse than usual.
+    expect(verdict('is cart worse than usual?', cart)).toBe('No');
+    expect(verdict('is currency worse than usual?', { ...base, slower: true, signals: ['P95 4.75ms -> 452ms'] })).toBe('Yes');
   });
 });
