@@ -9,6 +9,7 @@ import { TRIAGE_MODEL } from '../agent/providers/triage.js';
 import { systemPrompt } from '../agent/prompt.js';
 import type { Message } from '../agent/events.js';
 import { CoralError } from '../core/errors.js';
+import { Gate } from '../core/gate.js';
 import { SCENARIOS } from '../demo/scenarios.js';
 import { SERVICES } from '../demo/world.js';
 import { loadScenario } from '../demo/load.js';
@@ -41,47 +42,55 @@ function keylessModel(scenario: string): string {
   return bundledSession(scenario) ? `replay:${scenario}` : TRIAGE_MODEL;
 }
 
-export async function runQuestionSet(files: readonly QuestionFile[], o: { scenarios?: string[]; onResult?: (r: QuestionResult) => void } = {}): Promise<QuestionResult[]> {
-  const unknown = [...new Set(files.map((f) => f.scenario))].filter((n) => !SCENARIOS.some((s) => s.name === n));
-  if (unknown.length > 0) throw new CoralError(`Question files name unknown scenario(s) ${unknown.join(', ')}.`, `Known: ${SCENARIOS.map((s) => s.name).join(', ')}.`);
+/**
+ * Every question of the files, scenario by scenario. Scenarios run `concurrency` at a time (2 by
+ * default: a load waits on its decode worker and DuckDB, a turn on the tools), each asking its questions
+ * one after another right after its own load, as `coral ask` would; results come back in scenario order.
+ */
+export async function runQuestionSet(files: readonly QuestionFile[], o: { scenarios?: string[]; concurrency?: number; onResult?: (r: QuestionResult) => void } = {}): Promise<QuestionResult[]> {
+  const unknown = [...new Set([...files.map((f) => f.scenario), ...(o.scenarios ?? [])])].filter((n) => !SCENARIOS.some((s) => s.name === n));
+  if (unknown.length > 0) throw new CoralError(`Unknown scenario ${unknown.join(', ')}.`, `Known: ${SCENARIOS.map((s) => s.name).join(', ')}.`);
+  const chosen = SCENARIOS.filter((d) => (!o.scenarios || o.scenarios.length === 0 || o.scenarios.includes(d.name)) && files.some((f) => f.scenario === d.name));
+  const gate = new Gate(Math.max(1, o.concurrency ?? 2));
+  const perScenario = await Promise.all(chosen.map((def) => gate.run(() => askScenario(def.name, files.filter((f) => f.scenario === def.name), o.onResult))));
+  return perScenario.flat();
+}
+
+/** One scenario: loaded once into a fresh in-memory colony (shifted to end now), then its questions in order. */
+async function askScenario(scenario: string, files: readonly QuestionFile[], onResult?: (r: QuestionResult) => void): Promise<QuestionResult[]> {
   const results: QuestionResult[] = [];
-  for (const def of SCENARIOS) {
-    if (o.scenarios && o.scenarios.length > 0 && !o.scenarios.includes(def.name)) continue;
-    const mine = files.filter((f) => f.scenario === def.name);
-    if (mine.length === 0) continue;
-    const store = await ColonyStore.open({ path: ':memory:', memoryLimit: '2GB' });
+  const store = await ColonyStore.open({ path: ':memory:', memoryLimit: '2GB' });
+  try {
+    const loaded = await loadScenario(store, scenario);
+    const endMs = Number(loaded.toNs / 1_000_000n);
+    const hub = await ToolHub.connect([{ name: 'colony', server: createColonyServer(createToolContext(store)) }]);
     try {
-      const loaded = await loadScenario(store, def.name);
-      const endMs = Number(loaded.toNs / 1_000_000n);
-      const hub = await ToolHub.connect([{ name: 'colony', server: createColonyServer(createToolContext(store)) }]);
-      try {
-        const settings = { model: null, fallbackModels: [], apiKeys: {}, ...BUILT_IN, mcpServers: {}, origin: {} };
-        const provider = createProvider(keylessModel(def.name), settings, {});
-        for (const file of mine) {
-          for (const c of file.questions) {
-            const started = Date.now();
-            const q = renderClock(c.q, endMs);
-            const expect = JSON.parse(renderClock(JSON.stringify(c.expect), endMs)) as typeof c.expect;
-            const messages: Message[] = [];
-            let answer = '';
-            let failed = false;
-            const system = systemPrompt({ now: new Date(), services: SERVICE_NAMES });
-            for await (const ev of runTurn({ provider, hub, system, messages, question: q })) {
-              if (ev.type === 'message_end') answer = ev.text;
-              if (ev.type === 'turn_end' && (ev.reason === 'error' || ev.reason === 'cancelled' || ev.reason === 'blocked')) failed = true;
-            }
-            const score = scoreAnswer(answer, expect, SERVICE_NAMES, { question: q, failed });
-            const r: QuestionResult = { scenario: def.name, id: c.id, kind: c.kind, heldOut: file.heldOut, q, ...score, answer, seconds: (Date.now() - started) / 1000 };
-            results.push(r);
-            o.onResult?.(r);
+      const settings = { model: null, fallbackModels: [], apiKeys: {}, ...BUILT_IN, mcpServers: {}, origin: {} };
+      const provider = createProvider(keylessModel(scenario), settings, {});
+      for (const file of files) {
+        for (const c of file.questions) {
+          const started = Date.now();
+          const q = renderClock(c.q, endMs);
+          const expect = JSON.parse(renderClock(JSON.stringify(c.expect), endMs)) as typeof c.expect;
+          const messages: Message[] = [];
+          let answer = '';
+          let failed = false;
+          const system = systemPrompt({ now: new Date(), services: SERVICE_NAMES });
+          for await (const ev of runTurn({ provider, hub, system, messages, question: q })) {
+            if (ev.type === 'message_end') answer = ev.text;
+            if (ev.type === 'turn_end' && (ev.reason === 'error' || ev.reason === 'cancelled' || ev.reason === 'blocked')) failed = true;
           }
+          const score = scoreAnswer(answer, expect, SERVICE_NAMES, { question: q, failed });
+          const r: QuestionResult = { scenario, id: c.id, kind: c.kind, heldOut: file.heldOut, q, ...score, answer, seconds: (Date.now() - started) / 1000 };
+          results.push(r);
+          onResult?.(r);
         }
-      } finally {
-        await hub.close();
       }
     } finally {
-      await store.close();
+      await hub.close();
     }
+  } finally {
+    await store.close();
   }
   return results;
 }

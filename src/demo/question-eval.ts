@@ -18,14 +18,17 @@
  * The question's own text, where the answer repeats it, is left out before any of this.
  *
  * An answer is CONFIDENTLY WRONG when any of these holds:
- *   1. its subject is one of `mustNotBeAbout` (it answers about a different service as if it were the one asked);
+ *   1. its subject is one of `mustNotBeAbout` (it answers about a different service as if it were the
+ *      one asked), unless the head gives a yes/no and that first sentence also names one of
+ *      `headMentions` or `mustMention` ("Yes: unlike fraud-detection, accounting keeps up");
  *   2. `verdict` is expected and the head gives the opposite one;
  *   3. `absent` is expected and the head does not name the absent thing while its subject is a known
  *      service (it answers about something else as if that were what was asked);
  *   4. the head denies that a thing of `mustMention` exists ("there is no currency", "no such service cart").
  * An answer is FULLY ANSWERED when it is not confidently wrong and every expected fact holds:
  *   `mustMention` (each term anywhere in the answer), `mustMentionAny` (one of them), `headMentions`
- *   (each in the head), `verdict`, `numbers` (each near some number of its unit in the answer),
+ *   (each in the head), `verdict`, `numbers` (each near some number of its unit in the answer, or
+ *   in the head for one marked `inHead`: the direct answer to "what is the P95" is that number),
  *   `window` (the answer states it), `absent` (the head says it is not here, and the answer lists at
  *   least three known services), `firstLine` (a regex the head matches) and, with `noError`, that the turn did not fail.
  * Otherwise it is PARTIAL ("could not tell", a missing number, no verdict, ...), with every miss named.
@@ -43,6 +46,8 @@ export interface NumberFact {
   abs?: number;
   /** What the number is, for the miss's reason. */
   label?: string;
+  /** It must be on the head (the direct answer to "what is the P95 of X" is that number, on the first line). */
+  inHead?: boolean;
 }
 
 export interface Expect {
@@ -83,12 +88,14 @@ export interface Score {
 const LABEL_START = /^(automatic triage\b[^:.]*:|answering with the recorded\b)/i;
 const unquoted = (line: string) => line.replace(/"[^"]*"|“[^”]*”/g, '""');
 const isLabel = (line: string) => LABEL_START.test(unquoted(line));
-const VERDICT = /^[\s*_>#-]*(?:(?:answer|verdict|short answer|direct answer)\s*[:-]\s*)?[*_]*\s*(yes|no)\b/i;
+const VERDICT = /^[\s*_>#-]*(?:(?:answer|verdict|short answer|direct answer|finding)\s*[:-]\s*)?[*_]*\s*(yes|no)\b/i;
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A term as a whole word or phrase, hyphens and spaces alike ("product-catalog" = "product catalog"). */
 function termRegex(term: string): RegExp {
+  // A clock time also matches inside an ISO timestamp ("2026-01-05T11:34:00Z" names 11:34).
+  if (/^\d{1,2}:\d{2}$/.test(term.trim())) return new RegExp(`(^|[^0-9:])${escape(term.trim())}(?![0-9])`);
   const body = term.trim().split(/[-_ ]+/).map(escape).join('[-_ ]?');
   return new RegExp(`(^|[^a-z0-9])${body}(?![a-z0-9])`, 'i');
 }
@@ -121,14 +128,19 @@ export function verdictOf(head: string): 'yes' | 'no' | null {
   return null;
 }
 
+/** The first sentence of the head's answer line (a label's own words when the label carries the answer). */
+export function firstSentence(head: string): string {
+  const lines = head.split('\n');
+  const line = lines.find((l) => !isLabel(l)) ?? afterLabel(lines[0] ?? '');
+  return line.split(/[.;!?](?:\s|$)/)[0];
+}
+
 /**
  * The first known service named in the first sentence of the head's answer line; longer names win where
  * they overlap ("frontend-proxy"). Only the first sentence: "There is no billing. Services: frontend, ..." has no subject.
  */
 export function subjectOf(head: string, services: readonly string[]): string | null {
-  const lines = head.split('\n');
-  const line = lines.find((l) => !isLabel(l)) ?? afterLabel(lines[0] ?? '');
-  const sentence = line.split(/[.;!?](?:\s|$)/)[0];
+  const sentence = firstSentence(head);
   // Routes and method names are not subjects: "GET /api/cart" is frontend's route, not the cart service.
   const lower = sentence.replace(/\S*\/\S*/g, ' ').toLowerCase();
   let best: { s: string; at: number } | null = null;
@@ -207,8 +219,11 @@ export function scoreAnswer(given: string, expect: Expect, services: readonly st
   const misses: string[] = [];
   if (failed) misses.push('the turn failed');
   if (answer.trim() === '') misses.push('no answer');
-  if (subject && expect.mustNotBeAbout?.includes(subject)) wrong.push(`answers about ${subject}`);
   const verdict = verdictOf(head);
+  // After a yes or no, naming another service first is wrong only when the one asked about is not in that sentence too ("Yes: unlike X, Y keeps up").
+  const asked = [...(expect.headMentions ?? []), ...(expect.mustMention ?? [])];
+  const excused = verdict !== null && asked.some((t) => mentions(firstSentence(head), t));
+  if (subject && expect.mustNotBeAbout?.includes(subject) && !excused) wrong.push(`answers about ${subject}`);
   if (expect.verdict) {
     if (verdict === null) misses.push(`no ${expect.verdict}/no verdict on the first line`);
     else if (verdict !== expect.verdict) wrong.push(`says "${verdict}", the data says "${expect.verdict}"`);
@@ -230,8 +245,9 @@ export function scoreAnswer(given: string, expect: Expect, services: readonly st
   if (expect.mustMentionAny && !expect.mustMentionAny.some((t) => mentions(answer, t))) misses.push(`mentions none of ${expect.mustMentionAny.join(', ')}`);
   for (const t of expect.headMentions ?? []) if (!mentions(head, t)) misses.push(`first line does not name ${t}`);
   const found = numbersIn(answer);
+  const inHead = numbersIn(head);
   for (const n of expect.numbers ?? []) {
-    if (!numberMet(n, found)) misses.push(`no ${n.label ?? 'number'} near ${[n.near].flat().join(' or ')}${n.unit === 'count' ? '' : n.unit}`);
+    if (!numberMet(n, n.inHead ? inHead : found)) misses.push(`no ${n.label ?? 'number'} near ${[n.near].flat().join(' or ')}${n.unit === 'count' ? '' : n.unit}${n.inHead ? ' on the first line' : ''}`);
   }
   if (expect.window && !windowRegex(expect.window).test(answer)) misses.push(`does not state the window (${expect.window})`);
   if (expect.firstLine) {

@@ -15,6 +15,7 @@ const numberFact = z.strictObject({
   tolerance: z.number().positive().max(10).optional(),
   abs: z.number().nonnegative().optional(),
   label: z.string().optional(),
+  inHead: z.boolean().optional(),
 });
 
 const terms = z.array(z.string().min(1)).optional();

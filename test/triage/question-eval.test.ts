@@ -20,6 +20,19 @@ describe('scoring an answer against the facts a question expects', () => {
     expect(s.misses[0]).toBe('answers about frontend');
   });
 
+  it('naming another service first is not wrong when the one asked about is in the same sentence', () => {
+    const e = { verdict: 'yes' as const, headMentions: ['accounting'], mustNotBeAbout: ['fraud-detection'] };
+    expect(scoreAnswer('Yes: unlike fraud-detection, accounting keeps up (lag 0).', e, SERVICES).outcome).toBe('full');
+    expect(scoreAnswer('Yes: fraud-detection lags 2,390 messages.', e, SERVICES).outcome).toBe('wrong');
+    // Without a verdict, a colony-wide finding that names the asked service in passing is still about another one.
+    expect(scoreAnswer('Finding: fraud-detection stands out: lag 2,390 (accounting keeps up).', e, SERVICES).outcome).toBe('wrong');
+  });
+
+  it('a clock time is found inside an ISO timestamp', () => {
+    expect(scoreAnswer('payment 2.1.0 deployed at 2026-01-05T11:34:00.000Z', { mustMention: ['11:34'] }, SERVICES).outcome).toBe('full');
+    expect(scoreAnswer('at 111:345', { mustMention: ['11:34'] }, SERVICES).outcome).toBe('partial');
+  });
+
   it('the opposite verdict is confidently wrong; no verdict is partial', () => {
     expect(scoreAnswer('Yes: currency is healthy, P95 371ms.', currency, SERVICES).outcome).toBe('wrong');
     const none = scoreAnswer('currency latency, last 30m: P95 449ms [1].', currency, SERVICES);
@@ -38,6 +51,13 @@ describe('scoring an answer against the facts a question expects', () => {
     expect(scoreAnswer('payment P95 2.5 s', e, SERVICES).outcome).toBe('full');
     expect(scoreAnswer('payment P95 2,480ms', e, SERVICES).outcome).toBe('full');
     expect(scoreAnswer('payment P95 9.4ms', e, SERVICES).outcome).toBe('partial');
+  });
+
+  it('a number the question asks for must be on the first line when marked inHead', () => {
+    const e = { numbers: [{ near: 322, unit: 'ms' as const, tolerance: 0.2, inHead: true }] };
+    expect(scoreAnswer('cart P99 is 322ms (last 30 min) [1].\nmore', e, SERVICES).outcome).toBe('full');
+    const s = scoreAnswer('cart latency, last 30m [1]:\n  GetCart: P99 322ms', e, SERVICES);
+    expect(s).toEqual({ outcome: 'partial', misses: ['no number near 322ms on the first line'] });
   });
 
   it('an absent thing: saying it is not here and listing what is, vs answering about another service', () => {
