@@ -32,6 +32,9 @@ const program = new CoralCommand()
   .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
   .option('--model <provider:model>', 'console: the model (default: config, else the recorded investigation or automatic triage)')
   .option('-y, --yes', 'console: accept sending telemetry to a cloud model without asking (remembered per provider)')
+  .option('--since <duration>', 'console: the window questions are about, this far back from now (30m, 24h, 7d)')
+  .option('--from <time>', 'console: window start (ISO-8601, UTC unless an offset; 13:05 UTC today; now-2h)')
+  .option('--to <time>', 'console: window end, as --from (default now)')
   .action(async (opts, cmd: Command) => {
     if (cmd.args.length > 0) {
       // Commander's wording, with the nearest command suggested (or those there are).
@@ -98,6 +101,9 @@ program
   .option('--resume <id>', 'continue this conversation')
   .option('--record <file>', 'save the model\'s rounds so replay:<file> can play them')
   .option('--max-tool-rounds <n>', 'tool rounds before the model must answer (default 8)')
+  .option('--since <duration>', 'the window the question is about: this far back from now (30m, 24h, 7d); every tool call uses it')
+  .option('--from <time>', 'window start: ISO-8601 (UTC unless it has an offset), 13:05 (UTC, today), epoch seconds or ms, now-2h')
+  .option('--to <time>', 'window end, as --from (default now); alone, the window is --since (default 30m) back from it')
   .option('-y, --yes', 'accept sending telemetry to a cloud model without asking (remembered per provider)')
   .action(async (question, o) => (await import('./commands/ask.js')).ask(question, o));
 
@@ -163,8 +169,8 @@ function queryCommand(parent: CoralCommand, spec: string, description: string, s
     .command(spec)
     .description(description)
     .option('--since <duration>', 'how far back from now: 30m, 1h, 24h, 7d', since)
-    .option('--from <time>', 'window start: ISO-8601, epoch seconds or ms, now-2h; with --to instead of --since')
-    .option('--to <time>', 'window end (default now)')
+    .option('--from <time>', 'window start: ISO-8601 (UTC unless it has an offset), 13:05 (UTC, today), epoch seconds or ms, now-2h; runs to --to, else now')
+    .option('--to <time>', 'window end, as --from; alone, the window is --since back from it')
     .outputs(formats)
     .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb, or CORAL_COLONY / config colony.url)')
     .option('--clickhouse <url>', CLICKHOUSE_HELP)

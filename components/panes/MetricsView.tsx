@@ -7,7 +7,7 @@ import { fit, ms, plural, wrap } from './format.js';
 import { type Column, cell, droppedNote, layoutTable } from './table.js';
 
 interface Row { source: string; protocol: string; httpRoute: string | null; httpMethod: string | null; rpcService: string | null; rpcMethod: string | null; dbOperation: string | null; dbTable: string | null; requests: number; errorRate: number; p50Ms: number | null; p95Ms: number | null; p99Ms: number | null; percentilesAtLeast: boolean }
-interface Metrics { service: string; timeRange: string; sections: { rows: Row[] }[]; analysis: string; notes: string[]; unknownService?: string | null; args?: Record<string, unknown>; error?: string }
+interface Metrics { service: string; timeRange: string; window?: { label: string; absolute: boolean }; sections: { rows: Row[] }[]; analysis: string; notes: string[]; unknownService?: string | null; args?: Record<string, unknown>; error?: string }
 
 const op = (r: Row) => (r.protocol === 'http' ? httpOperation(r.httpMethod, r.httpRoute) : r.protocol === 'grpc' ? `${r.rpcService ? `${r.rpcService.split('.').pop()}/` : ''}${r.rpcMethod}${isStreamMethod(r.rpcMethod) ? ' (stream)' : ''}` : `${r.dbOperation ?? ''} ${r.dbTable ?? ''}`);
 const pct = (v: number | null, atLeast: boolean) => (v === null ? '' : `${atLeast ? '>' : ''}${ms(v)}`);
@@ -30,8 +30,9 @@ export function MetricsView({ width, height }: { width: number; height: number }
   if (!m) return <Text color="gray">{fit('No metrics yet: run :metrics <service>', width)}</Text>;
   if (m.error) return <Box flexDirection="column">{wrap(`✗ ${m.error}`, width).map((l, i) => <Text key={i} color={TAG_COLORS.error}>{l}</Text>)}</Box>;
   const rows = m.sections.flatMap((sec) => sec.rows);
+  const fixed = m.window?.absolute ? m.window.label : null;
   if (rows.length === 0) {
-    const text = m.unknownService ?? `No metrics for ${m.service} in the last ${m.timeRange} (try a wider --since, or drop a filter)`;
+    const text = m.unknownService ?? `No metrics for ${m.service} in ${fixed ?? `the last ${m.timeRange}`} (try a wider --since, or drop a filter)`;
     return <Box flexDirection="column">{wrap(text, width).map((l, i) => <Text key={i} color="gray">{l}</Text>)}</Box>;
   }
   const t = layoutTable(METRIC_COLUMNS, width);
@@ -42,7 +43,7 @@ export function MetricsView({ width, height }: { width: number; height: number }
   const room = rows.length > fits ? Math.max(0, fits - 1) : fits;
   return (
     <Box flexDirection="column">
-      <Text bold>{fit(`${m.service}, last ${m.timeRange} · ${plural(rows.length, 'operation')}`, width)}</Text>
+      <Text bold>{fit(`${m.service}, ${fixed ?? `last ${m.timeRange}`} · ${plural(rows.length, 'operation')}`, width)}</Text>
       <Text color="gray">{t.columns.map((c) => cell(c.title, c.width, c.align)).join(' ')}</Text>
       {rows.slice(0, room).map((r, i) => (
         <Text key={i}>

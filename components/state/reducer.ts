@@ -52,7 +52,10 @@ export function noTracesText(args: Record<string, unknown>): string {
   const since = typeof args.time_range === 'string' ? args.time_range : '1h';
   // A zero minimum is no limit: it must not send the user looking for a lower --min.
   const slower = typeof args.min_duration_ms === 'number' && args.min_duration_ms > 0 ? ` slower than ${args.min_duration_ms}ms` : '';
-  return `No traces for ${who}${slower} in the last ${since} (try a wider --since${slower ? ' or a lower --min' : ''})`;
+  const start = typeof args.start === 'string' ? args.start : null;
+  const end = typeof args.end === 'string' ? args.end : null;
+  const when = start || end ? `${start ?? `${since} before`} .. ${end ?? 'now'}` : `the last ${since}`;
+  return `No traces for ${who}${slower} in ${when} (try a wider --since${slower ? ' or a lower --min' : ''})`;
 }
 
 /**

@@ -48,6 +48,8 @@ export interface SummaryJson {
   lookFirst: string;
   /** Set when nothing is being received at all (then no service stands out). */
   intake?: string | null;
+  /** The window as the tool states it; `absolute` when start/end fixed it. */
+  window?: { label: string; absolute: boolean };
 }
 
 export interface SummaryViewState {

@@ -62,10 +62,12 @@ export function summaryLines(v: SummaryViewState, width: number, waiting?: strin
   const d = v.data;
   if (!d && waiting) return wrap(waiting, width).map((text) => ({ text, color: 'gray' }));
   if (!d) return wrap('No summary yet: run :summary [30m] for where to look first (the console runs one at startup).', width).map((text) => ({ text, color: 'gray' }));
-  const out: SummaryLine[] = [{ text: cut(`Last ${v.timeRange} (${hhmm(d.from)}-${hhmm(d.to)} UTC) against the ${v.timeRange} before`, width), bold: true }];
+  const fixed = d.window?.absolute ? d.window.label : null;
+  const heading = fixed ? `${fixed} against the window of the same length before` : `Last ${v.timeRange} (${hhmm(d.from)}-${hhmm(d.to)} UTC) against the ${v.timeRange} before`;
+  const out: SummaryLine[] = [{ text: cut(heading, width), bold: true }];
   const para = (text: string, style: Omit<SummaryLine, 'text'> = {}) => out.push(...wrap(text, width).map((t) => ({ text: t, ...style })));
   if (d.services.length === 0) {
-    para(`No services have sent telemetry in the last ${v.timeRange}.`, { color: 'gray' });
+    para(`No services have sent telemetry in ${fixed ?? `the last ${v.timeRange}`}.`, { color: 'gray' });
     para('Against a running colony this fills in as telemetry arrives; or widen the window: :summary 2h', { color: 'gray' });
     return out;
   }

@@ -11,3 +11,8 @@ export interface AskWindow {
   /** How the chat states it, e.g. "13:05-13:35 UTC (30 min), from --since 30m". */
   label: string;
 }
+
+/** The window arguments of a tool call: the turn's window when there is one, else `time_range` back from now. */
+export function windowToolArgs(w: AskWindow | undefined, timeRange: string): { start: string; end: string } | { time_range: string } {
+  return w ? { start: w.start, end: w.end } : { time_range: timeRange };
+}

@@ -51,12 +51,13 @@ export function registerColonyResources(server: McpServer, ctx: ToolContext, sce
 }
 
 /** The investigate prompt's text: where to start (the summary) and how to go on. */
-export function investigateText(a: { symptom?: string; service?: string; time_range?: string }): string {
-  const range = a.time_range ?? '30m';
+export function investigateText(a: { symptom?: string; service?: string; time_range?: string; start?: string; end?: string }): string {
+  const fixed = [a.start === undefined ? '' : `start "${a.start}"`, a.end === undefined ? '' : `end "${a.end}"`].filter(Boolean).join(', ');
+  const range = fixed ? `${fixed}${a.time_range && !(a.start && a.end) ? `, time_range "${a.time_range}"` : ''}` : `time_range "${a.time_range ?? '30m'}"`;
   const focus = a.service ? ` The user suspects the service "${a.service}".` : '';
   return [
     `Investigate ${a.symptom ? `this problem: ${a.symptom}` : 'what is going wrong right now'}.${focus}`,
-    `1. Start with coral_query_summary (time_range "${range}"): it compares the window with the one before and names what stands out.`,
+    `1. Start with coral_query_summary (${range}): it compares the window with the one before and names what stands out.${fixed ? ' Give every later call the same window.' : ''}`,
     '2. For the services it names, call coral_query_metrics (RED metrics by operation) and coral_query_traces (slow or failing traces, as span trees).',
     '3. Check coral_query_events for deploys, restarts or config changes near the onset, and coral_query_telemetry_logs for errors in the failing traces.',
     'Answer with the likely cause, the evidence (cite each tool result you used), and what to check next. Rows are tagged [eBPF] or [OTLP]: say which source shows what.',
@@ -68,6 +69,8 @@ export function registerColonyPrompts(server: McpServer): void {
     symptom: z.string().optional().describe('what the user sees, e.g. "checkout is slow"'),
     service: z.string().optional().describe('a service to focus on'),
     time_range: z.string().optional().describe('the window to examine: 30m (default), 1h, 24h'),
+    start: z.string().optional().describe('a fixed window\'s start, ISO 8601 (2025-12-02T13:05:00Z), instead of time_range'),
+    end: z.string().optional().describe('a fixed window\'s end, ISO 8601; with start alone the window runs to now'),
   };
   const prompt = server.registerPrompt('investigate', {
     title: 'Investigate an incident',

@@ -13,8 +13,9 @@ import { type AgentSession, type ColonyChoice, openAgentSession } from '../agent
 import { sessionSettings } from '../agent/session-settings.js';
 import { jsonForTerminal, terminalSafe } from '../core/terminal-text.js';
 import { type AskJson, citationsOf } from './ask-output.js';
+import { type WindowFlags, askWindowOf } from './window-flags.js';
 
-export interface AskOptions extends ColonyChoice {
+export interface AskOptions extends ColonyChoice, WindowFlags {
   model?: string;
   json?: boolean;
   /** Print the answer as it is written (the default on a terminal). */
@@ -48,6 +49,8 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   if (!question.trim()) throw new CoralError('The question is empty.', 'coral ask "why is checkout slow?"');
   if (o.json && (o.stream || o.events)) throw new CoralError(`--json and --${o.stream ? 'stream' : 'events'} cannot be combined.`, '--json prints one object at the end; --stream prints the answer as it is written; --events prints every agent event as a JSON line.');
   if (o.stream && o.events) throw new CoralError('--stream and --events cannot be combined.', '--stream prints the answer as it is written; --events prints every agent event as a JSON line.');
+  // Read before anything loads: a bad --from is refused at once.
+  const window = askWindowOf(o);
   let conversation: Conversation | null = null;
   let session: AgentSession;
   let setup;
@@ -80,6 +83,7 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   const warnings: string[] = [...setup.notes];
   if (!quiet) for (const n of setup.notes) err(`note: ${n}\n`);
   if (!quiet) err(`coral: ${provider.name === 'triage:automatic' ? 'no model configured: automatic triage' : provider.name.startsWith('replay:') ? `recorded investigation (${provider.name})` : `model ${provider.name}`} on ${session.colonyId}\n`);
+  if (!quiet && window) err(`coral: window ${window.label}\n`);
   for (const w of session.hub.warnings) {
     warnings.push(w);
     if (!quiet) err(`warning: ${w}\n`);
@@ -100,7 +104,7 @@ export async function ask(question: string, o: AskOptions): Promise<void> {
   let answeredBy = provider.name;
   let error: string | null = null;
   try {
-    for await (const ev of runTurn({ provider, hub: session.hub, system: session.system, messages: conversation.messages, question, maxToolRounds: settings.maxToolRounds, signal: abort.signal })) {
+    for await (const ev of runTurn({ provider, hub: session.hub, system: session.system, messages: conversation.messages, question, maxToolRounds: settings.maxToolRounds, signal: abort.signal, window })) {
       if (o.events) out(`${jsonForTerminal(ev)}\n`);
       track(ev);
       if (!quiet) show(ev);

@@ -1,9 +1,11 @@
 import { CoralError } from '../core/errors.js';
 import { ConsoleEngine, type EngineOptions } from '../console/engine.js';
 import { ensureConsent } from '../agent/consent.js';
+import { type WindowFlags, askWindowOf } from './window-flags.js';
 
 /** `coral` with no command: the investigation console. */
-export async function consoleCommand(opts: EngineOptions & { scenario?: string; yes?: boolean }): Promise<void> {
+export async function consoleCommand(opts: EngineOptions & WindowFlags & { scenario?: string; yes?: boolean }): Promise<void> {
+  const window = askWindowOf(opts);
   const demo = opts.scenario ?? opts.demo;
   if (demo && !opts.colony && !opts.db) {
     // Checked before the screen is taken: the list of scenarios is the useful answer.
@@ -14,7 +16,7 @@ export async function consoleCommand(opts: EngineOptions & { scenario?: string; 
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     throw new CoralError('The console needs a terminal (stdin and stdout must be a TTY).', 'For scripts and pipes use: coral ask "<question>" --demo payment-failure (or --json).');
   }
-  const engine = new ConsoleEngine({ ...opts, demo });
+  const engine = new ConsoleEngine({ ...opts, demo, window });
   const model = engine.prepare();
   // Asked here, on the normal screen, before the console takes it.
   if (model.cloud) await ensureConsent(model.name.split(':')[0], { yes: opts.yes });

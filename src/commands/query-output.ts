@@ -101,5 +101,8 @@ export function printToolOutput(tool: string, out: ToolOutput, format: OutputFor
   // Telemetry text is shown, never acted on by the terminal (terminal-text.ts).
   const safe = terminalSafeDeep(out);
   const rendered = format === 'table' ? asTable(tool, safe.structured) : null;
-  process.stdout.write(`${rendered ?? safe.text}\n`);
+  // A table has no heading of its own: the window it covers goes above it (the summary states its own).
+  const window = (safe.structured.window as { label?: unknown } | undefined)?.label;
+  const heading = rendered !== null && typeof window === 'string' && !Array.isArray(safe.structured.standOut) ? `Window: ${window}\n` : '';
+  process.stdout.write(`${heading}${rendered ?? safe.text}\n`);
 }

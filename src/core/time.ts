@@ -55,11 +55,15 @@ export function isoToNs(iso: string): Nanos {
   return BigInt(Date.parse(iso)) * 1_000_000n;
 }
 
-export const INSTANT_HINT = 'Use ISO-8601 (2025-12-02T10:30:00Z), epoch seconds (10 digits) or milliseconds (13 digits), or now-1h.';
+export const INSTANT_HINT = 'Use ISO-8601 (2025-12-02T10:30:00Z; no offset means UTC), a UTC clock time (13:05, today), epoch seconds (10 digits) or milliseconds (13 digits), or now-1h.';
+
+const DAY_NS = 86_400_000_000_000n;
 
 /**
- * Accepts ISO-8601, `now` or `now-<duration>`, and epoch seconds or milliseconds told apart by their
- * digit count (10 and 13 digits cover 2001-2286); any other digit count is refused as ambiguous.
+ * Accepts ISO-8601 (UTC without an offset), a clock time `13:05[:30]` (UTC like every time the CLI
+ * prints: today's, or yesterday's when today's is still to come), `now` or `now-<duration>`, and
+ * epoch seconds or milliseconds told apart by their digit count (10 and 13 digits cover 2001-2286);
+ * any other digit count is refused as ambiguous.
  */
 export function parseInstant(text: string, now: Nanos = nowNs()): Nanos {
   const trimmed = text.trim();
@@ -70,10 +74,14 @@ export function parseInstant(text: string, now: Nanos = nowNs()): Nanos {
     if (trimmed.length === 13) return BigInt(trimmed) * 1_000_000n;
     throw new CoralError(`Ambiguous time "${text}": ${trimmed.length} digits are neither epoch seconds (10) nor milliseconds (13).`, INSTANT_HINT);
   }
-  // Only ISO-8601-shaped text: Date.parse also guesses at forms like "12/2".
-  const ms = /^\d{4}-\d{2}-\d{2}/.test(trimmed) ? Date.parse(trimmed) : Number.NaN;
-  if (Number.isNaN(ms)) throw new CoralError(`Invalid time "${text}".`, INSTANT_HINT);
-  return BigInt(ms) * 1_000_000n;
+  if (/^\d{1,2}:\d{2}(:\d{2})?$/.test(trimmed)) {
+    const today = parseIso8601(`${nsToIso(now).slice(0, 10)}T${/^\d:/.test(trimmed) ? '0' : ''}${trimmed}`);
+    if (today === undefined) throw new CoralError(`Invalid time "${text}".`, INSTANT_HINT);
+    return today > now ? today - DAY_NS : today;
+  }
+  const ns = parseIso8601(trimmed);
+  if (ns === undefined) throw new CoralError(`Invalid time "${text}".`, INSTANT_HINT);
+  return ns;
 }
 
 /** The window `[now - since, now]`. */

@@ -44,7 +44,7 @@ async function checkCitizenship(client: Client, expectServices: boolean): Promis
   const { prompts } = await client.listPrompts();
   expect(prompts).toHaveLength(1);
   expect(prompts[0]).toMatchObject({ name: 'investigate' });
-  expect(prompts[0].arguments?.map((a) => a.name).sort()).toEqual(['service', 'symptom', 'time_range']);
+  expect(prompts[0].arguments?.map((a) => a.name).sort()).toEqual(['end', 'service', 'start', 'symptom', 'time_range']);
   const prompt = await client.getPrompt({ name: 'investigate', arguments: { symptom: 'checkout returns 500', service: 'checkout' } });
   const text = (prompt.messages[0].content as { text: string }).text;
   expect(text).toMatch(/^Investigate this problem: checkout returns 500\. The user suspects the service "checkout"\.\n1\. Start with coral_query_summary/);
@@ -53,6 +53,7 @@ async function checkCitizenship(client: Client, expectServices: boolean): Promis
 describe('investigate prompt text', () => {
   it('starts with the summary over the asked window, and works without arguments', () => {
     expect(investigateText({ time_range: '2h' })).toMatch(/^Investigate what is going wrong right now\.\n1\. Start with coral_query_summary \(time_range "2h"\)/);
+    expect(investigateText({ start: '2025-12-02T13:05:00Z', end: '2025-12-02T13:35:00Z' })).toMatch(/^Investigate .*\n1\. Start with coral_query_summary \(start "2025-12-02T13:05:00Z", end "2025-12-02T13:35:00Z"\): .* Give every later call the same window\./);
   });
 });
 

@@ -100,3 +100,18 @@ describe('formatWindow: the window as headings state it', () => {
     expect(formatSpan(500_000_000n - 1n)).toBe('500ms');
   });
 });
+
+describe('parseInstant: clock times and ISO without an offset are UTC, like the times the CLI prints', () => {
+  const now = BigInt(Date.parse('2026-11-27T18:00:00Z')) * 1_000_000n;
+  const at = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
+  it('reads 13:05 as today, and a clock time still to come as yesterday', () => {
+    expect(parseInstant('13:05', now)).toBe(at('2026-11-27T13:05:00Z'));
+    expect(parseInstant('9:30:15', now)).toBe(at('2026-11-27T09:30:15Z'));
+    expect(parseInstant('19:00', now)).toBe(at('2026-11-26T19:00:00Z'));
+    expect(() => parseInstant('25:00', now)).toThrow(/Invalid time "25:00"/);
+  });
+  it('reads ISO without an offset as UTC, whatever the host zone', () => {
+    expect(parseInstant('2025-12-02T10:30', now)).toBe(at('2025-12-02T10:30:00Z'));
+    expect(parseInstant('2025-12-02 10:30:00+01:00', now)).toBe(at('2025-12-02T09:30:00Z'));
+  });
+});

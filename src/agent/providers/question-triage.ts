@@ -118,11 +118,8 @@ export class QuestionTriageProvider implements ModelProvider {
   private async *firstPass(req: ModelRequest, u: Understanding, ctx: PlanContext, signal: AbortSignal): AsyncIterable<ModelChunk> {
     const w = fixedWindow(u, ctx);
     let headed = false;
-    for await (const chunk of this.general.generate(req, signal)) {
-      if (chunk.type === 'tool_call' && w?.timeRange) {
-        yield { type: 'tool_call', call: { ...chunk.call, args: { ...chunk.call.args, time_range: w.timeRange } } };
-        continue;
-      }
+    // The words' window goes to the first pass as a flags' window would (start/end on every call).
+    for await (const chunk of this.general.generate({ ...req, window: w?.window ?? req.window }, signal)) {
       if (chunk.type === 'text' && !headed) {
         headed = true;
         yield { type: 'text', text: `${firstPassHeadline(u, turnResults(req.messages).find((r) => r.name === 'coral_query_summary'))}\n\n` };

@@ -1,3 +1,4 @@
+import { type AskWindow, windowToolArgs } from '../ask-window.js';
 import type { Message, ToolResult } from '../events.js';
 import type { ModelChunk, ModelProvider, ModelRequest } from './types.js';
 
@@ -44,10 +45,10 @@ const sendsNothing = (s: StandOut) => s.signals.some((x) => x.startsWith('sends 
  * The traces worth reading: for a slowdown the slow ones (a little under the current P95), else the most
  * recent; for a callee that sends no telemetry, its callers' failing calls (the only place it shows).
  */
-function traceArgs(top: StandOut, standOut: readonly StandOut[]): Record<string, unknown> {
+function traceArgs(top: StandOut, standOut: readonly StandOut[], window?: AskWindow): Record<string, unknown> {
   const caller = sendsNothing(top) ? standOut.find((s) => s.explainedBy === top.service) : undefined;
-  if (caller) return { service: caller.service, time_range: '30m', max_traces: 3, order: 'errors' };
-  const args: Record<string, unknown> = { service: top.service, time_range: '30m', max_traces: 3 };
+  if (caller) return { service: caller.service, ...windowToolArgs(window, '30m'), max_traces: 3, order: 'errors' };
+  const args: Record<string, unknown> = { service: top.service, ...windowToolArgs(window, '30m'), max_traces: 3 };
   if (top.slower && !top.failing && top.p95Ms) args.min_duration_ms = Math.max(1, Math.round(top.p95Ms * 0.8));
   return args;
 }
@@ -101,7 +102,7 @@ export class TriageProvider implements ModelProvider {
     const mayCall = req.tools.length > 0 && req.toolChoice !== 'none';
     const summary = done.find((r) => r.name === 'coral_query_summary');
     if (!summary) {
-      if (mayCall && req.tools.some((t) => t.name === 'coral_query_summary')) yield { type: 'tool_call', call: { id: id(1), name: 'coral_query_summary', args: {} } };
+      if (mayCall && req.tools.some((t) => t.name === 'coral_query_summary')) yield { type: 'tool_call', call: { id: id(1), name: 'coral_query_summary', args: req.window ? windowToolArgs(req.window, '30m') : {} } };
       else yield { type: 'text', text: 'Automatic triage (no model configured): the colony tools are not available, so there is nothing to triage.' };
       return;
     }
@@ -109,10 +110,10 @@ export class TriageProvider implements ModelProvider {
     const top = standOut[0];
     const metrics = done.find((r) => r.name === 'coral_query_metrics');
     if (top && !metrics && mayCall) {
-      yield { type: 'tool_call', call: { id: id(2), name: 'coral_query_metrics', args: { service: top.service, time_range: '30m' } } };
-      yield { type: 'tool_call', call: { id: id(3), name: 'coral_query_traces', args: traceArgs(top, standOut) } };
+      yield { type: 'tool_call', call: { id: id(2), name: 'coral_query_metrics', args: { service: top.service, ...windowToolArgs(req.window, '30m') } } };
+      yield { type: 'tool_call', call: { id: id(3), name: 'coral_query_traces', args: traceArgs(top, standOut, req.window) } };
       if (req.tools.some((t) => t.name === 'coral_query_breakdown')) {
-        yield { type: 'tool_call', call: { id: id(4), name: 'coral_query_breakdown', args: { service: top.service, time_range: '30m' } } };
+        yield { type: 'tool_call', call: { id: id(4), name: 'coral_query_breakdown', args: { service: top.service, ...windowToolArgs(req.window, '30m') } } };
       }
       return;
     }

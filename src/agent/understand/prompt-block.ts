@@ -13,7 +13,8 @@ export function resolvedBlock(u: Understanding, nowMs: number, flagWindow?: AskW
   if (u.services.length > 0) lines.push(`- services: ${u.services.map((s) => (s.exact ? s.name : `${s.name} (typed "${s.typed}")`)).join(', ')}`);
   if (u.route) lines.push(`- route: ${u.route.method ? `${u.route.method} ` : ''}${u.route.path} (answer from the service that serves it)`);
   if (u.operation) lines.push(`- operation: ${u.operation}`);
-  if (flagWindow) lines.push(`- window: ${flagWindow.label}; start ${flagWindow.start}, end ${flagWindow.end} (pass them as start/end)`);
+  // A window from flags is stated by the loop's own instruction (windowInstruction); it wins over the words.
+  if (flagWindow) lines.push(`- window: ${flagWindow.label} (from the flags; the question's time words, if any, are overridden)`);
   else if (u.window?.kind === 'anchor') lines.push(`- window: ${u.window.mode === 'around' ? 'before and after' : 'since'} the ${u.window.anchor} ("${u.window.words}"): find its time (coral_query_summary or coral_query_events), then use start/end`);
   else if (u.window) {
     const w = resolveWindow(u.window, nowMs);

@@ -119,7 +119,9 @@ export const summaryTool = defineTool({
       const first = top[0];
       const when = first.onset ? `; started ~${first.onset.slice(11, 16)}` : '';
       const trigger = first.trigger ? `, just after the ${first.trigger}` : '';
-      lookFirst = `Where to look first: ${first.service} (${first.signals[0]})${when}${trigger}. Next: coral_query_metrics {"service": "${first.service}"} and coral_query_traces {"service": "${first.service}"}.`;
+      // A fixed window goes into the next calls too: without it they would count back from now.
+      const args = `{"service": "${first.service}"${range.absolute ? `, "start": "${nsToIso(range.fromNs)}", "end": "${nsToIso(range.toNs)}"` : ''}}`;
+      lookFirst = `Where to look first: ${first.service} (${first.signals[0]})${when}${trigger}. Next: coral_query_metrics ${args} and coral_query_traces ${args}.`;
       lines.push('', lookFirst);
     }
     if (changes.length > 0) {

@@ -33,7 +33,8 @@ describe('start/end beside time_range', () => {
     expect(now.structured.matchedTraces).toBe(then.structured.matchedTraces);
     expect((now.structured.traces as unknown[]).length).toBeGreaterThan(0);
     expect(now.text.split('\n')[0]).toBe("Traces for service 'checkout' (2025-12-02 10:30-10:40 UTC (10 min)), failing first, then slowest:");
-    expect(now.structured.window).toEqual({ start: START, end: END, label: '2025-12-02 10:30-10:40 UTC (10 min)' });
+    expect(now.structured.window).toEqual({ start: START, end: END, label: '2025-12-02 10:30-10:40 UTC (10 min)', absolute: true });
+    expect(then.structured.window).toMatchObject({ label: 'last 10m', absolute: false });
     // time_range alone counts back from now: a month later it finds nothing.
     const relative = await later.call('coral_query_traces', { service: 'checkout', time_range: '10m' });
     expect(relative.structured.matchedTraces).toBe(0);
@@ -73,6 +74,13 @@ describe('start/end beside time_range', () => {
     expect(r.text.split('\n')[0]).toBe('Colony summary, 2025-12-02 10:34-10:40 UTC (6 min), compared with the 6 min before.');
     const services = r.structured.services as { service: string; ratePerSec: number }[];
     expect(services.length).toBeGreaterThan(0);
+  });
+
+  it('the summary\'s next calls carry an absolute window, so that following them stays in it', async () => {
+    // Ending as the data ends: no intake silence, a service stands out.
+    const window = { start: '2025-12-02T10:25:00Z', end: '2025-12-02T10:35:01Z' };
+    const r = await later.call('coral_query_summary', window);
+    expect(r.structured.lookFirst).toMatch(/Next: coral_query_metrics \{"service": "[\w-]+", "start": "2025-12-02T10:25:00\.000Z", "end": "2025-12-02T10:35:01\.000Z"\}/);
   });
 
   it('refuses end before start, unreadable times and windows away from the data, saying what is accepted', async () => {
