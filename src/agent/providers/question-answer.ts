@@ -221,7 +221,20 @@ function compareLines(u: Understanding, a: ResolvedWindow, results: readonly Cit
   const after = (svc: string) => results.find((r) => r.name === 'coral_query_metrics' && r.args.service === svc && r.args.start === c.after.start);
   const p = (u.percentiles.find((x) => [50, 95, 99].includes(x)) ?? 95) as 50 | 95 | 99;
   const lines: string[] = [];
+  const errorsAsked = u.signals.includes('errors') && !u.signals.includes('latency');
   for (const s of u.services.slice(0, 3)) {
+    if (errorsAsked && before(s.name) && after(s.name)) {
+      const rate = (r: Cited | undefined) => {
+        const rows = servedRows(r);
+        const src = rows[0]?.source;
+        const mine = rows.filter((x) => x.source === src);
+        const n = mine.reduce((a, x) => a + x.requests, 0);
+        return n === 0 ? null : { rate: mine.reduce((a, x) => a + x.errors, 0) / n, n };
+      };
+      const [e0, e1] = [rate(before(s.name)), rate(after(s.name))];
+      lines.push(`${stated(s)} error rate: ${e0 ? `${formatPercent(e0.rate)} of ${formatCount(e0.n)} requests` : 'no requests'} before, ${e1 ? `${formatPercent(e1.rate)} of ${formatCount(e1.n)} requests` : 'no requests'} after the ${when}${cite(before(s.name))}${cite(after(s.name))}.`);
+      continue;
+    }
     const b = servedRows(before(s.name))[0];
     const aft = servedRows(after(s.name))[0];
     if (before(s.name) && after(s.name)) {
@@ -280,7 +293,10 @@ export function composeAnswer(i: AnswerInput): string {
   const summary = i.anchored && !i.anchored.compare ? summaries[summaries.length - 1] : summaries[0];
   const topo = results.find((r) => r.name === 'coral_get_service_topology');
   const states = summaryStates(summary);
-  const metricsOf = (svc: string) => results.find((r) => r.name === 'coral_query_metrics' && r.args.service === svc && !r.args.protocol);
+  // A service's own metrics over the answer's window, not the before/after reads of a comparison.
+  const c = i.anchored?.compare;
+  const aside = (r: Cited) => c !== undefined && (r.args.end === c.before.end || r.args.start === c.after.start);
+  const metricsOf = (svc: string) => results.find((r) => r.name === 'coral_query_metrics' && r.args.service === svc && !r.args.protocol && !aside(r));
   const body: string[] = [];
   let head: string | null = absentLine(u, i.services);
   const missing = missingInfra(u, topo, i.services);
