@@ -65,7 +65,7 @@ function serviceHeadline(u: Understanding, s: ServiceState, m: Cited | undefined
     return `No: ${who} is ${word === 'healthy' ? 'healthy' : `${word} (${healthReason(s)})`}${s.chronic ? ', and that is not new' : ''}${other}${cite(summary)}.`;
   }
   if (u.kind === 'verdict' || (u.polarity !== null && u.kind !== 'saturation')) return `${verdict(u.question, s)}: ${who} is ${word}: ${why}.`;
-  if (u.kind === 'number') return numberHeadline(u, who, s, m, summary);
+  if (u.kind === 'number' || (u.kind === 'status' && u.signals.some((x) => x === 'latency' || x === 'errors' || x === 'traffic'))) return numberHeadline(u, who, s, m, summary);
   const cause = causeOf(s, summary);
   return `${who} is ${word}: ${why}${cause ? `; the likeliest cause is ${cause.service}, which stands out first: ${healthReason(cause)}${cite(summary)}` : ''}.`;
 }
@@ -80,6 +80,12 @@ function causeOf(s: ServiceState, summary: Cited | undefined): ServiceState | un
 
 function numberHeadline(u: Understanding, who: string, s: ServiceState, m: Cited | undefined, summary: Cited | undefined): string {
   const sig = new Set(u.signals);
+  if (/\b(restart\w*|crash\w*|oom\w*)\b/i.test(u.question)) {
+    const events = ((summary?.structured?.events ?? []) as SummaryEvent[]).filter((e) => e.serviceName === s.service && /restart|crash/.test(e.kind));
+    const said = Number(/\((\d+) restarts?\)/.exec(s.signals.join(' '))?.[1] ?? Number.NaN);
+    const n = Number.isNaN(said) ? events.length : said;
+    return `${who}: ${n} restart${n === 1 ? '' : 's'} in this window${events.length > 0 ? ` (the latest at ${events[0].time.slice(11, 16)} UTC)` : ''}${cite(summary)}.`;
+  }
   if (sig.has('errors')) return `${who}: error rate ${formatPercent(s.errorRate)} (${formatCount(Math.round(s.errorRate * s.requests))} of ${formatCount(s.requests)} requests)${s.prevErrorRate !== null ? `, was ${formatPercent(s.prevErrorRate)}` : ''}${cite(summary)}.`;
   if (sig.has('traffic') && !sig.has('latency')) return `${who}: ${s.ratePerSec.toFixed(2)} requests/s (${formatCount(s.requests)} requests)${s.prevRatePerSec !== null ? `, was ${s.prevRatePerSec.toFixed(2)}/s` : ''}${cite(summary)}.`;
   const p = u.percentiles.find((x) => [50, 99].includes(x));
@@ -216,7 +222,7 @@ function change(a: number | null, b: number | null): string {
 function compareLines(u: Understanding, a: ResolvedWindow, results: readonly Cited[], first: Cited | undefined): string[] {
   const c = a.compare;
   if (!c) return [];
-  const when = `${c.anchor.title} at ${c.anchor.time.slice(11, 16)} UTC`;
+  const when = c.anchor.service ? `${c.anchor.title} at ${c.anchor.time.slice(11, 16)} UTC` : c.anchor.title;
   const before = (svc: string) => results.find((r) => r.name === 'coral_query_metrics' && r.args.service === svc && r.args.end === c.before.end);
   const after = (svc: string) => results.find((r) => r.name === 'coral_query_metrics' && r.args.service === svc && r.args.start === c.after.start);
   const p = (u.percentiles.find((x) => [50, 95, 99].includes(x)) ?? 95) as 50 | 95 | 99;

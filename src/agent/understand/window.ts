@@ -12,7 +12,7 @@ export type WindowWords =
   | { kind: 'last'; seconds: number; words: string }
   | { kind: 'clock'; from: number; to: number | null; words: string }
   | { kind: 'yesterday'; words: string }
-  | { kind: 'anchor'; anchor: AnchorKind; mode: 'around' | 'since'; words: string };
+  | { kind: 'anchor'; anchor: AnchorKind; mode: 'around' | 'since'; words: string; at?: number };
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, sec: 1, secs: 1, second: 1, seconds: 1, m: 60, min: 60, mins: 60, minute: 60, minutes: 60, h: 3600, hr: 3600, hrs: 3600, hour: 3600, hours: 3600, d: 86400, day: 86400, days: 86400, w: 604800, week: 604800, weeks: 604800 };
 const NUMBER_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, few: 5, five: 5, ten: 10, fifteen: 15, twenty: 20, thirty: 30, 'half an': 0.5, half: 0.5, couple: 2, 'a couple of': 2 };
@@ -48,6 +48,10 @@ export function windowWords(question: string): WindowWords | null {
   const around = /\bbefore (?:and|vs\.?|versus|\/) after\b(.*)|\b(?:before|after) (?:and|vs\.?|versus) (?:before|after)\b(.*)|\baround the\b(.*)/.exec(q);
   if (around) {
     const rest = around[1] ?? around[2] ?? around[3] ?? '';
+    // "before and after 13:20": anchored on that clock time (UTC).
+    const clock = new RegExp(String.raw`^\s*(?:the\s+)?${CLOCK}`).exec(rest);
+    const at = clock ? minutesOf(clock[1], clock[2] ?? '00', clock[3]) : null;
+    if (clock && at !== null) return { kind: 'anchor', anchor: 'change', mode: 'around', words: around[0].trim(), at };
     return { kind: 'anchor', anchor: anchorKind(rest) ?? 'incident', mode: 'around', words: around[0].trim() };
   }
   const between = BETWEEN.exec(q);
@@ -159,7 +163,9 @@ export function resolveWindow(w: WindowWords, nowMs: number, anchors: readonly A
     if (end <= start) return null;
     return { window: askWindow(start, end, how), timeRange: w.to === null ? durationText(Math.max(60, Math.round((nowMs - start) / MIN_MS) * 60)) : null };
   }
-  const anchor = pickAnchor(w.anchor, anchors, services);
+  const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
+  const clockAt = w.at === undefined ? undefined : today + w.at * MIN_MS - (today + w.at * MIN_MS > nowMs ? DAY_MS : 0);
+  const anchor = clockAt !== undefined ? { kind: w.anchor, time: iso(clockAt), service: '', title: `${hhmm(clockAt)} UTC` } : pickAnchor(w.anchor, anchors, services);
   if (!anchor) return null;
   const at = Date.parse(anchor.time);
   if (w.mode === 'since') {
@@ -168,7 +174,8 @@ export function resolveWindow(w: WindowWords, nowMs: number, anchors: readonly A
   }
   // Equal windows either side, at most 30 minutes, ending now at the latest.
   const len = Math.max(MIN_MS, Math.min(30 * MIN_MS, nowMs - at));
-  const before = askWindow(at - len, at, `before the ${anchor.kind} at ${hhmm(at)} UTC`);
-  const after = askWindow(at, at + len, `after the ${anchor.kind} at ${hhmm(at)} UTC`);
+  const what = anchor.service ? `the ${anchor.kind} at ${hhmm(at)} UTC` : `${hhmm(at)} UTC`;
+  const before = askWindow(at - len, at, `before ${what}`);
+  const after = askWindow(at, at + len, `after ${what}`);
   return { window: askWindow(at - len, at + len, how), timeRange: null, compare: { before, after, anchor } };
 }

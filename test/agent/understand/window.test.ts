@@ -36,6 +36,8 @@ describe('windowWords and resolveWindow', () => {
     // No deploy known: nothing to anchor on, said by the caller rather than guessed.
     expect(at('before and after the deploy')).toBeNull();
     expect(windowWords('before and after the incident started')).toMatchObject({ kind: 'anchor', anchor: 'incident', mode: 'around' });
+    // A clock time needs no anchor from the colony.
+    expect(at('checkout p95 before and after 13:26')?.compare).toMatchObject({ before: { start: '2026-11-27T13:12:00Z', end: '2026-11-27T13:26:00Z' }, after: { end: '2026-11-27T13:40:00Z' } });
   });
 
   it('labels the window with where it came from', () => {
