@@ -12,10 +12,10 @@
  * - The answer's SUBJECT is the first known service named in the first sentence of the head's answer
  *   line (longest names first, so "frontend-proxy" is not read as "frontend"; routes such as
  *   "GET /api/cart" are not services); none when that sentence names no known service.
- * - A VERDICT is the head (after an optional "Answer:", "Verdict:", "**" or similar) beginning with
- *   "yes" or "no" as a word.
+ * - A VERDICT is the head (after an optional "Answer:", "Verdict:", "Finding:", "**" or similar)
+ *   beginning with "yes" or "no" as a word ("Not healthy" is no verdict).
  *
- * The question's own text, where the answer repeats it, is left out before any of this.
+ * The question's own text, where the answer quotes it ("..." or “...”), is left out before any of this.
  *
  * An answer is CONFIDENTLY WRONG when any of these holds:
  *   1. its subject is one of `mustNotBeAbout` (it answers about a different service as if it were the
@@ -30,8 +30,13 @@
  *   (each in the head), `verdict`, `numbers` (each near some number of its unit in the answer, or
  *   in the head for one marked `inHead`: the direct answer to "what is the P95" is that number),
  *   `window` (the answer states it), `absent` (the head says it is not here, and the answer lists at
- *   least three known services), `firstLine` (a regex the head matches) and, with `noError`, that the turn did not fail.
+ *   least three known services), `firstLine` (a regex the head matches), and the turn did not fail.
  * Otherwise it is PARTIAL ("could not tell", a missing number, no verdict, ...), with every miss named.
+ *
+ * The expected numbers come from the tools' own answers on each scenario, in windows relative to the
+ * hour's end, with a tolerance (15% unless the question says): the demo is shifted to end at load time,
+ * so only relative windows are stable, and a clock time in a question is written relative to the
+ * loaded hour (`renderClock`).
  */
 
 export type Unit = 'ms' | '%' | '/s' | 'count';
@@ -211,7 +216,7 @@ const NOT_HERE = /\b(no|not|isn't|is not|doesn't|does not|don't|unknown|absent|n
 export function scoreAnswer(given: string, expect: Expect, services: readonly string[], o: { question?: string; failed?: boolean } = {}): Score {
   // An answer that repeats the question does not thereby mention what the question names.
   const q = o.question?.trim();
-  const answer = q ? given.split(q).join('…') : given;
+  const answer = q ? given.split(`"${q}"`).join('"…"').split(`“${q}”`).join('“…”') : given;
   const failed = o.failed === true;
   const head = headOf(answer);
   const subject = subjectOf(head, services);

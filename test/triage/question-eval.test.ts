@@ -73,6 +73,10 @@ describe('scoring an answer against the facts a question expects', () => {
     expect(s).toEqual({ outcome: 'partial', misses: ['does not mention currency'] });
   });
 
+  it('the question unquoted in the answer is the answer\'s own words', () => {
+    expect(scoreAnswer('cart p95 is 3.05ms over the last 30 min.', { headMentions: ['cart'] }, SERVICES, { question: 'cart p95' }).outcome).toBe('full');
+  });
+
   it('denying that a named thing exists is confidently wrong', () => {
     const s = scoreAnswer('There is no currency service here; the closest is cart.', { mustMention: ['currency'] }, SERVICES);
     expect(s.outcome).toBe('wrong');
