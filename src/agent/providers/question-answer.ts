@@ -80,6 +80,7 @@ function causeOf(s: ServiceState, summary: Cited | undefined): ServiceState | un
 
 function numberHeadline(u: Understanding, who: string, s: ServiceState, m: Cited | undefined, summary: Cited | undefined): string {
   const sig = new Set(u.signals);
+  if (s.requests === 0 && !/\b(restart|crash|oom)/i.test(u.question)) return `${who}: no requests in this window, so no figure to give; ${healthWord(s)}: ${healthReason(s)}${cite(summary)}.`;
   if (/\b(restart\w*|crash\w*|oom\w*)\b/i.test(u.question)) {
     const events = ((summary?.structured?.events ?? []) as SummaryEvent[]).filter((e) => e.serviceName === s.service && /restart|crash/.test(e.kind));
     const said = Number(/\((\d+) restarts?\)/.exec(s.signals.join(' '))?.[1] ?? Number.NaN);
