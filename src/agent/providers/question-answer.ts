@@ -81,6 +81,8 @@ function causeOf(s: ServiceState, summary: Cited | undefined): ServiceState | un
 function numberHeadline(u: Understanding, who: string, s: ServiceState, m: Cited | undefined, summary: Cited | undefined): string {
   const sig = new Set(u.signals);
   if (s.requests === 0 && !/\b(restart|crash|oom)/i.test(u.question)) return `${who}: no requests in this window, so no figure to give; ${healthWord(s)}: ${healthReason(s)}${cite(summary)}.`;
+  const queue = s.signals.find((x) => /^(messages wait|consumer lag)/.test(x));
+  if (queue && /\b(wait\w*|lag\w*|delay\w*|behind|backlog\w*|queue\w*)\b/i.test(u.question)) return `${who}: ${queue}${cite(summary)}.`;
   if (/\b(restart\w*|crash\w*|oom\w*)\b/i.test(u.question)) {
     const events = ((summary?.structured?.events ?? []) as SummaryEvent[]).filter((e) => e.serviceName === s.service && /restart|crash/.test(e.kind));
     const said = Number(/\((\d+) restarts?\)/.exec(s.signals.join(' '))?.[1] ?? Number.NaN);
@@ -140,7 +142,7 @@ function gaugeLines(results: readonly Cited[]): string[] {
 }
 
 /** Infrastructure words that name a kind of thing ("the queue"), not one product. */
-const GENERIC_INFRA = new Set(['queue', 'queues', 'topic', 'broker', 'messaging', 'consumer', 'consumers', 'database', 'databases', 'db', 'sql', 'cache']);
+const GENERIC_INFRA = new Set(['queue', 'queues', 'topic', 'broker', 'messaging', 'pipeline', 'consumer', 'consumers', 'database', 'databases', 'db', 'sql', 'cache']);
 /** Products known by another name in telemetry: valkey speaks redis, postgres is postgresql. */
 const SAME_AS: Record<string, string[]> = { redis: ['redis', 'valkey'], valkey: ['valkey', 'redis'], postgres: ['postgres'], postgresql: ['postgres'], mongo: ['mongo'], rabbit: ['rabbitmq'] };
 
