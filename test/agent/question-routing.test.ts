@@ -49,7 +49,8 @@ describe('a recorded investigation answers only its own question', () => {
     expect(second.answer).toMatch(/^cart: P99 \S+ on its busiest operation oteldemo\.CartService\/GetCart .*\[2\]/);
     expect(second.answer).not.toMatch(/checkouts fail/);
     // cart's P99 from both sources, each as the tool reported it, cited.
-    const rows = ((second.finished[1].structured?.sections ?? []) as { rows: { source: string; p99Ms: number }[] }[]).flatMap((s) => s.rows);
+    const metrics = second.finished.find((f) => f.tool === 'coral_query_metrics');
+    const rows = ((metrics?.structured?.sections ?? []) as { rows: { source: string; p99Ms: number }[] }[]).flatMap((s) => s.rows);
     expect(new Set(rows.map((r) => r.source))).toEqual(new Set(['ebpf', 'otlp']));
     expect(second.answer).toMatch(/\[eBPF\] oteldemo\.CartService\/GetCart: P99 \S+, \S+ errors over/);
     expect(second.answer).toMatch(/\[OTLP\] oteldemo\.CartService\/GetCart: P99 \S+, \S+ errors over/);
@@ -69,6 +70,14 @@ describe('a recorded investigation answers only its own question', () => {
 });
 
 
+/**
+ * A known gap, expected to fail until the detection side closes it (issue #27): the metrics tool counts
+ * no requests for a consumer-only service (fraud-detection's spans are CONSUMER spans), so its
+ * operations cannot be listed (its P95 comes from the summary).
+ */
+const KNOWN_GAPS = new Set(['consumer-lag latency']);
+const gap = (scenario: string, question: string) => (KNOWN_GAPS.has(`${scenario} ${question}`) ? it.fails : it);
+
 describe.each(SCENARIOS.map((s) => s.name))('automatic triage answers questions about a named service: %s', (scenario) => {
   let session: AgentSession;
   const service = readMeta(scenario).truth.culprits[0] ?? 'checkout';
@@ -78,7 +87,7 @@ describe.each(SCENARIOS.map((s) => s.name))('automatic triage answers questions 
   }, 60_000);
   afterAll(() => session.close());
 
-  it(`latency of ${service}`, async () => {
+  gap(scenario, 'latency')(`latency of ${service}`, async () => {
     const r = await turn(session, triage(), [], `what is the latency of ${service}?`);
     expect(r.started.map((s) => s.tool)).toEqual(['coral_query_summary', 'coral_query_metrics']);
     expect(r.answer).toMatch(new RegExp(`^${service}: P95 \\S+ .*\\[1\\]\\.\\n`));
