@@ -15,6 +15,9 @@ export interface MetricRow {
   p50Ms: number | null; p95Ms: number | null; p99Ms: number | null;
 }
 
+/** A result's citation, " [n]", or nothing. */
+export const cite = (r: Cited | undefined) => (r ? ` [${r.n}]` : '');
+
 export const tagOf = (source: string) => (source === 'ebpf' ? '[eBPF]' : '[OTLP]');
 export const ms = (v: number | null) => (v === null ? 'n/a' : formatMs(v));
 
