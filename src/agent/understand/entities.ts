@@ -69,7 +69,8 @@ function nameIn(phrase: string): string | null {
 const GENERIC_PARTS = new Set(['provider', 'service', 'server', 'api', 'app', 'web', 'product', 'detection', 'proxy']);
 
 const HTTP_METHOD = /^(get|post|put|delete|patch|head|options)$/i;
-const ROUTE = /(?:\b(get|post|put|delete|patch|head|options)\s+)?(\/[A-Za-z0-9_\-/[\]{}:.]*)/i;
+// A path starts a word and has two characters at least after its slash ("y/n" is no route).
+const ROUTE = /(?:\b(get|post|put|delete|patch|head|options)\s+)?(?:^|(?<=\s))(\/[A-Za-z0-9_\-[\]{}:.][A-Za-z0-9_\-/[\]{}:.]+)/i;
 
 /** The words of a question, lower case, apostrophes and punctuation dropped (hyphens kept inside words). */
 export function words(question: string): string[] {
@@ -129,18 +130,18 @@ export function entities(question: string, services: readonly string[]): Entitie
   const matched = found.sort((a, b) => a.at - b.at).map((f) => f.match).filter((m, i, all) => all.findIndex((x) => x.name === m.name) === i);
   const infra = w.filter((x) => INFRA_WORDS[x] !== undefined).map((word) => ({ word, kind: INFRA_WORDS[word] }));
   const q = question.toLowerCase().replace(/[’']/g, "'").trim();
+  const op = /\b((?:[A-Z][a-z0-9]+){2,})\b/.exec(question.replace(/\b(?:[a-z]+\.)?[A-Z]\w*Service\b/g, ''));
   const absent = new Set<string>();
   for (const re of NAME_SLOTS) {
     for (const m of q.matchAll(re)) {
       const cand = nameIn(m[1]);
-      if (cand === null || NOT_NAMES.has(cand) || INFRA_WORDS[cand] !== undefined || HTTP_METHOD.test(cand) || /^\d/.test(cand)) continue;
+      if (cand === null || cand === op?.[1].toLowerCase() || NOT_NAMES.has(cand) || INFRA_WORDS[cand] !== undefined || HTTP_METHOD.test(cand) || /^\d/.test(cand)) continue;
       if (cand.split(' ').some((x) => INFRA_WORDS[x] !== undefined && !KIND_WORDS.has(x))) continue;
       if (matched.some((s) => nameKey(s.typed).includes(nameKey(cand)) || nameKey(cand).includes(nameKey(s.typed)))) continue;
       if (serviceFor(cand, services) || cand.split(' ').some((x) => serviceFor(x, services))) continue;
       absent.add(cand);
     }
   }
-  const op = /\b((?:[A-Z][a-z0-9]+){2,})\b/.exec(question.replace(/\b(?:[a-z]+\.)?[A-Z]\w*Service\b/g, ''));
   return { services: matched, route: page, operation: op ? op[1] : null, infra: infra.filter((x, i) => infra.findIndex((y) => y.word === x.word) === i), absent: [...absent] };
 }
 

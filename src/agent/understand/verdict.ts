@@ -71,7 +71,7 @@ export function verdict(question: string, s: ServiceState, top?: ServiceState): 
   if (asksCulprit(q)) return top?.service === s.service ? 'Yes' : 'No';
   // "worse than usual?": a change against the window before, not a chronic state.
   const changed = s.failing || s.slower || w === 'down';
-  if (/\bworse than\b/.test(q)) return changed ? 'Yes' : 'No';
+  if (/\bworse than\b|\bnew\b/.test(q)) return changed ? 'Yes' : 'No';
   if (/\bbetter than\b/.test(q)) return 'No';
   if (DOWN_WORDS.test(q)) return w === 'down' ? 'Yes' : 'No';
   if (SLOW_WORDS.test(q)) return w === 'slow' || (w === 'down' && s.slower) ? 'Yes' : 'No';

@@ -32,6 +32,9 @@ describe('entities', () => {
     expect(entities('what is the latency of GET /api/cart?', SERVICES).route).toEqual({ method: 'GET', path: '/api/cart' });
     expect(entities('p95 of /api/checkout', SERVICES).route).toEqual({ method: null, path: '/api/checkout' });
     expect(entities('is cart ok', SERVICES).route).toBeNull();
+    expect(entities('roll back the payment release y/n', SERVICES).route).toBeNull();
+    // An operation named as code is not an absent service.
+    expect(entities('GetProduct error rate over the last 15 min', SERVICES)).toMatchObject({ operation: 'GetProduct', absent: [] });
   });
 
   it('an exact service name wins over the words that are never names', () => {

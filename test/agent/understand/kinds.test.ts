@@ -26,3 +26,10 @@ describe('questionKind', () => {
     expect(questionKind('is payment failing?').polarity).toBe('bad');
   });
 });
+
+describe('questionKind: fragments', () => {
+  it('a service and a state with a question mark is a yes/no question', () => {
+    expect(questionKind('payment failing?')).toEqual({ kind: 'verdict', polarity: 'bad' });
+    expect(questionKind('payment error rate')).toMatchObject({ kind: 'number' });
+  });
+});

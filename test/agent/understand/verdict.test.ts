@@ -33,6 +33,7 @@ describe('verdict', () => {
     expect(verdict('is cart the problem?', cart, cart)).toBe('Yes');
     // Chronic is not worse than usual.
     expect(verdict('is cart worse than usual?', cart)).toBe('No');
+    expect(verdict('are the cart errors new?', cart)).toBe('No');
     expect(verdict('is currency worse than usual?', { ...base, slower: true, signals: ['P95 4.75ms -> 452ms'] })).toBe('Yes');
   });
 });
