@@ -127,6 +127,8 @@ function rollbackHeadline(u: Understanding, states: readonly ServiceState[], sum
     return `No: ${who}'s trouble (${healthReason(s)}) comes from ${by}${top && top.service !== by ? `, and what stands out first is ${top.service}` : ''}${top?.trigger ? ` (after the ${top.trigger})` : ''}${cite(summary)}; rolling back ${s.service} would not fix it.`;
   }
   if (s.trigger?.startsWith('deploy')) return `Yes, consider rolling back ${who}: it is ${word} (${healthReason(s)}), starting just after the ${s.trigger}${cite(summary)}.`;
+  // A configuration change, not a release, came before it: yes to reverting the change, no to rolling back a release.
+  if (s.trigger && /\b(config\w*|flag\w*|change|revert|push)\b/i.test(u.question)) return `Yes, revert the change: ${who} is ${word} (${healthReason(s)}) since the ${s.trigger}${cite(summary)}.`;
   if (s.trigger) return `No rollback of a release: revert the change instead: ${who} is ${word} (${healthReason(s)}) since the ${s.trigger}${cite(summary)}.`;
   return `No, not on this evidence: ${who} is ${word} (${healthReason(s)}), but no deploy or change came before its onset${cite(summary)}; a rollback might not help.`;
 }
