@@ -22,14 +22,14 @@ const VERDICT = /^(is|are|was|were|does|do|did|has|have|can|could|will|any(thing
 const NUMBER = /\b(what('?s| is| was| are)?( the)? (p\d{2,3}|latency|error rate|rate|throughput|traffic|rps|qps|percent|number|count|median|average)|how (much|many|fast|slow|long)|p\d{2,3}\b|error rate|requests? per|rps|qps)/;
 const DIAGNOSIS = /\b(why|root cause|what('?s| is)? (wrong|broken|happening|going on)|what happened|investigate|explain|cause[sd]?|culprit|blame|who broke)\b/;
 const VAGUE = /\b(status|summar\w*|overview|going on|feels?|off|weird|strange|odd|help|up with|what'?s up|sup|anything|everything|health\w*|state|wrong|broken|problems?|issues?|incidents?|alerts?|on fire|latency|errors?|slow\w*|fail\w*|traffic|traces?|deploy\w*|changed?|doing|look(s|ing)?|report|update|sitrep|ok|okay|start\w*|began|begin|when)\b|^\s*\??\s*$/;
-const BAD = /\b(down|failing|fail\w*|broken|slow\w*|degraded|unhealthy|erroring|errors?|dead|saturated|lagging|overloaded|on fire|timing out|timeouts?|problem|issue|wrong|bad|off|worse|crash\w*|5\d\d)\b/;
+const BAD = /\b(backing up|backed up|piling up|backlog\w*|lag\w*|leak\w*|down|failing|fail\w*|broken|slow\w*|degraded|unhealthy|erroring|errors?|dead|saturated|lagging|overloaded|on fire|timing out|timeouts?|problem|issue|wrong|bad|off|worse|crash\w*|5\d\d)\b/;
 const GOOD = /\b(healthy|ok|okay|fine|good|alive|working|up|normal|all right|alright|stable|recovered|better)\b/;
 
 export function questionKind(question: string): KindReading {
   const q = question.toLowerCase().replace(/[’']/g, "'").trim();
   if (ROLLBACK.test(q)) return { kind: 'rollback', polarity: null };
   // "payment failing?", "cart ok?": a fragment naming a state and asking is a yes/no question too.
-  const verdict = VERDICT.test(q) || (!/^(why|what|how|when|where|which|who)\b/.test(q) && /^[a-z][\w -]{0,40}\b(failing|down|up|ok|okay|healthy|slow|broken|degraded|erroring|dead|fine)\s*\?+\s*$/.test(q));
+  const verdict = VERDICT.test(q) || (!/^(why|what|how|when|where|which|who)\b/.test(q) && /^[a-z][\w -]{0,40}\b(failing|down|ok|okay|healthy|slow|broken|degraded|erroring|dead|fine|backing up|backed up|lagging)\s*\?+\s*$/.test(q));
   const polarity: Polarity | null = verdict ? (BAD.test(q) && !/^(is|are) (it|everything|all|things) (ok|okay|fine|good|healthy)/.test(q) ? 'bad' : GOOD.test(q) ? 'good' : 'bad') : null;
   if (COMPARE.test(q)) return { kind: 'compare', polarity };
   if (SATURATION.test(q) && !/\b(p\d{2,3}|latency)\b/.test(q)) return { kind: 'saturation', polarity };

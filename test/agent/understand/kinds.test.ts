@@ -31,5 +31,7 @@ describe('questionKind: fragments', () => {
   it('a service and a state with a question mark is a yes/no question', () => {
     expect(questionKind('payment failing?')).toEqual({ kind: 'verdict', polarity: 'bad' });
     expect(questionKind('payment error rate')).toMatchObject({ kind: 'number' });
+    // "backing up" leans to trouble, whatever "up" alone means.
+    expect(questionKind('orders topic backing up?')).toEqual({ kind: 'verdict', polarity: 'bad' });
   });
 });
