@@ -2,7 +2,7 @@ import { withUniqueIds } from './call-ids.js';
 import type { AgentEvent, Message, ToolCall, ToolResult } from './events.js';
 import type { ModelProvider } from './providers/types.js';
 import type { AskWindow } from './ask-window.js';
-import { truncate, windowInstruction } from './prompt.js';
+import { truncate, windowInstruction, withResolved } from './prompt.js';
 import type { ToolHub } from './toolhub.js';
 
 export interface TurnOptions {
@@ -17,7 +17,7 @@ export interface TurnOptions {
   /** Tool output reaches the model cut to this many tokens (about 4 characters each). */
   toolOutputTokens?: number;
   signal?: AbortSignal;
-  /** The window the user chose for this turn: the model is told to use it, the providers get it as req.window. */
+  /** The window the user chose with flags (--since, --from/--to): the model is told to use it, the providers get it as req.window; it wins over the question's words. */
   window?: AskWindow;
 }
 
@@ -34,9 +34,11 @@ export async function* runTurn(o: TurnOptions): AsyncGenerator<AgentEvent> {
   const signal = o.signal ?? new AbortController().signal;
   const maxRounds = o.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS;
   const outputChars = (o.toolOutputTokens ?? DEFAULT_TOOL_OUTPUT_TOKENS) * 4;
+  // What the question names, resolved once per turn, so a model neither guesses a misspelt name nor answers about another service.
+  const resolved = withResolved(o.system, o.question, o.window);
   o.messages.push({ role: 'user', text: o.question });
   yield { type: 'user_message', text: o.question };
-  const system = o.window ? `${o.system}\n\n${windowInstruction(o.window)}` : o.system;
+  const system = o.window ? `${resolved}\n\n${windowInstruction(o.window)}` : resolved;
   const partial = (text: string) => {
     if (text) o.messages.push({ role: 'model', text, toolCalls: [], model: o.provider.name });
   };

@@ -4,6 +4,8 @@
  * quoted material, never an instruction.
  */
 import type { AskWindow } from './ask-window.js';
+import { understand } from './understand/index.js';
+import { resolvedBlock } from './understand/prompt-block.js';
 
 const SERVICES_LINE = 'Services that send telemetry: ';
 
@@ -37,6 +39,19 @@ export function windowInstruction(w: AskWindow): string {
 export function servicesInPrompt(system: string): string[] {
   const line = system.split('\n').find((l) => l.startsWith(SERVICES_LINE));
   return line ? line.slice(SERVICES_LINE.length).replace(/\.$/, '').split(', ').filter(Boolean) : [];
+}
+
+/** The system prompt of one turn: with what the question names, resolved against the prompt's services. */
+export function withResolved(system: string, question: string, window?: AskWindow): string {
+  const block = resolvedBlock(understand(question, servicesInPrompt(system)), timeInPrompt(system) ?? Date.now(), window);
+  return block ? `${system}\n\n${block}` : system;
+}
+
+/** The time a system prompt gives as now, ms; undefined when it gives none. */
+export function timeInPrompt(system: string): number | undefined {
+  const m = /^The time now is (\S+)\.$/m.exec(system);
+  const t = m ? Date.parse(m[1]) : NaN;
+  return Number.isNaN(t) ? undefined : t;
 }
 
 /** Cuts a tool result to the budget, saying how much was left out. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseQuestion, sameQuestion } from '../../src/agent/question.js';
-import { planCalls } from '../../src/agent/providers/question-triage.js';
+import { planFirst } from '../../src/agent/providers/question-plan.js';
+import { understand } from '../../src/agent/understand/index.js';
 import { servicesInPrompt, systemPrompt } from '../../src/agent/prompt.js';
 
 const SERVICES = ['frontend-proxy', 'frontend', 'cart', 'checkout', 'payment', 'product-catalog'];
@@ -31,14 +32,20 @@ describe('sameQuestion', () => {
   });
 });
 
-describe('planCalls', () => {
-  it('calls only the tools the question needs, with ids from the prefix', () => {
-    const latency = planCalls(parseQuestion('p99 latency of cart?', SERVICES), 't-4');
-    expect(latency).toEqual([{ id: 't-4-1', name: 'coral_query_metrics', args: { service: 'cart', time_range: '30m' } }]);
-    const traces = planCalls(parseQuestion('traces of payment', SERVICES), 't');
-    expect(traces.map((c) => c.name)).toEqual(['coral_query_traces']);
-    const why = planCalls(parseQuestion('why is checkout slow?', SERVICES), 't');
-    expect(why.map((c) => c.name)).toEqual(['coral_query_metrics', 'coral_query_traces', 'coral_query_summary']);
+describe('planFirst', () => {
+  const ctx = { nowMs: Date.parse('2026-01-01T12:00:00Z'), startEnd: new Set<string>(), tools: new Set<string>() };
+  const plan = (q: string) => planFirst(understand(q, SERVICES), ctx, 't-4');
+  it('calls the summary (status, onsets, events) and only the other tools the question needs, with ids from the prefix', () => {
+    expect(plan('p99 latency of cart?')).toEqual([
+      { id: 't-4-1', name: 'coral_query_summary', args: { time_range: '30m' } },
+      { id: 't-4-2', name: 'coral_query_metrics', args: { service: 'cart', time_range: '30m' } },
+    ]);
+    expect(plan('traces of payment').map((c) => c.name)).toEqual(['coral_query_summary', 'coral_query_traces']);
+    expect(plan('why is checkout slow?').map((c) => c.name)).toEqual(['coral_query_summary', 'coral_query_metrics', 'coral_query_traces']);
+  });
+
+  it('asks over the window of the question\'s words', () => {
+    expect(plan('errors of cart in the last 15 minutes')[1].args).toEqual({ service: 'cart', time_range: '15m' });
   });
 });
 

@@ -60,12 +60,15 @@ describe('a turn about a chosen window', () => {
       expect(r.finished[0].text, question).toMatch(/2025-12-02 10:30-10:40 UTC \(10 min\)/);
     }
     const checkout = await turn(new QuestionTriageProvider(), 'how is checkout latency?', WINDOW);
-    expect(checkout.answer).toMatch(/checkout latency, [^\n]*: *\n +\[(eBPF|OTLP)\] .+: P50 /);
+    expect(checkout.answer).toMatch(/checkout operations, busiest first \[\d\]: *\n +\[(eBPF|OTLP)\] .+: P50 /);
+    // The chat line says which window was used.
+    expect(checkout.answer).toContain(`Window: ${WINDOW.label}.`);
   });
 
   it('without a window the triage counts back from now, as before (and finds nothing a month on)', async () => {
     const r = await turn(new QuestionTriageProvider(), 'how is checkout latency?');
-    expect(r.started[0].args).toMatchObject({ service: 'checkout', time_range: '30m' });
-    expect(r.answer).toMatch(/checkout: no requests in the last 30m/);
+    expect(r.started.find((c) => c.tool === 'coral_query_metrics')?.args).toMatchObject({ service: 'checkout', time_range: '30m' });
+    expect(r.answer).toMatch(/^checkout: no requests in this window, so no figure to give; down: no telemetry for [\d,.]+ min/);
+    expect(r.answer).toMatch(/Window: the last 30 min/);
   });
 });

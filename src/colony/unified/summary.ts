@@ -182,11 +182,15 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
 
     const ratePerSec = requests / input.windowSec;
     const prevRate = prev ? prevRequests / input.windowSec : null;
+    // Traffic that stopped or fell by half or more is trouble for the status too (a rise is load, not trouble).
+    let trafficFell = false;
     if (prevRate !== null && prevRate > 0 && requests === 0) {
+      trafficFell = true;
       signals.push('traffic stopped');
       score += 30;
     } else if (prevRate !== null && prevRate > 0.05 && Math.abs(ratePerSec / prevRate - 1) >= 0.5 && Math.abs(countZ(requests, prevRequests)) >= Z_SIGNIFICANT) {
       signals.push(`traffic ${rate(prevRate)} -> ${rate(ratePerSec)}`);
+      trafficFell = ratePerSec < prevRate;
       score += 4;
     }
 
@@ -234,8 +238,8 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
     out.push({
       service: h.serviceName,
       sources: h.sources,
-      // Health reads errors and silence; a slowdown, a failing operation or saturation degrades it too.
-      status: h.status === 'healthy' && (failing || slower || sat.score > 0) ? 'degraded' : h.status,
+      // Health reads errors and silence; a slowdown, a failing operation, saturation or falling traffic degrades it too.
+      status: h.status === 'healthy' && (failing || slower || sat.score > 0 || trafficFell) ? 'degraded' : h.status,
       ratePerSec,
       prevRatePerSec: prevRate,
       requests,

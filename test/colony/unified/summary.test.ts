@@ -42,6 +42,15 @@ describe('the summary on hand-made incidents', () => {
     expect(top[1].signals.join('; ')).toMatch(/\d+% of its added latency .* is spent waiting on trip-service/);
   });
 
+  it('status reads traffic too: a service whose traffic fell by half or more is not healthy; one whose traffic rose is', () => {
+    const prev = [...op('fell', 'GET /b', 10, 900), ...op('rose', 'GET /c', 10, 300)];
+    const now = [...op('fell', 'GET /b', 10, 200), ...op('rose', 'GET /c', 10, 900)];
+    const status = new Map(compareServices(input({
+      health: [health('fell'), health('rose')], opsPrev: spanViews(prev), opsNow: spanViews(now),
+    })).map((c) => [c.service, c.status]));
+    expect(Object.fromEntries(status)).toEqual({ fell: 'degraded', rose: 'healthy' });
+  });
+
   it('a chronic callee does not absorb the blame for a caller\'s new failures', () => {
     const top = rank(input({
       health: [health('checkout'), health('cart')],
