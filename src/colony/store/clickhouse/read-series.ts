@@ -1,5 +1,5 @@
 import type { TimeRange } from '../../../core/time.js';
-import { type HistogramSeries, type SeriesDelta, deltasInWindow } from '../queries/red.js';
+import { HISTORY_LOOKBACK_NS, type HistogramSeries, type SeriesDelta, deltasInWindow } from '../queries/red.js';
 import { type Conditions, instant, lit } from './sql.js';
 import { type ChSchema, histogramAliases, table } from './views.js';
 
@@ -51,7 +51,7 @@ function boundaries(ranges: readonly TimeRange[]): bigint[] {
 export function seriesDeltas(s: ChSchema, outer: Conditions, ranges: readonly TimeRange[], skipHistory: boolean): Part<SeriesDelta[][]> {
   const bounds = boundaries(ranges);
   const snapshot = '(bucket_counts, bounds, start_ns, time_ns)';
-  const where = `TimeUnix <= ${instant(bounds[bounds.length - 1])} AND ${outer.sql()}`;
+  const where = `TimeUnix > ${instant(bounds[0] - HISTORY_LOOKBACK_NS)} AND TimeUnix <= ${instant(bounds[bounds.length - 1])} AND ${outer.sql()}`;
   const from = lit(bounds[0]);
   const history = skipHistory
     ? ` AND TimeUnix >= fromUnixTimestamp64Nano((SELECT coalesce(min(b), ${from}) FROM (SELECT maxIfOrNull(time_ns, time_ns <= ${from}) AS b FROM ${table(s, 'histogram')} WHERE ${where} GROUP BY series_key)))`
