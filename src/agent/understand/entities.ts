@@ -38,7 +38,7 @@ export const INFRA_WORDS: Record<string, InfraKind> = {
 const NOT_NAMES = new Set(`a an the is are was were be been am do does did has have had can could should would will shall may might must
 i we you it its they them this that these those there here what whats which who whom whose why how when where whether if or and but not no nor
 of for on in at to from by with about into over under up down out off than then so too very just only also any all each every some most more less
-me my our your their his her service services svc microservice microservices server servers app apps api apis system systems stuff thing things
+me my our your their his her fire service services svc microservice microservices server servers app apps api apis system systems stuff thing things
 something anything everything nothing one ones someone anyone everyone right now today yesterday tomorrow last past next previous since before after
 between during ago minutes minute mins min hours hour hrs hr seconds second secs sec days day week weeks time window
 latency latencies slow slower slowest fast faster error errors erroring failing failed failure failures fail broken down up healthy unhealthy health
@@ -94,6 +94,18 @@ function serviceFor(typed: string, services: readonly string[]): NameMatch | und
   if (m?.exact) return m;
   if (key.length < 2 || NOT_NAMES.has(key)) return undefined;
   if (m) return m;
+  // A name with its kind run on, as older deployments spell it: "currencyservice", "cartsvc".
+  const bare = key.replace(/(service|svc|srv)$/, '');
+  if (bare !== key && bare.length >= 2) {
+    const hit = matchName(bare, services);
+    if (hit) return { ...hit, typed, exact: false };
+  }
+  // A short form: the start of one service's name, well short of it ("recs", "reco" for recommendation).
+  const stem = key.replace(/s$/, '');
+  if (stem.length >= 3 && !NOT_NAMES.has(stem)) {
+    const starts = services.filter((s) => nameKey(s).startsWith(stem) && stem.length <= 0.45 * nameKey(s).length);
+    if (starts.length === 1) return { name: starts[0], typed, exact: false, distance: 0 };
+  }
   // A distinctive part of one service's name: "catalog" for product-catalog, "fraud" for fraud-detection.
   const owners = services.filter((s) => s.toLowerCase().split(/[-_ .]+/).some((p) => p.length >= 4 && !GENERIC_PARTS.has(p) && (p === key || `${p}s` === key)));
   return owners.length === 1 ? { name: owners[0], typed, exact: false, distance: 0 } : undefined;
@@ -103,7 +115,7 @@ function serviceFor(typed: string, services: readonly string[]): NameMatch | und
 const NAME_SLOTS: RegExp[] = [
   /\b([a-z][a-z0-9-]*)\s+(?:service|svc|microservice|server|backend)\b/g,
   /\b(?:is|are|was|were)\s+(?:the\s+|our\s+|my\s+)?((?:[a-z][a-z0-9-]*\s+){0,2}[a-z][a-z0-9-]*)\s+(?:down|up|healthy|unhealthy|ok|okay|fine|failing|slow|broken|degraded|alive|working|erroring|dead|saturated|lagging|overloaded|on fire|[a-z]+ing)\b/g,
-  /\b(?:of|for|on|about|with|from)\s+(?:the\s+)?([a-z][a-z0-9-]*)\s*[?.!]*$/g,
+  /\b(?:of|for|on|about|with|from)\s+(?:the\s+)?((?:[a-z][a-z0-9-]*\s+)?[a-z][a-z0-9-]*)\s*[?.!]*$/g,
   /^(?:what'?s up with|whats up with|how'?s|how is|how are|check|look at|status of)\s+(?:the\s+)?([a-z][a-z0-9-]*)/g,
   /^([a-z][a-z0-9-]*)\s+(?:latency|errors?|error rate|p\d{2,3}|status|health|traffic|throughput|down|slow)\b/g,
 ];

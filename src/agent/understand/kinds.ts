@@ -18,7 +18,7 @@ const ROLLBACK = /\b(roll ?back|rollback|revert|undo the (deploy|release|change)
 const COMPARE = /\b(compare[sd]?|comparison|vs\.?|versus|before and after|before\/after|before vs|than (it was|before|usual|normal|yesterday|earlier)|changed? (since|from)|difference)\b/;
 const SATURATION = /\b(saturat\w*|cpu|memory|mem|heap|oom\w*|connections?|conn pool|pools?|queues?|lag\w*|backlog\w*|throttl\w*|resources?|disk|capacity|out of|exhaust\w*|full|overload\w*|gc)\b/;
 const LIST = /^(which|what|list|show( me)?|name|any)\b.*\b(services|ones|endpoints|routes|operations|apps|components|things|pods|instances)\b|^(which|who)\b|^list\b/;
-const VERDICT = /^(is|are|was|were|does|do|did|has|have|can|could|will|any(thing)? (wrong|broken|failing)|should)\b/;
+const VERDICT = /^(is|are|was|were|does|do|did|has|have|can|could|will|any(thing)? (wrong|broken|failing|on fire|off|bad)|any (errors?|failures?|problems?|issues?|timeouts?|5\d\d|4\d\d)|should)\b/;
 const NUMBER = /\b(what('?s| is| was| are)?( the)? (p\d{2,3}|latency|error rate|rate|throughput|traffic|rps|qps|percent|number|count|median|average)|how (much|many|fast|slow|long)|p\d{2,3}\b|error rate|requests? per|rps|qps)/;
 const DIAGNOSIS = /\b(why|root cause|what('?s| is)? (wrong|broken|happening|going on)|what happened|investigate|explain|cause[sd]?|culprit|blame|who broke)\b/;
 const VAGUE = /\b(status|summar\w*|overview|going on|feels?|off|weird|strange|odd|help|up with|what'?s up|sup|anything|everything|health\w*|state|wrong|broken|problems?|issues?|incidents?|alerts?|on fire|latency|errors?|slow\w*|fail\w*|traffic|traces?|deploy\w*|changed?|doing|look(s|ing)?|report|update|sitrep|ok|okay|start\w*|began|begin|when)\b|^\s*\??\s*$/;
@@ -29,7 +29,7 @@ export function questionKind(question: string): KindReading {
   const q = question.toLowerCase().replace(/[’']/g, "'").trim();
   if (ROLLBACK.test(q)) return { kind: 'rollback', polarity: null };
   // "payment failing?", "cart ok?": a fragment naming a state and asking is a yes/no question too.
-  const verdict = VERDICT.test(q) || (!/^(why|what|how|when|where|which|who)\b/.test(q) && /^[a-z][\w -]{0,40}\b(failing|down|ok|okay|healthy|slow|broken|degraded|erroring|dead|fine|backing up|backed up|lagging)\s*\?+\s*$/.test(q));
+  const verdict = VERDICT.test(q) || (!/^(why|what|how|when|where|which|who)\b/.test(q) && /^[a-z][\w -]{0,40}\b(failing|down|up|ok|okay|healthy|slow|broken|degraded|erroring|dead|fine|alive|backing up|backed up|lagging|behind|stuck|timing out|saturated|on fire)\s*\?+\s*$/.test(q));
   const polarity: Polarity | null = verdict ? (BAD.test(q) && !/^(is|are) (it|everything|all|things) (ok|okay|fine|good|healthy)/.test(q) ? 'bad' : GOOD.test(q) ? 'good' : 'bad') : null;
   if (COMPARE.test(q)) return { kind: 'compare', polarity };
   if (SATURATION.test(q) && !/\b(p\d{2,3}|latency)\b/.test(q)) return { kind: 'saturation', polarity };

@@ -74,7 +74,8 @@ export function verdict(question: string, s: ServiceState, top?: ServiceState): 
   if (/\bworse than\b|\bnew\b/.test(q)) return changed ? 'Yes' : 'No';
   if (/\bbetter than\b/.test(q)) return 'No';
   if (DOWN_WORDS.test(q)) return w === 'down' ? 'Yes' : 'No';
-  if (SLOW_WORDS.test(q)) return w === 'slow' || (w === 'down' && s.slower) ? 'Yes' : 'No';
+  // Slower is slower whatever else is wrong: a failing service that also slowed is slow (currency: failing, P95 1.2 -> 371 ms).
+  if (SLOW_WORDS.test(q)) return s.slower ? 'Yes' : 'No';
   if (FAIL_WORDS.test(q)) return w === 'failing' || w === 'down' || (s.chronic && s.errorRate > 0.01) ? 'Yes' : 'No';
   if (GOOD_WORDS.test(q)) return w === 'healthy' ? 'Yes' : 'No';
   return w === 'healthy' ? 'No' : 'Yes';

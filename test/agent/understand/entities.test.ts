@@ -13,6 +13,16 @@ describe('entities', () => {
     expect(names('catalog errors')).toEqual(['product-catalog']);
     expect(names('why are checkouts failing')).toEqual(['checkout']);
     expect(names('what is currently wrong with the shopping cart')).toEqual(['cart']);
+    // Older names with their kind run on, and short forms well short of the name.
+    expect(names('currencyservice slow?')).toEqual(['currency']);
+    expect(names('recs slow?')).toEqual(['recommendation']);
+    // A word that starts a name but is most of it is a word, not the name ("check" is not checkout).
+    expect(names('check the logs')).toEqual([]);
+  });
+
+  it('reads the name before a kind word at the end of a question, and idioms as no name', () => {
+    expect(entities('whats the error rate on the billing api', SERVICES).absent).toEqual(['billing']);
+    expect(entities('anything on fire?', SERVICES).absent).toEqual([]);
   });
 
   it('states a fuzzy match with what was typed', () => {

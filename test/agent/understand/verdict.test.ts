@@ -25,6 +25,9 @@ describe('verdict', () => {
     expect(verdict('is currency slow?', slow)).toBe('Yes');
     expect(verdict('is currency down?', slow)).toBe('No');
     expect(verdict('is currency failing?', slow)).toBe('No');
+    // Failing and slower: slow is still yes (the failing word wins the health word, not this question).
+    const both = { ...slow, failing: true, status: 'unhealthy' };
+    expect(verdict('currencyservice slow?', both)).toBe('Yes');
   });
 
   it('a question about the cause is answered against what stands out first', () => {

@@ -12,9 +12,10 @@ describe('JSON values that are not what a field expects', () => {
     expect(attr(null)).toBeNull();
     expect(attr([{ stringValue: 's' }])).toBeNull();
     expect(attr({ arrayValue: null })).toEqual([]);
-    expect(attr({ arrayValue: [{ stringValue: 's' }] })).toEqual([]);
+    // A bare list in place of `{"values": [...]}` is read (opentelemetry-proto's examples/events.json writes it so).
+    expect(attr({ arrayValue: [{ stringValue: 's' }] })).toEqual(['s']);
     expect(attr({ kvlistValue: null })).toEqual({});
-    expect(attr({ kvlistValue: [{ key: 'a', value: { stringValue: 's' } }] })).toEqual({});
+    expect(attr({ kvlistValue: [{ key: 'a', value: { stringValue: 's' } }] })).toEqual({ a: 's' });
     expect(metricOf({ gauge: null, sum: [], histogram: { dataPoints: [null, [], {}] } }).data).toMatchObject({ type: 'histogram', points: [{ count: 0 }] });
     expect(metricOf({ exponentialHistogram: [] }).data).toBeNull();
     expect(metricOf({ summary: null }).data).toBeNull();
