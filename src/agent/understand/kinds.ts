@@ -29,7 +29,7 @@ export function questionKind(question: string): KindReading {
   const q = question.toLowerCase().replace(/[’']/g, "'").trim();
   if (ROLLBACK.test(q)) return { kind: 'rollback', polarity: null };
   // "payment failing?", "cart ok?": a fragment naming a state and asking is a yes/no question too.
-  const verdict = VERDICT.test(q) || (!/^(why|what|how|when|where|which|who)\b/.test(q) && /^[a-z][\w -]{0,40}\b(failing|down|up|ok|okay|healthy|slow|broken|degraded|erroring|dead|fine|alive|backing up|backed up|lagging|behind|stuck|timing out|saturated|on fire)\s*\?+\s*$/.test(q));
+  const verdict = VERDICT.test(q) || (!/^(why|what|how|when|where|which|who)\b/.test(q) && /^[a-z][\w -]{0,40}\b(failing|down|up|ok|okay|good|healthy|slow|broken|degraded|erroring|dead|fine|alive|backing up|backed up|lagging|behind|stuck|timing out|saturated|on fire)(\s+(since|after|before|in|during|over|today|now|right now|lately|again)\b[\w :/.-]*)?\s*\?+\s*$/.test(q));
   const polarity: Polarity | null = verdict ? (BAD.test(q) && !/^(is|are) (it|everything|all|things) (ok|okay|fine|good|healthy)/.test(q) ? 'bad' : GOOD.test(q) ? 'good' : 'bad') : null;
   if (COMPARE.test(q)) return { kind: 'compare', polarity };
   if (SATURATION.test(q) && !/\b(p\d{2,3}|latency)\b/.test(q)) return { kind: 'saturation', polarity };

@@ -33,5 +33,9 @@ describe('questionKind: fragments', () => {
     expect(questionKind('payment error rate')).toMatchObject({ kind: 'number' });
     // "backing up" leans to trouble, whatever "up" alone means.
     expect(questionKind('orders topic backing up?')).toEqual({ kind: 'verdict', polarity: 'bad' });
+    // A window after the state, and the state alone.
+    expect(questionKind('frontend slow since the release?')).toEqual({ kind: 'verdict', polarity: 'bad' });
+    expect(questionKind('all good?')).toEqual({ kind: 'verdict', polarity: 'good' });
+    expect(questionKind('any errors from recommendation')).toMatchObject({ kind: 'verdict' });
   });
 });
