@@ -24,6 +24,17 @@ const next = (engine: ConsoleEngine, pred: (e: EngineEvent) => boolean) => new P
   });
 });
 
+/** A demo console with the automatic triage, prepared (not started), every event it emits kept. */
+function prepared(): { engine: ConsoleEngine; events: EngineEvent[] } {
+  process.env.CORAL_HOME = home;
+  writeFileSync(join(home, 'config.yaml'), '');
+  const engine = new ConsoleEngine({ demo: 'payment-failure', model: 'triage:automatic' });
+  const events: EngineEvent[] = [];
+  engine.subscribe((e) => events.push(e));
+  engine.prepare();
+  return { engine, events };
+}
+
 describe('the input queue', () => {
   it('keeps items in order, labels an empty question as the default one, and clear() settles what it drops', () => {
     const q = new InputQueue();
@@ -40,12 +51,7 @@ describe('the input queue', () => {
 
 describe('console engine: nothing typed is lost', () => {
   it('questions sent while the colony opens are shown as queued, then asked in order and answered', async () => {
-    process.env.CORAL_HOME = home;
-    writeFileSync(join(home, 'config.yaml'), '');
-    const engine = new ConsoleEngine({ demo: 'payment-failure', model: 'triage:automatic' });
-    const events: EngineEvent[] = [];
-    engine.subscribe((e) => events.push(e));
-    engine.prepare();
+    const { engine, events } = prepared();
     const started = engine.start();
     // Sent before the session exists (the demo is still loading): queued, never dropped.
     const first = engine.ask('is payment failing?');
@@ -61,12 +67,7 @@ describe('console engine: nothing typed is lost', () => {
   }, 120_000);
 
   it('a question sent during a turn waits for it; Ctrl-C drops what is queued and says so', async () => {
-    process.env.CORAL_HOME = home;
-    writeFileSync(join(home, 'config.yaml'), '');
-    const engine = new ConsoleEngine({ demo: 'payment-failure', model: 'triage:automatic' });
-    const events: EngineEvent[] = [];
-    engine.subscribe((e) => events.push(e));
-    engine.prepare();
+    const { engine, events } = prepared();
     await engine.start();
     const turnStarted = next(engine, (e) => e.type === 'agent' && e.event.type === 'user_message');
     const running = engine.ask('what is wrong?');
