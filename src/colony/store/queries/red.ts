@@ -243,16 +243,17 @@ export function isErrorSeries(r: HistogramSeries, protocol: Protocol): boolean {
 }
 
 /**
- * Every duration-histogram series matching `w` (which must bound time_ns <= the window's end), with what
- * it observed in the window; series that observed nothing are left out.
- */
-/**
  * How far before a window a cumulative series' last point is looked for (both backends). Exporters
  * report every 10-60 s, so an hour finds it; reading further back made every histogram read grow with
  * the colony's age (3x from 1M to 10M spans).
  */
 export const HISTORY_LOOKBACK_NS = 3_600_000_000_000n;
 
+/**
+ * Every duration-histogram series matching `w` (which must bound time_ns <= the window's end), with what
+ * it observed in the window; series that observed nothing are left out. `w` is the caller's own: the
+ * lookback bound is added to it.
+ */
 export async function histogramSeriesDeltas(db: Database, w: Where, range: TimeRange): Promise<SeriesDelta[]> {
   w.add('time_ns > ?::BIGINT', range.fromNs - HISTORY_LOOKBACK_NS);
   const after = `time_ns > ${w.bind(range.fromNs)}::BIGINT`;
