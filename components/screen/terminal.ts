@@ -93,9 +93,10 @@ export class TerminalScreen extends EventEmitter {
 
   /**
    * node emits 'resize' only when the size it reads on a SIGWINCH differs from the one it read
-   * before: a terminal resized and back before the process looks (a busy event loop) emits none,
-   * yet tmux has cut rows off the top on the way down and added blank ones at the bottom on the way
-   * up, and the rows that change next are drawn against a screen that is no longer there. So every
+   * before: a terminal resized and back before the process looks (a busy event loop; tmux sends the
+   * two sizes of a quick resize and back 10 ms apart) emits none, yet tmux has cut rows off the top
+   * on the way down and added blank ones at the bottom on the way up, and the rows that change next
+   * are drawn against a screen that is no longer there. So every
    * SIGWINCH draws the last frame whole (a re-render for a new size, if one comes, replaces it).
    */
   private onWinch(): void {
