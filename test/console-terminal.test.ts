@@ -8,7 +8,7 @@ import { TmuxTerminal, sleep } from './support/tmux-terminal.js';
  * The console in a real terminal at four sizes, the stated minimum 60x20 among them: a scripted session (start on the summary, help,
  * command line, trace browsing with folds and jumps, zoom, the trace list sorted, filtered and copied
  * from, a service opened from the summary, command history, an opened tool call, a resize while
- * the answer streams, a terminal too small, quitting). After each step the screen must equal a forced full redraw,
+ * the answer streams, a resize and back the console does not see, a terminal too small, quitting). After each step the screen must equal a forced full redraw,
  * fit the terminal, and show the status bar once, on the last row.
  */
 const home = mkdtempSync(join(tmpdir(), 'coral-term-'));
@@ -127,6 +127,10 @@ async function session(cols: number, rows: number): Promise<string[]> {
   t.resize(cols, rows);
   await t.waitFor((s) => /› ask about/.test(s), 'the answer to end', 90_000);
   await check('resized while streaming');
+  // A resize and back the console never sees (stopped, as a busy event loop would be): no 'resize'
+  // comes, yet tmux moved the rows; the SIGWINCH alone must redraw the screen whole.
+  expect(await t.resizeAndBackUnseen(cols - 7, rows - 3)).toBe(true);
+  await check('resized and back unseen');
 
   t.resize(50, 15);
   await t.waitFor((s) => s.includes('too small: needs 60x20, have 50x15 · q quits'), 'the too-small notice');

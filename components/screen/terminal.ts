@@ -32,9 +32,14 @@ export class TerminalScreen extends EventEmitter {
   /** Mouse reports asked for at enter, and so turned off at leave (the way out of every exit and crash). */
   private readonly mouse = mouseEnabled();
 
-  constructor(private readonly out: NodeJS.WriteStream = process.stdout) {
+  /** `signals`: where SIGWINCH is heard (the process; a test's emitter). */
+  constructor(
+    private readonly out: NodeJS.WriteStream = process.stdout,
+    private readonly signals: NodeJS.EventEmitter = process,
+  ) {
     super();
     this.onResize = this.onResize.bind(this);
+    this.onWinch = this.onWinch.bind(this);
   }
 
   get columns(): number {
@@ -50,12 +55,14 @@ export class TerminalScreen extends EventEmitter {
     this.active = true;
     this.out.write(this.mouse ? ENTER + MOUSE_ON : ENTER);
     this.out.on('resize', this.onResize);
+    this.signals.on('SIGWINCH', this.onWinch);
   }
 
   leave(): void {
     if (!this.active) return;
     this.active = false;
     this.out.off('resize', this.onResize);
+    this.signals.off('SIGWINCH', this.onWinch);
     this.out.write(this.mouse ? MOUSE_OFF + LEAVE : LEAVE);
   }
 
@@ -82,6 +89,19 @@ export class TerminalScreen extends EventEmitter {
     this.drawn = null;
     this.resizedAt = Date.now();
     this.emit('resize');
+  }
+
+  /**
+   * node emits 'resize' only when the size it reads on a SIGWINCH differs from the one it read
+   * before: a terminal resized and back before the process looks (a busy event loop; tmux sends the
+   * two sizes of a quick resize and back 10 ms apart) emits none, yet tmux has cut rows off the top
+   * on the way down and added blank ones at the bottom on the way up, and the rows that change next
+   * are drawn against a screen that is no longer there. So every
+   * SIGWINCH draws the last frame whole (a re-render for a new size, if one comes, replaces it).
+   */
+  private onWinch(): void {
+    this.resizedAt = Date.now();
+    if (this.frames > 0) this.redraw();
   }
 
   private schedule(): void {

@@ -37,8 +37,9 @@ export class TmuxTerminal {
   /** Starts the binary in a shell, so the test can also see the terminal it leaves behind. */
   start(args = ''): void {
     this.tmux('new-session', '-d', '-s', 't', '-x', String(this.cols), '-y', String(this.rows), 'bash --norc --noprofile');
-    // Ink prints only the last frame when CI=true: the app runs without it (T7).
-    this.tmux('send-keys', '-t', 't', `env -u CI CORAL_HOME=${this.home} HONEYCOMB_API_KEY= CORAL_SCREEN_LOG=${this.log} PS1='$ ' ${process.execPath} dist/coral.js ${args}; echo CORAL-EXITED-$?`, 'Enter');
+    // Ink prints only the last frame when CI=true: the app runs without it (T7). No job control
+    // (set +m): a console stopped by resizeAndBackUnseen is not taken for a job stopped at the prompt.
+    this.tmux('send-keys', '-t', 't', `set +m; env -u CI CORAL_HOME=${this.home} HONEYCOMB_API_KEY= CORAL_SCREEN_LOG=${this.log} PS1='$ ' ${process.execPath} dist/coral.js ${args}; echo CORAL-EXITED-$?`, 'Enter');
   }
 
   /** Keys by tmux name (Enter, Escape, C-l, PageDown, BTab) or literal text with `literal`. */
@@ -70,6 +71,33 @@ export class TmuxTerminal {
     this.cols = cols;
     this.rows = rows;
     this.tmux('resize-window', '-t', 't', '-x', String(cols), '-y', String(rows));
+  }
+
+  /**
+   * Resizes to `cols` x `rows` and back while the console is stopped, as an event loop too busy to
+   * look would be: node then reads the size it already had and emits no 'resize', yet tmux has moved
+   * the rows on the screen. Returns whether it did (the step proves nothing otherwise).
+   */
+  async resizeAndBackUnseen(cols: number, rows: number): Promise<boolean> {
+    const [shell, tty] = this.tmux('display', '-p', '-t', 't', '#{pane_pid} #{pane_tty}').trim().split(' ');
+    const pid = Number(execFileSync('ps', ['-o', 'pid=', '--ppid', shell], { encoding: 'utf8' }).trim());
+    // tmux changes its screen at once but tells the pane (TIOCSWINSZ, SIGWINCH) up to 250 ms later:
+    // the console stays stopped until the pane's own size is back where it was.
+    const ttyIs = async (c: number, r: number) => {
+      const until = Date.now() + 5_000;
+      while (execFileSync('stty', ['-F', tty, 'size'], { encoding: 'utf8' }).trim() !== `${r} ${c}` && Date.now() < until) await sleep(20);
+    };
+    const before = this.screen().join('\n');
+    process.kill(pid, 'SIGSTOP');
+    try {
+      this.tmux('resize-window', '-t', 't', '-x', String(cols), '-y', String(rows));
+      await ttyIs(cols, rows);
+      this.tmux('resize-window', '-t', 't', '-x', String(this.cols), '-y', String(this.rows));
+      await ttyIs(this.cols, this.rows);
+      return this.screen().join('\n') !== before;
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
   }
 
   screen(): string[] {
