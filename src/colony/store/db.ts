@@ -28,16 +28,8 @@ export interface OpenOptions {
   readLimits?: Partial<ReadLimits>;
 }
 
-/** The attached catalog every connection uses: the colony file, or a compact colony's compressible memory. */
-const CATALOG = 'colony';
-/**
- * Rows per row group of what this coral writes to a file (DuckDB's default: 122,880). Each checkpoint
- * compresses again the table's last, partly filled row group, and every commit waits while the
- * spans table is checkpointed: at 122,880 rows a `colony serve` checkpoint held ingest up to ~1 s
- * (issue 33). At 16,384 a checkpoint rewrites at most 16,384 rows beside the log's new ones.
- * Existing files keep their older row groups; new ones take this size.
- */
-export const ROW_GROUP_ROWS = 16_384;
+/** The compressible in-memory catalog every connection of a compact colony uses. */
+const COMPRESSED_CATALOG = 'colony';
 
 /**
  * One: rows reach DuckDB through a table function that waits on the JS thread (row-source.ts), and
@@ -63,9 +55,6 @@ export const CHECKPOINT_THRESHOLD = '256MB';
  * instead of 256 cost some ingest CPU (issue 16 measured 16 MB: ~13 us per span against ~10).
  */
 export const SERVE_CHECKPOINT_THRESHOLD_MB = 32;
-
-/** A SQL string literal (a path in ATTACH, which takes no parameters). */
-const sqlString = (v: string) => `'${v.replaceAll("'", "''")}'`;
 
 export type Params = Record<string, DuckDBValue>;
 export type Row = Record<string, unknown>;
@@ -100,29 +89,14 @@ export class Database {
 
   static async open(opts: OpenOptions): Promise<Database> {
     if (opts.path !== ':memory:') prepareForeignPrivateFile(opts.path);
-    const compressed = opts.compact === true && opts.path === ':memory:';
-    // A file is attached rather than opened, for its ROW_GROUP_SIZE (an option of ATTACH only).
-    const attached = opts.path !== ':memory:' || compressed;
     let instance: DuckDBInstance;
     try {
-      instance = await DuckDBInstance.create(attached ? ':memory:' : opts.path, {
+      instance = await DuckDBInstance.create(opts.path, {
         threads: String(opts.threads ?? DEFAULT_THREADS),
         memory_limit: opts.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
         ...(opts.compact ? { allocator_flush_threshold: '4MB' } : {}),
         ...(opts.compact ? {} : { checkpoint_threshold: opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD }),
-        // Where DuckDB would spill for a file it opened itself, not a .tmp in the working directory.
-        ...(opts.path !== ':memory:' ? { temp_directory: `${opts.path}.tmp` } : {}),
       });
-      if (attached) {
-        const setup = await instance.connect();
-        try {
-          await setup.run(compressed
-            ? `ATTACH ':memory:' AS ${CATALOG} (COMPRESS)`
-            : `ATTACH ${sqlString(opts.path)} AS ${CATALOG} (ROW_GROUP_SIZE ${ROW_GROUP_ROWS})`);
-        } finally {
-          setup.closeSync();
-        }
-      }
     } catch (err) {
       const msg = (err as Error).message;
       const hint = /lock/i.test(msg)
@@ -132,12 +106,18 @@ export class Database {
     }
     // Files an older coral made 0644 (the umask above covers what DuckDB creates from now on).
     if (opts.path !== ':memory:') for (const f of [opts.path, `${opts.path}.wal`]) makePrivate(f);
-    // Each connection's default catalog is the attached one.
+    const compressed = opts.compact === true && opts.path === ':memory:';
+    // DuckDB's default in-memory catalog cannot be compressed: an attached one can, made each connection's default.
     const connect = async () => {
       const conn = await instance.connect();
-      if (attached) await conn.run(`USE ${CATALOG}`);
+      if (compressed) await conn.run(`USE ${COMPRESSED_CATALOG}`);
       return conn;
     };
+    if (compressed) {
+      const setup = await instance.connect();
+      await setup.run(`ATTACH ':memory:' AS ${COMPRESSED_CATALOG} (COMPRESS)`);
+      setup.closeSync();
+    }
     const writers: DuckDBConnection[] = [];
     for (let i = 0; i < WRITE_LANES; i++) writers.push(await connect());
     const readers: DuckDBConnection[] = [];

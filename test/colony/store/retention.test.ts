@@ -29,7 +29,7 @@ describe('retention (DuckDB)', () => {
     try {
       for (let step = 0; step < 14; step++) {
         now = T0 + BigInt(step + 1) * STEP;
-        // Enough rows that whole row groups (ROW_GROUP_ROWS) age out: DuckDB frees space a row group at a time.
+        // Enough rows that whole row groups (122,880 rows) age out: DuckDB frees space a row group at a time.
         await store.write(Object.assign(emptyBatch(), { spans: batchAt(step * PER_STEP, PER_STEP, now, STEP).spans }));
         await retention.pass();
         spans.push((await store.counts()).spans);
