@@ -67,7 +67,7 @@ colony
   .option('--decode-workers <n>', 'threads decoding OTLP exports beside the main one (default: 2, 1 on a single core; 0: decode on the main thread)')
   .addOption(new Option('--threads <n>', 'DuckDB worker threads').default('1'))
   .addOption(new Option('--memory-limit <size>', 'DuckDB memory cap, e.g. 2GB').default('4GB'))
-  .option('--max-wal-mb <mb>', 'write-ahead log size that makes DuckDB checkpoint: a crash leaves at most this much to replay at the next start (default 32)')
+  .option('--max-wal-mb <mb>', 'write-ahead log size past which the colony checkpoints (beside ingest): a crash leaves at most this much to replay at the next start (default 8)')
   .option('--retain <duration>', 'drop data older than this (e.g. 7d, 24h), a bounded step at a time, checked every minute (default: keep everything)')
   .option('--token <secret>', 'require this bearer token on /mcp and OTLP (HTTP and gRPC; required to listen beyond loopback; or CORAL_COLONY_TOKEN)')
   .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')

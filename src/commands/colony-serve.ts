@@ -85,7 +85,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   if (running) {
     throw new CoralError(`A colony is already serving ${dbPath} at ${running.rt.url} (pid ${running.rt.pid}).`, 'Every coral command uses it automatically; stop it first to start another, or pass a different --db FILE.');
   }
-  const store = await openColonyFromOptions(clickhouse !== undefined ? { ...opts, clickhouse } : { ...opts, db: dbPath }, { create: true, checkpointThreshold: `${walMb}MB` });
+  const store = await openColonyFromOptions(clickhouse !== undefined ? { ...opts, clickhouse } : { ...opts, db: dbPath }, { create: true, checkpointThreshold: `${walMb}MB`, checkpointBeside: true });
   const totals = { accepted: 0, rejected: 0, exports: 0 };
   const count = (e: ExportReport) => {
     totals.accepted += e.accepted;

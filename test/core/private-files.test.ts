@@ -23,11 +23,11 @@ describe('private files', () => {
       expect(mode(path)).toBe(0o600);
       expect(mode(join(home, 'new-folder'))).toBe(0o700);
     } finally {
-      db.close();
+      await db.close();
     }
     chmodSync(path, 0o644);
     const again = await Database.open({ path, threads: 1, memoryLimit: '256MB' });
-    again.close();
+    await again.close();
     expect(mode(path)).toBe(0o600);
   });
 

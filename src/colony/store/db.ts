@@ -1,6 +1,7 @@
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { CoralError } from '../../core/errors.js';
 import { makePrivate, prepareForeignPrivateFile } from '../../core/private-files.js';
+import { Checkpointer } from './checkpointer.js';
 import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
 import { createTableSql } from './columns.js';
 import { DEFAULT_MAX_RESULT_ROWS, DEFAULT_READ_TIMEOUT_MS, type ReadLimits, ReadPool } from './read-pool.js';
@@ -24,6 +25,14 @@ export interface OpenOptions {
    * `colony serve` asks for less, as the whole log is replayed when the file reopens after a crash.
    */
   checkpointThreshold?: string;
+  /**
+   * A file's checkpoints run beside the ingest commits, on a connection of their own (checkpointer.ts),
+   * past checkpointThreshold (in MB here), and without DuckDB's vacuum: `colony serve`, whose exporters
+   * must not wait for them.
+   */
+  checkpointBeside?: boolean;
+  /** How often the checkpointer looks at the log, in ms (tests look themselves: `lookAtLog`). */
+  checkpointLookMs?: number;
   /** Time and size limits of each read (read-pool.ts defaults). */
   readLimits?: Partial<ReadLimits>;
 }
@@ -50,11 +59,23 @@ export const DEFAULT_MEMORY_LIMIT = '4GB';
 export const CHECKPOINT_THRESHOLD = '256MB';
 /**
  * `colony serve`'s log limit, in MB: a kill -9 leaves at most this much log, all replayed before
- * the colony listens again. Replay measured ~58 ms per MB of log on the shared 2-core machine
- * (load 6.6, issue 31), so 32 MB leaves room under a 5 s restart at 1M spans; checkpoints every 32 MB
- * instead of 256 cost some ingest CPU (issue 16 measured 16 MB: ~13 us per span against ~10).
+ * the colony listens again (~58 ms per MB measured on the loaded machine, issue 31). Its checkpoints
+ * run beside the commits (checkpointer.ts), yet DuckDB still holds appends to a table for part of
+ * one: at 32 MB a checkpoint took ~350 ms on a 10M-span file and held exports up to ~300 ms, at
+ * 8 MB ~100 ms and held them up to ~170 ms (quiet machine, issue 33).
  */
-export const SERVE_CHECKPOINT_THRESHOLD_MB = 32;
+export const SERVE_CHECKPOINT_THRESHOLD_MB = 8;
+
+/** DuckDB's own checkpoints never come when the checkpointer makes them. */
+const NEVER = '1000000GB';
+
+/** A size as DuckDB writes it ('32MB', '1GB') in bytes. */
+export function sizeBytes(size: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|KIB|MIB|GIB)$/i.exec(size.trim());
+  if (!m) throw new CoralError(`Cannot read the log size ${size}.`, 'Write it as a number and KB, MB or GB, e.g. 32MB.');
+  const unit = m[2].toUpperCase().replace('I', '');
+  return Number(m[1]) * { KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[unit as 'KB' | 'MB' | 'GB'];
+}
 
 export type Params = Record<string, DuckDBValue>;
 export type Row = Record<string, unknown>;
@@ -80,6 +101,7 @@ export class Database {
     readonly registry: DuckDBConnection,
     private readonly readers: DuckDBConnection[],
     private readonly reads: ReadPool,
+    private readonly checkpointer: Checkpointer | null = null,
   ) {}
 
   /** The connection for schema changes and maintenance. */
@@ -89,13 +111,16 @@ export class Database {
 
   static async open(opts: OpenOptions): Promise<Database> {
     if (opts.path !== ':memory:') prepareForeignPrivateFile(opts.path);
+    const beside = opts.checkpointBeside === true && opts.path !== ':memory:';
     let instance: DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(opts.path, {
         threads: String(opts.threads ?? DEFAULT_THREADS),
         memory_limit: opts.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
         ...(opts.compact ? { allocator_flush_threshold: '4MB' } : {}),
-        ...(opts.compact ? {} : { checkpoint_threshold: opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD }),
+        ...(opts.compact ? {} : { checkpoint_threshold: beside ? NEVER : opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD }),
+        // Vacuum merges partly filled row groups with every commit held; emptied ones are freed without it.
+        ...(beside ? { max_vacuum_tasks: '0' } : {}),
       });
     } catch (err) {
       const msg = (err as Error).message;
@@ -123,11 +148,15 @@ export class Database {
     const readers: DuckDBConnection[] = [];
     for (let i = 0; i < READERS; i++) readers.push(await connect());
     const limits = { timeoutMs: DEFAULT_READ_TIMEOUT_MS, maxRows: DEFAULT_MAX_RESULT_ROWS, ...opts.readLimits };
-    const db = new Database(opts.path, instance, writers, await connect(), readers, new ReadPool(readers, limits));
+    const checkpointer = beside
+      ? new Checkpointer(await connect(), `${opts.path}.wal`, sizeBytes(opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD), opts.checkpointLookMs)
+      : null;
+    const db = new Database(opts.path, instance, writers, await connect(), readers, new ReadPool(readers, limits), checkpointer);
     await db.migrate();
     // A log left by a crash was replayed just now and stays until the next checkpoint: folded into
     // the file at once, so that a second crash does not replay it again (nothing to do after a clean stop).
     if (opts.path !== ':memory:') await db.admin.run('CHECKPOINT');
+    checkpointer?.start();
     return db;
   }
 
@@ -156,7 +185,19 @@ export class Database {
     return this.reads.query<T>(sql, params);
   }
 
-  close(): void {
+  /** Checkpoints the checkpointer has made (none without one). */
+  get checkpoints(): number {
+    return this.checkpointer?.done ?? 0;
+  }
+
+  /** The checkpointer's look at the log now; resolves when a checkpoint it started has ended. */
+  lookAtLog(): Promise<void> {
+    return this.checkpointer?.look() ?? Promise.resolve();
+  }
+
+  /** Background work (the checkpointer) stopped, then every connection closed. */
+  async close(): Promise<void> {
+    await this.checkpointer?.close();
     for (const w of this.writers) w.closeSync();
     this.registry.closeSync();
     for (const r of this.readers) r.closeSync();

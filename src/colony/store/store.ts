@@ -167,6 +167,6 @@ export class ColonyStore implements Colony {
 
   async close(): Promise<void> {
     await this.writer.flushed();
-    this.db.close();
+    await this.db.close();
   }
 }

@@ -109,7 +109,7 @@ describe('a commit and the batches still being decoded', () => {
     await writer.loadSpanKeys();
     return { writer, close: async () => {
       await writer.flushed();
-      db.close();
+      await db.close();
     } };
   }
 

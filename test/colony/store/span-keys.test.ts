@@ -33,7 +33,7 @@ describe('spanKeyWords', () => {
         expect([...words], s).toEqual([0, 0]);
       }
     } finally {
-      db.close();
+      await db.close();
     }
   });
 });
@@ -132,7 +132,7 @@ describe('re-sends without a key index', () => {
     const old = await Database.open({ path, threads: 1, memoryLimit: '1GB' });
     await old.admin.run(`DROP TABLE ${SPANS.name}`);
     await old.admin.run(createTableSql({ ...SPANS, keyIndex: true }));
-    old.close();
+    await old.close();
     const store = await ColonyStore.open({ path, threads: 1, memoryLimit: '1GB' });
     try {
       await write(store, spans([1, 2, 3], 'v1'));
