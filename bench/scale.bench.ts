@@ -34,6 +34,8 @@ const DIR = process.env.BENCH_SCALE_DIR ?? '/tmp';
 const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 5);
 const SERVICE = 'checkout';
 const WINDOW_NS = 30n * 60_000_000_000n;
+/** BENCH_SCALE_TRACE_PROJECTION=0: ClickHouse without coral's trace projection (trace-projection.ts), for a before/after. */
+const TRACE_PROJECTION = process.env.BENCH_SCALE_TRACE_PROJECTION === '0' ? false : undefined;
 process.env.CORAL_CHDB_PATH ??= resolve(import.meta.dirname, '../.cache/chdb/node_modules');
 const HAVE_CHDB = existsSync(join(process.env.CORAL_CHDB_PATH, 'chdb'));
 
@@ -50,7 +52,7 @@ async function openStore(b: Backend, n: number, forWriting: boolean): Promise<Co
     if (forWriting) await store.writer.loadSpanKeys();
     return store;
   }
-  return ClickHouseStore.open({ target: { kind: 'chdb', dir: chDir(n), database: 'scale' }, create: forWriting });
+  return ClickHouseStore.open({ target: { kind: 'chdb', dir: chDir(n), database: 'scale' }, create: forWriting, traceProjection: TRACE_PROJECTION });
 }
 
 async function build(b: Backend, n: number): Promise<void> {

@@ -72,7 +72,7 @@ const clickhouseSchema = z.object({
   tables: z.object({ traces: tableName, logs: tableName, gauge: tableName, sum: tableName, histogram: tableName }).partial().strict().optional(),
   /** May coral add MATERIALIZED columns and a registry table fed by materialized views (default true)? */
   materialize: z.boolean().optional(),
-  /** May coral keep the spans in trace order too, for trace reads (a projection, about the traces' size again; default true)? */
+  /** May coral keep the spans in trace order too, for trace reads (a projection, about the traces' size again; default: in a chdb directory only)? */
   trace_projection: z.boolean().optional(),
 }).strict();
 

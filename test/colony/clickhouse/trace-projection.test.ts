@@ -7,7 +7,7 @@ import { openChClient } from '../../../src/colony/store/clickhouse/client.js';
 import { ClickHouseStore } from '../../../src/colony/store/clickhouse/store.js';
 import { DEFAULT_TABLES, qualified } from '../../../src/colony/store/clickhouse/ddl.js';
 import { derivedColumns, storedName } from '../../../src/colony/store/clickhouse/derived.js';
-import { staleProjections, traceProjection } from '../../../src/colony/store/clickhouse/trace-projection.js';
+import { projectionRefusal, staleProjections, traceProjection } from '../../../src/colony/store/clickhouse/trace-projection.js';
 import { traceSpansSql } from '../../../src/colony/store/clickhouse/read-spans.js';
 import type { ChSchema } from '../../../src/colony/store/clickhouse/views.js';
 import { loadScenario } from '../../../src/demo/load.js';
@@ -37,6 +37,15 @@ describe('trace projection (pure)', () => {
     expect(p.materialize).toBe(`ALTER TABLE \`otel\`.\`otel_traces\` MATERIALIZE PROJECTION \`${p.name}\` SETTINGS mutations_sync = 0`);
   });
 
+  it('is on by default in a chdb directory, on a server only when asked for, never when coral may not alter the tables', () => {
+    expect(projectionRefusal({ embedded: true })).toBeNull();
+    expect(projectionRefusal({ embedded: false })).toBe('a server\'s table gets it only with clickhouse.trace_projection: true');
+    expect(projectionRefusal({ embedded: false, traceProjection: true })).toBeNull();
+    expect(projectionRefusal({ embedded: true, traceProjection: false })).toBe('clickhouse.trace_projection is false');
+    expect(projectionRefusal({ embedded: true, materialize: false })).toBe('clickhouse.materialize is false');
+    expect(projectionRefusal({ embedded: false, materialize: false, traceProjection: true })).toBe('clickhouse.materialize is false');
+  });
+
   it('drops only coral\'s trace projections of another definition, never the operator\'s own', () => {
     expect(staleProjections(['coral_by_trace_00000000', 'coral_by_trace_12345678', 'by_span', 'coral_by_trace'], 'coral_by_trace_12345678')).toEqual(['coral_by_trace_00000000']);
     expect(staleProjections([], 'coral_by_trace_12345678')).toEqual([]);
@@ -53,7 +62,7 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse trace projection${HAVE_CHDB ? '' : ` (sk
     const p = traceProjection('proj', DEFAULT_TABLES.traces);
     try {
       expect(a.notes.join('\n')).toContain(`spans also kept in trace order for trace reads (projection \`${p.name}\``);
-      expect(b.notes.join('\n')).toMatch(/no `coral_by_trace_[0-9a-f]{8}` projection: clickhouse\.trace_projection or clickhouse\.materialize is false/);
+      expect(b.notes.join('\n')).toMatch(/no `coral_by_trace_[0-9a-f]{8}` projection: clickhouse\.trace_projection is false/);
       await loadScenario(a, 'payment-slow-sampled', { endAtNs: END });
       await loadScenario(b, 'payment-slow-sampled', { endAtNs: END });
       const projections = async (db: string) => (await ch.query<{ name: string }>(`SELECT name FROM system.projections WHERE database = '${db}' ORDER BY name`)).map((x) => x.name);

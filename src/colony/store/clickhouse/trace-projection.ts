@@ -48,25 +48,42 @@ export function staleProjections(present: readonly string[], current: string): s
 }
 
 /**
- * Whether the trace projection is there (made now if missing and allowed), with a note saying so
- * or why not. It needs coral's stored columns (`ready`: derived columns and resource table) and a
- * MergeTree table coral may alter; a Distributed table would need it on every shard.
+ * Why coral does not add the projection, or null when it does. On by default in a chdb directory
+ * (coral's own colony); on a server, whose operator pays for the storage and the rewrite of the
+ * table's parts, only when clickhouse.trace_projection says so.
  */
-export async function ensureTraceProjection(ch: ChClient, database: string, tables: TableNames, ready: boolean, allowed: boolean): Promise<{ present: boolean; note: string }> {
+export function projectionRefusal(o: { materialize?: boolean; traceProjection?: boolean; embedded: boolean }): string | null {
+  if (o.materialize === false) return 'clickhouse.materialize is false';
+  if (o.traceProjection === false) return 'clickhouse.trace_projection is false';
+  if (o.traceProjection === undefined && !o.embedded) return 'a server\'s table gets it only with clickhouse.trace_projection: true';
+  return null;
+}
+
+/**
+ * Whether the trace projection is there (made now if missing and not `refused`), with a note saying
+ * so or why not. It needs coral's stored columns (`ready`: derived columns and resource table) and
+ * a MergeTree table coral may alter; a Distributed table would need it on every shard.
+ */
+export async function ensureTraceProjection(ch: ChClient, database: string, tables: TableNames, ready: boolean, refused: string | null): Promise<{ present: boolean; note: string }> {
   const p = traceProjection(database, tables.traces);
   const without = (why: string) => ({ present: false, note: `trace reads decode each span's granules in the exporter's order (no ${ident(p.name)} projection: ${why})` });
-  if (!allowed) return without('clickhouse.trace_projection or clickhouse.materialize is false');
+  if (refused !== null) return without(refused);
   if (!ready) return without(`${tables.traces} has no stored source and resource hash`);
-  const [t] = await ch.query<{ engine: string; rows: string | null; ddl: string }>(
-    `SELECT engine, toString(total_rows) AS rows, create_table_query AS ddl FROM system.tables WHERE database = ${lit(database)} AND name = ${lit(tables.traces)}`,
-  );
-  if (!t) return without('no such table');
-  if (!t.engine.endsWith('MergeTree')) return without(`engine ${t.engine}`);
-  const present = await ch.query<{ name: string }>(`SELECT name FROM system.projections WHERE database = ${lit(database)} AND table = ${lit(tables.traces)}`);
-  const table = qualified(database, tables.traces);
+  const made = { present: true, note: `spans also kept in trace order for trace reads (projection ${ident(p.name)} on ${tables.traces}; about as large again as the columns it copies; ALTER TABLE ... DROP PROJECTION removes it, clickhouse.trace_projection = false keeps it from coming back)` };
+  // system.projections is recent: on a server without it, trace reads go as before.
   try {
-    for (const old of staleProjections(present.map((x) => x.name), p.name)) await ch.command(`ALTER TABLE ${table} DROP PROJECTION IF EXISTS ${ident(old)}`);
-    if (!present.some((x) => x.name === p.name)) {
+    const present = (await ch.query<{ name: string }>(`SELECT name FROM system.projections WHERE database = ${lit(database)} AND table = ${lit(tables.traces)}`)).map((x) => x.name);
+    const stale = staleProjections(present, p.name);
+    // The usual open: already there, one catalog question.
+    if (present.includes(p.name) && stale.length === 0) return made;
+    const [t] = await ch.query<{ engine: string; rows: string | null; ddl: string }>(
+      `SELECT engine, toString(total_rows) AS rows, create_table_query AS ddl FROM system.tables WHERE database = ${lit(database)} AND name = ${lit(tables.traces)}`,
+    );
+    if (!t) return without('no such table');
+    if (!t.engine.endsWith('MergeTree')) return without(`engine ${t.engine}`);
+    const table = qualified(database, tables.traces);
+    for (const old of stale) await ch.command(`ALTER TABLE ${table} DROP PROJECTION IF EXISTS ${ident(old)}`);
+    if (!present.includes(p.name)) {
       // By default a lightweight DELETE on a table with a projection fails; the Collector's operator may run one.
       if (!t.ddl.includes('lightweight_mutation_projection_mode')) await ch.command(`ALTER TABLE ${table} MODIFY SETTING lightweight_mutation_projection_mode = 'rebuild'`);
       await ch.command(p.add);
@@ -75,5 +92,5 @@ export async function ensureTraceProjection(ch: ChClient, database: string, tabl
   } catch (err) {
     return without((err as Error).message.split('\n')[0].trim());
   }
-  return { present: true, note: `spans also kept in trace order for trace reads (projection ${ident(p.name)} on ${tables.traces}; about as large again as the columns it copies; ALTER TABLE ... DROP PROJECTION removes it, clickhouse.trace_projection = false keeps it from coming back)` };
+  return made;
 }
