@@ -69,7 +69,7 @@ export async function ensureTraceProjection(ch: ChClient, database: string, tabl
   const without = (why: string) => ({ present: false, note: `trace reads decode each span's granules in the exporter's order (no ${ident(p.name)} projection: ${why})` });
   if (refused !== null) return without(refused);
   if (!ready) return without(`${tables.traces} has no stored source and resource hash`);
-  const made = { present: true, note: `spans also kept in trace order for trace reads (projection ${ident(p.name)} on ${tables.traces}; about as large again as the columns it copies; ALTER TABLE ... DROP PROJECTION removes it, clickhouse.trace_projection = false keeps it from coming back)` };
+  const made = { present: true, note: `spans also kept in trace order for trace reads (projection ${ident(p.name)} on ${tables.traces}; on disk up to twice the traces table's size; ALTER TABLE ... DROP PROJECTION removes it, clickhouse.trace_projection = false keeps it from coming back)` };
   // system.projections is recent: on a server without it, trace reads go as before.
   try {
     const present = (await ch.query<{ name: string }>(`SELECT name FROM system.projections WHERE database = ${lit(database)} AND table = ${lit(tables.traces)}`)).map((x) => x.name);
