@@ -10,7 +10,7 @@ export function configuredClickHouseUrl(env: NodeJS.ProcessEnv = process.env): s
 
 /**
  * Opens the ClickHouse colony `--clickhouse URL` names, with config clickhouse.{password, database,
- * tables, materialize} (the password an env:// reference; CLICKHOUSE_PASSWORD when none is configured).
+ * tables, materialize, trace_projection} (the password an env:// reference; CLICKHOUSE_PASSWORD when none is configured).
  * `create`: serving and loading create the exporter's tables when missing; reading never does.
  */
 export async function openClickHouseColony(url: string, o: { create: boolean; env?: NodeJS.ProcessEnv }): Promise<Colony> {
@@ -19,7 +19,8 @@ export async function openClickHouseColony(url: string, o: { create: boolean; en
   const target = parseClickHouseUrl(url, settings.database);
   const password = settings.password ? resolveSecret(settings.password, env) : env.CLICKHOUSE_PASSWORD;
   const { ClickHouseStore } = await import('../colony/store/clickhouse/store.js');
-  const store = await ClickHouseStore.open({ target, password, tables: settings.tables, create: o.create, materialize: settings.materialize });
+  const store = await ClickHouseStore.open({ target, password, tables: settings.tables, create: o.create, materialize: settings.materialize,
+    traceProjection: settings.trace_projection });
   if (!o.create && !(await store.hasTraces())) {
     await store.close();
     throw new CoralError(

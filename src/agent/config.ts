@@ -72,6 +72,8 @@ const clickhouseSchema = z.object({
   tables: z.object({ traces: tableName, logs: tableName, gauge: tableName, sum: tableName, histogram: tableName }).partial().strict().optional(),
   /** May coral add MATERIALIZED columns and a registry table fed by materialized views (default true)? */
   materialize: z.boolean().optional(),
+  /** May coral keep the spans in trace order too, for trace reads (a projection, about the traces' size again; default: in a chdb directory only)? */
+  trace_projection: z.boolean().optional(),
 }).strict();
 
 export type ClickHouseSettings = z.infer<typeof clickhouseSchema>;
@@ -133,7 +135,7 @@ export function readConfigFile(path: string): ConfigFile {
   const r = configSchema.safeParse(raw);
   if (!r.success) {
     const issues = r.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
-    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colony.{url, token}, clickhouse.{url, password, database, tables.{traces, logs, gauge, sum, histogram}, materialize}, colonies.<id>.ask, mcp_servers.<name>.{command, args, env | url, token}, honeycomb.{api_key, region, api_url, cache_ttl_seconds}, tools.disabled.');
+    throw new CoralError(`${path} has invalid settings:\n  ${issues.join('\n  ')}`, 'Known keys: ai.ask.{default_model, fallback_models, api_keys.{google,openai,anthropic}, max_tool_rounds, conversation.{max_turns, context_window, auto_prune}}, colony.{url, token}, clickhouse.{url, password, database, tables.{traces, logs, gauge, sum, histogram}, materialize, trace_projection}, colonies.<id>.ask, mcp_servers.<name>.{command, args, env | url, token}, honeycomb.{api_key, region, api_url, cache_ttl_seconds}, tools.disabled.');
   }
   return r.data;
 }

@@ -202,17 +202,21 @@ export async function searchTraces(ch: ChClient, s: ChSchema, cache: TraceReadCa
   return { traces: picked.map((p) => ({ traceId: p.trace_id, spans: bySpan.get(p.trace_id) ?? [] })), matchedTraces: picked[0].matched };
 }
 
+/** The query of traceSpans; `bounded`: first ask the trace-id lookup table for the traces' time bounds. */
+export function traceSpansSql(s: ChSchema, ids: readonly string[], bounded: boolean): string {
+  const byId = `TraceId IN ${list(ids)}`;
+  const bounds = bounded ? `(SELECT (minOrNull(Start), maxOrNull(End) + 1) FROM ${qualified(s.database, `${s.tables.traces}_trace_id_ts`)} WHERE ${byId}) AS bounds, ` : '';
+  const where = bounded ? `${byId} AND (isNull(bounds.1) OR toDateTime(Timestamp) BETWEEN bounds.1 AND bounds.2)` : byId;
+  const detail = spanAliases(s, SPAN_DETAIL);
+  return `WITH ${bounds}${detail.defs} SELECT ${detail.names} FROM ${table(s, 'traces')} WHERE ${where} ORDER BY trace_id, start_ns, span_id`;
+}
+
 /**
  * Every span of the given traces, start order, a re-sent span once. On a large table the exporter's
  * trace-id lookup table bounds the scan to each trace's time span (its Start and End are whole seconds).
  */
 async function traceSpans(ch: ChClient, s: ChSchema, cache: TraceReadCache, ids: readonly string[]): Promise<Map<string, SpanRecord[]>> {
-  const byId = `TraceId IN ${list(ids)}`;
-  const bounded = await cache.boundsPay(ch, s.database, s.tables.traces);
-  const bounds = bounded ? `(SELECT (minOrNull(Start), maxOrNull(End) + 1) FROM ${qualified(s.database, `${s.tables.traces}_trace_id_ts`)} WHERE ${byId}) AS bounds, ` : '';
-  const where = bounded ? `${byId} AND (isNull(bounds.1) OR toDateTime(Timestamp) BETWEEN bounds.1 AND bounds.2)` : byId;
-  const detail = spanAliases(s, SPAN_DETAIL);
-  const rows = await ch.query<ChSpanRow>(`WITH ${bounds}${detail.defs} SELECT ${detail.names} FROM ${table(s, 'traces')} WHERE ${where} ORDER BY trace_id, start_ns, span_id`);
+  const rows = await ch.query<ChSpanRow>(traceSpansSql(s, ids, await cache.boundsPay(ch, s.database, s.tables.traces)));
   const resources = await resourcesOf(ch, s, cache, ids, rows);
   const out = new Map<string, SpanRecord[]>();
   let last = '';

@@ -28,6 +28,7 @@ import { hasSummaryTable } from './summary.js';
 import { ensureDerivedColumns } from './materialize.js';
 import { ensureRegistry } from './registry.js';
 import { ensureResources } from './resources.js';
+import { ensureTraceProjection, projectionRefusal } from './trace-projection.js';
 import { TraceReadCache } from './trace-read-cache.js';
 import { TableRows } from './table-rows.js';
 import { RedBatcher } from './batch.js';
@@ -45,6 +46,8 @@ export interface ClickHouseOptions {
   create?: boolean;
   /** May coral add its MATERIALIZED derived columns to the tables (config clickhouse.materialize; default true)? */
   materialize?: boolean;
+  /** May coral keep the spans in trace order too, a projection (config clickhouse.trace_projection; default: in a chdb directory only; needs materialize)? */
+  traceProjection?: boolean;
   /** Span rows from which a trace read first asks the trace-id lookup table for time bounds (tests force either path). */
   traceBoundsMinRows?: number;
   /** Histogram points from which histogram reads skip the history before the series' last points (tests force either path). */
@@ -86,10 +89,12 @@ export class ClickHouseStore implements Colony {
       const m = await ensureDerivedColumns(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
       const reg = await ensureRegistry(ch, o.target.database, tables, logsHaveEventName, o.materialize ?? true);
       const res = await ensureResources(ch, o.target.database, tables, m.materialized.traces, o.materialize ?? true);
+      const proj = await ensureTraceProjection(ch, o.target.database, tables, m.materialized.traces && res.table !== null,
+        projectionRefusal({ materialize: o.materialize, traceProjection: o.traceProjection, embedded: o.target.kind === 'chdb' }));
       const schema: ChSchema = { database: o.target.database, tables, logsHaveEventName, materialized: m.materialized, registryTable: reg.table, resourceTable: res.table,
         summaries: await hasSummaryTable(ch, o.target.database) };
       const rows = new TableRows();
-      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note, res.note], new TraceReadCache(o.traceBoundsMinRows, rows), rows,
+      return new ClickHouseStore(ch, schema, `clickhouse ${describeTarget(o.target)}`, [m.note, reg.note, res.note, proj.note], new TraceReadCache(o.traceBoundsMinRows, rows), rows,
         o.skipHistoryMinRows ?? SKIP_HISTORY_MIN_ROWS);
     } catch (err) {
       await ch.close();
