@@ -11,7 +11,7 @@ import { batchAt } from '../../support/retention-rows.js';
 const HOUR = 3_600_000_000_000n;
 const T0 = 1_700_000_000_000_000_000n;
 const STEP = 12n * HOUR;
-const RETAIN = BigInt(process.env.RT_H ?? 18) * HOUR;
+const RETAIN = 18n * HOUR;
 const PER_STEP = 12_000;
 
 describe('retention (DuckDB)', () => {
@@ -20,7 +20,7 @@ describe('retention (DuckDB)', () => {
 
   it('a colony fed a simulated week keeps only its retention: rows and file size stay bounded', async () => {
     const path = join(dir, 'week.duckdb');
-    // Checkpointed as `colony serve` is (beside the commits, no vacuum), past a smaller log (serve: 32 MB).
+    // Checkpointed as `colony serve` is (beside the commits, no vacuum), past a smaller log than serve's (SERVE_CHECKPOINT_THRESHOLD_MB, db.ts).
     const store = await ColonyStore.open({ path, threads: 1, memoryLimit: '1GB', checkpointThreshold: '4MB', checkpointBeside: true });
     let now = T0;
     const retention = startRetention(store, { retainNs: RETAIN, now: () => now, everyMs: 3_600_000 });
@@ -36,7 +36,6 @@ describe('retention (DuckDB)', () => {
         if (step % 2 === 1) {
           await store.compact();
           sizes.push(statSync(path).size);
-          if (process.env.RT_DEBUG) console.log('DAY', sizes.at(-1), spans.at(-1));
         }
       }
       const [{ oldest }] = await store.db.query<{ oldest: bigint }>('SELECT min(start_ns) AS oldest FROM otel_traces');
