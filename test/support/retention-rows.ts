@@ -1,6 +1,5 @@
 import { type IngestBatch, type LogRow, type SpanRow, emptyBatch } from '../../src/colony/store/rows.js';
-
-const hex = (n: number, digits: number) => n.toString(16).padStart(digits, '0');
+import { hex } from './numbered-spans.js';
 
 /** `n` spans and as many logs spread over the `stepNs` ending at `endNs`, ids from `first`. */
 export function batchAt(first: number, n: number, endNs: bigint, stepNs: bigint): IngestBatch {

@@ -6,10 +6,9 @@ import { spanKeyWordsOf } from '../../../src/colony/store/columnar-batch.js';
 import { RecentSpanKeys } from '../../../src/colony/store/span-key-window.js';
 import { openKeyFloor } from '../../../src/colony/store/span-key-floor.js';
 import { ColonyStore } from '../../../src/colony/store/store.js';
-import { type SpanRow, emptyBatch } from '../../../src/colony/store/rows.js';
 import { SPANS } from '../../../src/colony/store/schema.js';
+import { hex, numberedSpans as spans, writeSpans as write } from '../../support/numbered-spans.js';
 
-const hex = (n: number, digits: number) => n.toString(16).padStart(digits, '0');
 const MIN = 60_000_000_000n;
 const T0 = 1_700_000_000_000_000_000n;
 
@@ -53,15 +52,6 @@ describe('span keys read when a colony file opens for writing', () => {
   const dir = mkdtempSync(join(tmpdir(), 'coral-key-window-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function spans(ids: number[], name: string, startNs: bigint): SpanRow[] {
-    return ids.map((i) => ({
-      traceId: hex(i >> 2, 32), spanId: hex(i + 1, 16), parentSpanId: '', traceState: '', name, kind: 'SERVER', serviceName: 'svc', source: 'otlp',
-      scopeName: 's', scopeVersion: '', startNs, endNs: startNs + 1000n, statusCode: 'UNSET', statusMessage: '', attributes: '{}', resourceAttributes: '{}',
-      events: '[]', links: '[]', httpMethod: null, httpRoute: null, httpStatusCode: null, rpcSystem: null, rpcService: null, rpcMethod: null, rpcStatusCode: null,
-      dbSystem: null, dbOperation: null, dbTable: null, dbStatement: null, peerService: null, serverAddress: null,
-    }));
-  }
-  const write = (store: ColonyStore, rows: SpanRow[]) => store.write(Object.assign(emptyBatch(), { spans: rows }));
   const range = (from: number, n: number) => Array.from({ length: n }, (_, i) => from + i);
   const NEWEST = T0 + 24n * 60n * MIN;
 

@@ -6,12 +6,9 @@ import { spanKeyWordsOf } from '../../../src/colony/store/columnar-batch.js';
 import { SpanKeyFilter, spanKeyWords, spanKeyWordsSql } from '../../../src/colony/store/span-keys.js';
 import { ColonyStore } from '../../../src/colony/store/store.js';
 import { Database } from '../../../src/colony/store/db.js';
-import type { SpanRow } from '../../../src/colony/store/rows.js';
-import { emptyBatch } from '../../../src/colony/store/rows.js';
 import { createTableSql } from '../../../src/colony/store/columns.js';
 import { SPANS } from '../../../src/colony/store/schema.js';
-
-const hex = (n: number, digits: number) => n.toString(16).padStart(digits, '0');
+import { hex, numberedSpans as spans, writeSpans as write } from '../../support/numbered-spans.js';
 
 describe('spanKeyWords', () => {
   it('reads a canonical span id in JS exactly as spanKeyWordsSql does in DuckDB; any other id is the zero key', async () => {
@@ -67,15 +64,6 @@ describe('re-sends without a key index', () => {
   const dir = mkdtempSync(join(tmpdir(), 'coral-span-keys-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  function spans(ids: number[], name: string, startNs = 1_700_000_000_000_000_000n): SpanRow[] {
-    return ids.map((i) => ({
-      traceId: hex(i >> 2, 32), spanId: hex(i + 1, 16), parentSpanId: '', traceState: '', name, kind: 'SERVER', serviceName: 'svc', source: 'otlp',
-      scopeName: 's', scopeVersion: '', startNs, endNs: startNs + 1000n, statusCode: 'UNSET', statusMessage: '', attributes: '{}', resourceAttributes: '{}',
-      events: '[]', links: '[]', httpMethod: null, httpRoute: null, httpStatusCode: null, rpcSystem: null, rpcService: null, rpcMethod: null, rpcStatusCode: null,
-      dbSystem: null, dbOperation: null, dbTable: null, dbStatement: null, peerService: null, serverAddress: null,
-    }));
-  }
-  const write = (store: ColonyStore, rows: SpanRow[]) => store.write(Object.assign(emptyBatch(), { spans: rows }));
   const names = async (store: ColonyStore) =>
     (await store.db.query<{ name: string; n: number }>('SELECT name, count(*)::INTEGER AS n FROM otel_traces GROUP BY name ORDER BY name')).map((r) => [r.name, r.n]);
 
