@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { addColumnsStatement } from '../../../src/colony/store/clickhouse/materi
 import { registryTableName } from '../../../src/colony/store/clickhouse/registry.js';
 import { resourceTable } from '../../../src/colony/store/clickhouse/resources.js';
 import { loadScenario } from '../../../src/demo/load.js';
-import { openClickHouseColony } from '../../../src/agent/clickhouse.js';
+import { chdbNotesWithConfig } from './config-open.js';
 import { startFakeClickHouse } from './fake-http.js';
 import { ingestExport } from '../../../src/colony/otlp/ingest.js';
 import { protobufTraces, sdkSpans } from '../../support/otel-sdk.js';
@@ -93,21 +93,13 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse colony with and without stored derived c
   }, 600_000);
 
   it('config clickhouse.materialize: false leaves the tables as the Collector made them', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'coral-home-'));
-    writeFileSync(join(home, 'config.yaml'), 'clickhouse:\n  materialize: false\n');
     const ch = await openChClient({ kind: 'chdb', dir: DIR, database: 'default' });
     try {
-      const store = await openClickHouseColony(`chdb:${DIR}`, { create: true, env: { CORAL_HOME: home, PATH: process.env.PATH } });
-      try {
-        expect(store.notes?.join('\n')).toMatch(/computed at read time .*clickhouse\.materialize is false/);
-      } finally {
-        await store.close();
-      }
+      expect(await chdbNotesWithConfig(DIR, 'clickhouse:\n  materialize: false\n')).toMatch(/computed at read time .*clickhouse\.materialize is false/);
       const [cols] = await ch.query<{ n: number }>(`SELECT toInt32(count()) AS n FROM system.columns WHERE database = 'otel' AND startsWith(name, 'coral_')`);
       expect(cols.n).toBe(0);
     } finally {
       await ch.close();
-      rmSync(home, { recursive: true, force: true });
     }
   });
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import { projectionRefusal, staleProjections, traceProjection } from '../../../s
 import { traceSpansSql } from '../../../src/colony/store/clickhouse/read-spans.js';
 import type { ChSchema } from '../../../src/colony/store/clickhouse/views.js';
 import { loadScenario } from '../../../src/demo/load.js';
-import { openClickHouseColony } from '../../../src/agent/clickhouse.js';
+import { chdbNotesWithConfig } from './config-open.js';
 
 const DIR = join(tmpdir(), `coral-ch-proj-${process.pid}`);
 const END = 1_764_675_000_000_000_000n;
@@ -97,21 +97,13 @@ describe.skipIf(!HAVE_CHDB)(`ClickHouse trace projection${HAVE_CHDB ? '' : ` (sk
   }, 600_000);
 
   it('config clickhouse.trace_projection: false keeps a chdb colony without it', async () => {
-    const home = mkdtempSync(join(tmpdir(), 'coral-home-'));
-    writeFileSync(join(home, 'config.yaml'), 'clickhouse:\n  database: optout\n  trace_projection: false\n');
     const ch = await openChClient({ kind: 'chdb', dir: DIR, database: 'default' });
     try {
-      const store = await openClickHouseColony(`chdb:${DIR}`, { create: true, env: { CORAL_HOME: home, PATH: process.env.PATH } });
-      try {
-        expect(store.notes?.join('\n')).toMatch(/no `coral_by_trace_[0-9a-f]{8}` projection: clickhouse\.trace_projection is false/);
-      } finally {
-        await store.close();
-      }
+      expect(await chdbNotesWithConfig(DIR, 'clickhouse:\n  database: optout\n  trace_projection: false\n')).toMatch(/no `coral_by_trace_[0-9a-f]{8}` projection: clickhouse\.trace_projection is false/);
       const [n] = await ch.query<{ n: number }>(`SELECT toInt32(count()) AS n FROM system.projections WHERE database = 'optout'`);
       expect(n.n).toBe(0);
     } finally {
       await ch.close();
-      rmSync(home, { recursive: true, force: true });
     }
   });
 });
