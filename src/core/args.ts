@@ -9,8 +9,14 @@ export function parseIntOption(name: string, text: string, min: number, max: num
   return n;
 }
 
+/** A size as DuckDB's settings take it ('512MB', '4GiB') in bytes, KB and KiB alike 1024; null when it is not one. */
+export function sizeBytes(text: string): number | null {
+  const m = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.exec(text.trim());
+  return m ? Number(m[1]) * 1024 ** ('KMGT'.indexOf(m[2][0].toUpperCase()) + 1) : null;
+}
+
 export function parseMemoryLimit(text: string): string {
-  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)$/i.test(text.trim())) {
+  if (sizeBytes(text) === null) {
     throw new CoralError(`Invalid --memory-limit "${text}".`, 'Expected a size such as 512MB, 2GB or 4GiB.');
   }
   return text.trim();

@@ -1,5 +1,6 @@
 import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb/node-api';
 import { CoralError } from '../../core/errors.js';
+import { sizeBytes } from '../../core/args.js';
 import { makePrivate, prepareForeignPrivateFile } from '../../core/private-files.js';
 import { Checkpointer } from './checkpointer.js';
 import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
@@ -69,12 +70,11 @@ export const SERVE_CHECKPOINT_THRESHOLD_MB = 8;
 /** DuckDB's own checkpoints never come when the checkpointer makes them. */
 const NEVER = '1000000GB';
 
-/** A size as DuckDB writes it ('32MB', '1GB') in bytes. */
-export function sizeBytes(size: string): number {
-  const m = /^(\d+(?:\.\d+)?)\s*(KB|MB|GB|KIB|MIB|GIB)$/i.exec(size.trim());
-  if (!m) throw new CoralError(`Cannot read the log size ${size}.`, 'Write it as a number and KB, MB or GB, e.g. 32MB.');
-  const unit = m[2].toUpperCase().replace('I', '');
-  return Number(m[1]) * { KB: 1024, MB: 1024 ** 2, GB: 1024 ** 3 }[unit as 'KB' | 'MB' | 'GB'];
+/** The log limit (checkpointThreshold, as DuckDB writes sizes: '32MB', '1GB') in bytes (core/args.ts). */
+export function logLimitBytes(size: string): number {
+  const bytes = sizeBytes(size);
+  if (bytes === null) throw new CoralError(`Cannot read the log size ${size}.`, 'Write it as a number and KB, MB or GB, e.g. 32MB.');
+  return bytes;
 }
 
 export type Params = Record<string, DuckDBValue>;
@@ -149,7 +149,7 @@ export class Database {
     for (let i = 0; i < READERS; i++) readers.push(await connect());
     const limits = { timeoutMs: DEFAULT_READ_TIMEOUT_MS, maxRows: DEFAULT_MAX_RESULT_ROWS, ...opts.readLimits };
     const checkpointer = beside
-      ? new Checkpointer(await connect(), `${opts.path}.wal`, sizeBytes(opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD), opts.checkpointLookMs)
+      ? new Checkpointer(await connect(), `${opts.path}.wal`, logLimitBytes(opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD), opts.checkpointLookMs)
       : null;
     const db = new Database(opts.path, instance, writers, await connect(), readers, new ReadPool(readers, limits), checkpointer);
     await db.migrate();

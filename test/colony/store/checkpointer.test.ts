@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FORCE_AFTER_REFUSALS, checkpointStep } from '../../../src/colony/store/checkpointer.js';
-import { sizeBytes } from '../../../src/colony/store/db.js';
+import { logLimitBytes } from '../../../src/colony/store/db.js';
 import { ColonyStore } from '../../../src/colony/store/store.js';
 import { batchAt } from '../../support/retention-rows.js';
 
@@ -28,10 +28,10 @@ describe('checkpointStep', () => {
   });
 
   it('reads sizes as DuckDB writes them, and refuses what it cannot read', () => {
-    expect(sizeBytes('32MB')).toBe(32 * MB);
-    expect(sizeBytes('1GiB')).toBe(1024 * MB);
-    expect(sizeBytes('512 KB')).toBe(512 * 1024);
-    expect(() => sizeBytes('lots')).toThrow(/Cannot read the log size lots/);
+    expect(logLimitBytes('32MB')).toBe(32 * MB);
+    expect(logLimitBytes('1GiB')).toBe(1024 * MB);
+    expect(logLimitBytes('512 KB')).toBe(512 * 1024);
+    expect(() => logLimitBytes('lots')).toThrow(/Cannot read the log size lots/);
   });
 });
 
