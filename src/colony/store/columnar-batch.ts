@@ -34,7 +34,8 @@ export function encodeBatch(b: IngestBatch, buffers?: BufferPool): ColumnarBatch
   return { segments, rows, spanKeys, spanTimes: spanTimesOf(b.spans), sightings: serviceSightings(b) };
 }
 
-export function spanTimesOf(spans: readonly { startNs: bigint }[]): SpanTimes | null {
+/** The earliest and latest start of the spans (null without any). */
+function spanTimesOf(spans: readonly { startNs: bigint }[]): SpanTimes | null {
   if (spans.length === 0) return null;
   let oldestNs = spans[0].startNs;
   let newestNs = oldestNs;

@@ -1,13 +1,6 @@
 import type { Database } from './db.js';
 
-/**
- * The service registry trails ingest by up to a second (writer.ts), so a colony killed with -9 can
- * reopen with `last_seen` behind its own data, forever. Rebuilt from the data at open: one
- * aggregate per table, and it only ever widens first/last seen. Only rows from an hour before the
- * registry's newest sighting on are read (issue 33: the whole tables cost time in proportion to
- * the colony's size at every open): what a crash can leave unregistered is that recent. A registry
- * with no row (a colony from before it, or killed before its first update) is rebuilt from all rows.
- */
+/** How far before the registry's newest sighting the repair reads rows. */
 const REPAIR_WINDOW_NS = 3_600_000_000_000n;
 const SOURCES: { table: string; first: string; last: string }[] = [
   { table: 'otel_traces', first: 'start_ns', last: 'end_ns' },
@@ -16,6 +9,14 @@ const SOURCES: { table: string; first: string; last: string }[] = [
   { table: 'otel_logs', first: 'time_ns', last: 'time_ns' },
 ];
 
+/**
+ * The service registry trails ingest by up to a second (writer.ts), so a colony killed with -9 can
+ * reopen with `last_seen` behind its own data, forever. Rebuilt from the data at open: one
+ * aggregate per table, and it only ever widens first/last seen. Only rows from an hour before the
+ * registry's newest sighting on are read (issue 33: the whole tables cost time in proportion to
+ * the colony's size at every open): what a crash can leave unregistered is that recent. A registry
+ * with no row (a colony from before it, or killed before its first update) is rebuilt from all rows.
+ */
 export async function repairServiceRegistry(db: Database): Promise<void> {
   const [newest] = (await db.registry.runAndReadAll('SELECT max(last_seen_ns) FROM coral_services')).getRows()[0] as [bigint | null];
   // On the raw time column, so DuckDB skips older row groups by their zone maps.
