@@ -58,6 +58,10 @@ function mix(h: number): number {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
+/** A key's two hashes (Bloom's `h1` and `h2`; the second odd). */
+const hash1 = (hi: number, lo: number) => mix(hi ^ mix(lo ^ 0x9e3779b9));
+const hash2 = (hi: number, lo: number) => mix(lo ^ mix(hi + 0x7f4a7c15)) | 1;
+
 /**
  * Probes per key, all within one 512-bit block (one cache line): a probe anywhere in a filter of
  * tens of megabytes was a cache miss each, eight per span. With BITS_PER_KEY bits per key, a full
@@ -141,15 +145,15 @@ export class SpanKeyFilter {
 
   /** Whether the key may have been added before, without adding it. */
   has(hi: number, lo: number): boolean {
-    const h1 = mix(hi ^ mix(lo ^ 0x9e3779b9));
-    const h2 = mix(lo ^ mix(hi + 0x7f4a7c15)) | 1;
+    const h1 = hash1(hi, lo);
+    const h2 = hash2(hi, lo);
     return this.blooms.some((b) => b.has(h1, h2));
   }
 
   /** Adds the key; returns whether it may have been added before (false: certainly new). */
   admitWords(hi: number, lo: number): boolean {
-    const h1 = mix(hi ^ mix(lo ^ 0x9e3779b9));
-    const h2 = mix(lo ^ mix(hi + 0x7f4a7c15)) | 1;
+    const h1 = hash1(hi, lo);
+    const h2 = hash2(hi, lo);
     let seen = false;
     for (const bloom of this.blooms) {
       if (bloom.has(h1, h2)) {
@@ -170,15 +174,5 @@ export class SpanKeyFilter {
   admit(spanId: string): boolean {
     spanKeyWords(spanId, this.words);
     return this.admitWords(this.words[0], this.words[1]);
-  }
-
-  /**
-   * Adds every key of `words` (two per span, as spanKeyWords writes them); returns whether any may
-   * have been seen before (or repeats within them).
-   */
-  admitAll(words: Uint32Array): boolean {
-    let seen = false;
-    for (let i = 0; i + 1 < words.length; i += 2) if (this.admitWords(words[i], words[i + 1])) seen = true;
-    return seen;
   }
 }

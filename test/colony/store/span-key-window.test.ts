@@ -41,6 +41,12 @@ describe('RecentSpanKeys', () => {
     expect(keys.size).toBeLessThanOrEqual(2000);
   });
 
+  it('flags a key repeated within one batch', () => {
+    const span = { spanId: hex(2, 16) };
+    expect(new RecentSpanKeys(null).admitBatch([spanKeyWordsOf([span, { spanId: hex(3, 16) }])], at(T0))).toBe(false);
+    expect(new RecentSpanKeys(null).admitBatch([spanKeyWordsOf([span, { ...span }])], at(T0))).toBe(true);
+  });
+
   it('with a floor from the open, a batch reaching before it is "maybe seen" even when every key is new', () => {
     const keys = new RecentSpanKeys(T0);
     expect(keys.admitBatch(keysOf([1]), { oldestNs: T0 - 1n, newestNs: T0 + MIN })).toBe(true);

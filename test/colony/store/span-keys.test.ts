@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { spanKeyWordsOf } from '../../../src/colony/store/columnar-batch.js';
 import { SpanKeyFilter, spanKeyWords, spanKeyWordsSql } from '../../../src/colony/store/span-keys.js';
 import { ColonyStore } from '../../../src/colony/store/store.js';
 import { Database } from '../../../src/colony/store/db.js';
@@ -43,13 +42,6 @@ describe('SpanKeyFilter', () => {
     for (let i = 0; i < keys; i++) if (filter.admit(hex(i * 7919 + 1, 16))) falsePositives++;
     for (let i = 0; i < keys; i += 13) expect(filter.admit(hex(i * 7919 + 1, 16))).toBe(true);
     expect(falsePositives).toBeLessThan(keys / 10_000);
-  });
-
-  it('flags a key repeated within one batch', () => {
-    const filter = new SpanKeyFilter();
-    const span = { spanId: hex(2, 16) };
-    expect(filter.admitAll(spanKeyWordsOf([span, { spanId: hex(3, 16) }]))).toBe(false);
-    expect(new SpanKeyFilter().admitAll(spanKeyWordsOf([span, { ...span }]))).toBe(true);
   });
 
   it('a span id that is not canonical hex is "maybe seen" from the start: it always takes the exact path', () => {
