@@ -9,5 +9,5 @@ export const CHDB_DIR = resolve(import.meta.dirname, '../../../.cache/chdb/node_
 export const HAVE_CHDB = existsSync(join(CHDB_DIR, 'chdb/package.json'));
 export const SKIP_REASON = `chdb is not installed under ${CHDB_DIR} (npm run chdb installs it there; .ci/run does it)`;
 
-// Without it, the run's summary says once that they were skipped and how to include them (summary-reporter.ts).
+// Without chdb no file says so: the run's summary does, once, with how to include them (summary-reporter.ts).
 if (HAVE_CHDB) process.env.CORAL_CHDB_PATH = CHDB_DIR;
