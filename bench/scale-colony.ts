@@ -42,13 +42,13 @@ export async function templateHour(name: string): Promise<IngestBatch[]> {
 }
 
 /** An id of copy `copy`: its first four hex digits replaced by the copy's number (other ids, e.g. empty, kept). */
-export function copyId(id: string, copy: number): string {
+function copyId(id: string, copy: number): string {
   if (copy === 0 || (id.length !== 16 && id.length !== 32)) return id;
   return (copy & 0xffff).toString(16).padStart(4, '0') + id.slice(4);
 }
 
 /** Copy `copy` of a template write: `copy` hours earlier, ids its own. Rows are shallow copies. */
-export function copyOf(b: IngestBatch, copy: number): IngestBatch {
+function copyOf(b: IngestBatch, copy: number): IngestBatch {
   const d = BigInt(copy) * HOUR_NS;
   const tag = `~${copy}`;
   return {
