@@ -1,4 +1,4 @@
-/** A demo colony loaded once in memory, asked many questions by the automatic triage (the triage bench and eval harness share it). */
+/** A demo colony loaded once in memory, asked many questions by the automatic triage. */
 import { ColonyStore } from '../src/colony/store/store.js';
 import { createColonyServer } from '../src/colony/server.js';
 import { createToolContext } from '../src/colony/tools/types.js';
