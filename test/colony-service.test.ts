@@ -3,7 +3,7 @@
  * demo load, colony status, query, mcp (the SDK client over stdio) and ask on the default colony,
  * all through the running colony; replay over OTLP/gRPC; a token kept out of world-readable files.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { startColonyServe, stopColonyServe as stop } from './support/colony-serve.js';
 
 const run = promisify(execFile);
 const home = mkdtempSync(join(tmpdir(), 'coral-service-'));
@@ -29,25 +30,8 @@ async function coral(args: string[], env: Record<string, string> = {}): Promise<
   }
 }
 
-/** Starts `coral colony serve` and waits for the file that says where it listens. */
-async function startServe(args: string[], file: string): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['dist/coral.js', 'colony', 'serve', '--otlp-port', '0', '--otlp-grpc-port', '0', ...args], { env: { ...process.env, CORAL_HOME: home }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr?.on('data', (c: Buffer) => (log += c.toString()));
-  for (let i = 0; i < 300 && !existsSync(file); i++) await new Promise((r) => setTimeout(r, 100));
-  if (!existsSync(file)) throw new Error(`colony serve did not start: ${log}`);
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 beforeAll(async () => {
-  serve = await startServe([], runtimeFile);
-  url = (JSON.parse(readFileSync(runtimeFile, 'utf8')) as { url: string }).url;
+  ({ child: serve, url } = await startColonyServe([], runtimeFile, { CORAL_HOME: home }));
 }, 60_000);
 
 afterAll(async () => {
@@ -146,7 +130,7 @@ describe('one colony per machine: the README flow on the default colony', () => 
 describe('a colony with a token', () => {
   it('keeps the token in an owner-only file that readers use', async () => {
     const tokenDb = join(home, 'secure.duckdb');
-    const child = await startServe(['--db', tokenDb, '--token', 'tok-123'], `${tokenDb}.serve.json`);
+    const { child } = await startColonyServe(['--db', tokenDb, '--token', 'tok-123'], `${tokenDb}.serve.json`, { CORAL_HOME: home });
     try {
       const rt = readFileSync(`${tokenDb}.serve.json`, 'utf8');
       expect(rt).not.toMatch(/tok-123/);

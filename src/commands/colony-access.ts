@@ -1,6 +1,5 @@
 import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
-import { type Nanos, nowNs } from '../core/time.js';
 import { progress } from '../core/progress.js';
 import type { Colony } from '../colony/store/colony.js';
 import { type ColonyStatus, colonyStatusOf } from '../colony/status.js';
@@ -46,18 +45,18 @@ export async function openLocalStore(opts: AccessOptions): Promise<Colony> {
 }
 
 /** The colony a command reads, resolved (a running colony holding the file is used over its API). */
-export async function openColonyAccess(asked: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
-  return openResolvedAccess(await resolveColonyChoice(asked), now);
+export async function openColonyAccess(asked: AccessOptions): Promise<ColonyAccess> {
+  return openResolvedAccess(await resolveColonyChoice(asked));
 }
 
 /**
  * A choice resolveColonyChoice already made, used as is: resolving twice would add a token the
  * first pass left out on purpose (CORAL_COLONY_TOKEN is not sent to a project's colony.url).
  */
-export async function openResolvedAccess(opts: AccessOptions, now: () => Nanos = nowNs): Promise<ColonyAccess> {
+export async function openResolvedAccess(opts: AccessOptions): Promise<ColonyAccess> {
   if (opts.colony) return openRemote(opts.colony, opts.token);
   const store = await openLocalStore(opts);
-  const ctx = createToolContext(store, now);
+  const ctx = createToolContext(store);
   return {
     describe: store.path,
     remote: false,

@@ -102,6 +102,17 @@ export async function askUntil(ask: Ask, question: string, fallback: string, ok:
   }
 }
 
+type AskConfig = NonNullable<NonNullable<ConfigFile['ai']>['ask']>;
+
+/** For a provider of PROVIDERS: its model, and the variable holding its key (never the key), as ai.ask settings. */
+export async function askModel(ask: Ask, provider: string): Promise<AskConfig> {
+  const p = PROVIDERS[provider];
+  const model = await askUntil(ask, `Model name for ${provider}`, p.model, (v) => /^\S+$/.test(v), 'a model name without spaces');
+  if (!p.keyVar) return { default_model: `${provider}:${model}` };
+  const name = await askUntil(ask, `Environment variable holding the ${provider} API key (the key itself is never written)`, p.keyVar, (v) => VAR_NAME.test(v), 'a variable name such as GEMINI_API_KEY');
+  return { default_model: `${provider}:${model}`, api_keys: { [provider]: `env://${name}` } };
+}
+
 /**
  * The questions of `coral config init` and the config they lead to. Keys are never asked for: only
  * the name of the environment variable that holds each one, written as env://NAME.
@@ -109,15 +120,7 @@ export async function askUntil(ask: Ask, question: string, fallback: string, ok:
 export async function initConfig(ask: Ask, env: NodeJS.ProcessEnv = process.env): Promise<ConfigFile> {
   const cfg: ConfigFile = {};
   const provider = await askUntil(ask, 'Model provider for coral ask and the console (google, openai, anthropic, ollama, none)', 'none', (v) => v === 'none' || v in PROVIDERS, 'google, openai, anthropic, ollama or none');
-  if (provider !== 'none') {
-    const p = PROVIDERS[provider];
-    const model = await askUntil(ask, `Model name for ${provider}`, p.model, (v) => /^\S+$/.test(v), 'a model name without spaces');
-    cfg.ai = { ask: { default_model: `${provider}:${model}` } };
-    if (p.keyVar) {
-      const name = await askUntil(ask, `Environment variable holding the ${provider} API key (the key itself is never written)`, p.keyVar, (v) => VAR_NAME.test(v), 'a variable name such as GEMINI_API_KEY');
-      cfg.ai.ask = { ...cfg.ai.ask, api_keys: { [provider]: `env://${name}` } };
-    }
-  }
+  if (provider !== 'none') cfg.ai = { ask: await askModel(ask, provider) };
   const hc = await askUntil(ask, 'Honeycomb: use the real API (yes) or the bundled fake environment (no)', 'no', (v) => /^(y|yes|n|no)$/i.test(v), 'yes or no');
   if (/^y/i.test(hc)) {
     const name = await askUntil(ask, 'Environment variable holding the Honeycomb API key', 'HONEYCOMB_API_KEY', (v) => VAR_NAME.test(v), 'a variable name');

@@ -42,16 +42,19 @@ function keylessModel(scenario: string): string {
   return bundledSession(scenario) ? `replay:${scenario}` : TRIAGE_MODEL;
 }
 
+/** Scenarios loaded and asked at once: a load waits on its decode worker and DuckDB, a turn on the tools. */
+const SCENARIOS_AT_ONCE = 2;
+
 /**
- * Every question of the files, scenario by scenario. Scenarios run `concurrency` at a time (2 by
- * default: a load waits on its decode worker and DuckDB, a turn on the tools), each asking its questions
- * one after another right after its own load, as `coral ask` would; results come back in scenario order.
+ * Every question of the files, scenario by scenario. Scenarios run SCENARIOS_AT_ONCE at a time, each
+ * asking its questions one after another right after its own load, as `coral ask` would; results
+ * come back in scenario order.
  */
-export async function runQuestionSet(files: readonly QuestionFile[], o: { scenarios?: string[]; concurrency?: number; onResult?: (r: QuestionResult) => void } = {}): Promise<QuestionResult[]> {
+export async function runQuestionSet(files: readonly QuestionFile[], o: { scenarios?: string[]; onResult?: (r: QuestionResult) => void } = {}): Promise<QuestionResult[]> {
   const unknown = [...new Set([...files.map((f) => f.scenario), ...(o.scenarios ?? [])])].filter((n) => !SCENARIOS.some((s) => s.name === n));
   if (unknown.length > 0) throw new CoralError(`Unknown scenario ${unknown.join(', ')}.`, `Known: ${SCENARIOS.map((s) => s.name).join(', ')}.`);
   const chosen = SCENARIOS.filter((d) => (!o.scenarios || o.scenarios.length === 0 || o.scenarios.includes(d.name)) && files.some((f) => f.scenario === d.name));
-  const gate = new Gate(Math.max(1, o.concurrency ?? 2));
+  const gate = new Gate(SCENARIOS_AT_ONCE);
   const perScenario = await Promise.all(chosen.map((def) => gate.run(() => askScenario(def.name, files.filter((f) => f.scenario === def.name), o.onResult))));
   return perScenario.flat();
 }

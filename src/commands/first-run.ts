@@ -3,7 +3,7 @@ import { Document } from 'yaml';
 import { type ConfigFile, configSchema, globalConfigPath } from '../agent/config.js';
 import type { ColonyChoice } from '../agent/colony-choice.js';
 import { sessionSettings } from '../agent/session-settings.js';
-import { type Ask, PROVIDERS, askUntil, writeAtomically } from './config-edit.js';
+import { type Ask, PROVIDERS, askModel, askUntil, writeAtomically } from './config-edit.js';
 
 /**
  * The first run of `coral ask` or the console with no model anywhere (no --model, no
@@ -25,14 +25,7 @@ export function needsFirstRun(choice: ColonyChoice, model: string | undefined, e
 export async function firstRunConfig(ask: Ask): Promise<ConfigFile | null> {
   const provider = await askUntil(ask, 'No model is configured for coral ask and the console. Provider (google, openai, anthropic, ollama; Enter skips: automatic triage)', 'skip', (v) => v === 'skip' || v in PROVIDERS, 'google, openai, anthropic, ollama, or Enter to skip');
   if (provider === 'skip') return null;
-  const p = PROVIDERS[provider];
-  const model = await askUntil(ask, `Model name for ${provider}`, p.model, (v) => /^\S+$/.test(v), 'a model name without spaces');
-  const cfg: ConfigFile = { ai: { ask: { default_model: `${provider}:${model}` } } };
-  if (p.keyVar) {
-    const name = await askUntil(ask, `Environment variable holding the ${provider} API key (the key itself is never written)`, p.keyVar, (v) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(v), 'a variable name such as GEMINI_API_KEY');
-    cfg.ai = { ask: { default_model: `${provider}:${model}`, api_keys: { [provider]: `env://${name}` } } };
-  }
-  return configSchema.parse(cfg);
+  return configSchema.parse({ ai: { ask: await askModel(ask, provider) } });
 }
 
 /** Asks on the terminal (stderr: stdout may be a pipe) and writes ~/.coral/config.yaml either way. */

@@ -43,7 +43,7 @@ function cleanup(): void {
 async function readThrough(): Promise<{ choice: { db?: string; colony?: string; token?: string }; warnings: string[] }> {
   const warnings: string[] = [];
   const choice = await resolveColonyChoice({ db }, { env, notify: (l) => warnings.push(l) });
-  const access = await openColonyAccess({ db }, undefined);
+  const access = await openColonyAccess({ db });
   try {
     await access.status();
   } finally {

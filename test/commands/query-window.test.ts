@@ -2,12 +2,13 @@
  * --from/--to/--since on `coral query`, with the built bundle: an old window read through a running
  * colony (`coral colony serve` holding the file) and from the file alone give the same answer.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ColonyStore } from '../../src/colony/store/store.js';
+import { startColonyServe, stopColonyServe as stop } from '../support/colony-serve.js';
 import { coralCli } from '../support/coral-cli.js';
 import { SEC, T0, hexId, ingest, sdkResource, tracesBody } from '../support/otlp-json.js';
 
@@ -18,27 +19,6 @@ const coral = coralCli({ CORAL_HOME: home, NO_COLOR: '1' }, 60_000);
 let serve: ChildProcess | undefined;
 let url = '';
 
-async function startServe(): Promise<ChildProcess> {
-  const file = `${db}.serve.json`;
-  const child = spawn(process.execPath, ['dist/coral.js', 'colony', 'serve', '--db', db, '--otlp-port', '0', '--otlp-grpc-port', '0'], { env: { ...process.env, CORAL_HOME: home }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let log = '';
-  child.stderr?.on('data', (c: Buffer) => (log += c.toString()));
-  const exited = new Promise((r) => child.once('exit', r));
-  // Waits for the runtime file the colony writes once it listens (or for it to die).
-  while (!existsSync(file)) {
-    const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(r, 50)).then(() => false)]);
-    if (done) throw new Error(`colony serve did not start: ${log}`);
-  }
-  url = (JSON.parse(readFileSync(file, 'utf8')) as { url: string }).url;
-  return child;
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 beforeAll(async () => {
   const file = await ColonyStore.open({ path: db, threads: 1, memoryLimit: '1GB' });
   await ingest(file, 'traces', tracesBody(sdkResource('checkout'), 'x', Array.from({ length: 6 }, (_, i) => ({
@@ -46,7 +26,7 @@ beforeAll(async () => {
     attributes: { 'http.request.method': 'POST', 'http.route': '/api/checkout', 'http.response.status_code': i === 0 ? 500 : 200 }, status: i === 0 ? 2 : 0,
   }))));
   await file.close();
-  serve = await startServe();
+  ({ child: serve, url } = await startColonyServe(['--db', db], `${db}.serve.json`, { CORAL_HOME: home }));
 }, 120_000);
 
 afterAll(async () => {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { lastWindow, parseDuration, parseInstant, formatSpan, formatWindow, parseIso8601 } from '../../src/core/time.js';
 import { CoralError } from '../../src/core/errors.js';
 
@@ -64,7 +64,19 @@ describe('parseInstant: epoch seconds, milliseconds and now-relative times', () 
   });
 });
 
+/** A host zone away from UTC, so that reading a time in the host's zone shows (the test machines run in UTC). */
+function inKolkata(): void {
+  beforeEach(() => {
+    vi.stubEnv('TZ', 'Asia/Kolkata');
+    expect(new Date(Date.UTC(2026, 0, 1)).getHours()).toBe(5);
+  });
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+}
+
 describe('parseIso8601: what tools take as start/end', () => {
+  inKolkata();
   const at = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
   it('reads dates, times with Z or an offset, and takes no offset as UTC (never the host zone)', () => {
     expect(parseIso8601('2026-11-27T13:05:00Z')).toBe(at('2026-11-27T13:05:00Z'));
@@ -102,6 +114,7 @@ describe('formatWindow: the window as headings state it', () => {
 });
 
 describe('parseInstant: clock times and ISO without an offset are UTC, like the times the CLI prints', () => {
+  inKolkata();
   const now = BigInt(Date.parse('2026-11-27T18:00:00Z')) * 1_000_000n;
   const at = (iso: string) => BigInt(Date.parse(iso)) * 1_000_000n;
   it('reads 13:05 as today, and a clock time still to come as yesterday', () => {

@@ -110,6 +110,8 @@ export interface ToolWindow extends TimeRange {
 /** The structured-output form of a window (every windowed tool includes it as `window`). */
 export const windowOutput = z.object({ start: z.string(), end: z.string(), label: z.string(), absolute: z.boolean() });
 export const windowJson = (w: ToolWindow) => ({ start: nsToIso(w.fromNs), end: nsToIso(w.toNs), label: w.label, absolute: w.absolute });
+/** A heading's window: an absolute label as it is, "last 30m" with the instants it stood for. */
+export const windowHeading = (w: ToolWindow) => (w.absolute ? w.label : `${w.label} (${nsToIso(w.fromNs)} .. ${nsToIso(w.toNs)})`);
 
 /**
  * The one place a tool's window is resolved: time_range back from now, or the absolute window that

@@ -3,7 +3,7 @@ import { nsToIso } from '../../core/time.js';
 import { type Protocol, type RedFilters, PROTOCOLS } from '../store/queries/red.js';
 import type { Source } from '../store/rows.js';
 import { type RedSection, analysis, chooseSections, compareSources, sectionLines } from '../unified/red-merge.js';
-import { grpcStatusCode, httpMethod, protocol, sqlOperation, serviceName, statusCodeRange, text, timeRange, windowFields, windowJson, windowOf, windowOutput } from './inputs.js';
+import { grpcStatusCode, httpMethod, protocol, sqlOperation, serviceName, statusCodeRange, text, timeRange, windowFields, windowHeading, windowJson, windowOf, windowOutput } from './inputs.js';
 import { boundLines } from './text.js';
 import { unknownServiceLine } from './service-hint.js';
 import { type ToolContext, ToolInputError, type ToolOutput, defineTool } from './types.js';
@@ -110,7 +110,7 @@ async function redMetrics(ctx: ToolContext, a: MetricsArgs, protocols: Protocol[
   const lines: string[] = [];
   if (deprecation) lines.push(deprecation);
   const filterText = Object.entries(a).filter(([k, v]) => FILTER_FAMILY[k] && v !== undefined).map(([k, v]) => `${k}=${v}`).join(', ');
-  lines.push(`Service: ${a.service}, ${range.absolute ? range.label : `${range.label} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)})`}${filterText ? `, filters: ${filterText}` : ''}`);
+  lines.push(`Service: ${a.service}, ${windowHeading(range)}${filterText ? `, filters: ${filterText}` : ''}`);
   const unknown = sections.length === 0 ? await unknownServiceLine(ctx, a.service) : undefined;
   if (sections.length === 0) {
     lines.push(`No metrics found for ${a.service} (${protocols.join('/')}, ${sources.map((s) => (s === 'ebpf' ? 'eBPF' : 'OTLP')).join(' and ')}).`);
@@ -126,7 +126,7 @@ async function redMetrics(ctx: ToolContext, a: MetricsArgs, protocols: Protocol[
     text: bounded.text,
     structured: {
       service: a.service,
-      timeRange: range.absolute ? range.length : a.time_range,
+      timeRange: range.length,
       window: windowJson(range),
       from: nsToIso(range.fromNs),
       to: nsToIso(range.toNs),

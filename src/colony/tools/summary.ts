@@ -11,7 +11,7 @@ import { serviceTimes } from '../unified/self-time.js';
 import { tag } from '../unified/render-tree.js';
 import { intakeSilence } from '../unified/intake.js';
 import { splitStreams, streamLine, summarizeStreams } from '../unified/streams.js';
-import { timeRange, windowFields, windowJson, windowOf, windowOutput } from './inputs.js';
+import { timeRange, windowFields, windowHeading, windowJson, windowOf, windowOutput } from './inputs.js';
 import { boundLines } from './text.js';
 import { defineTool } from './types.js';
 
@@ -100,7 +100,7 @@ export const summaryTool = defineTool({
     const intake = intakeSilence(health, range.toNs);
     const top = intake ? [] : standOut(changes);
     const evs = events.slice(0, 10).map((e) => ({ time: nsToIso(e.timeNs), serviceName: e.serviceName, kind: e.kind, title: e.title }));
-    const lines: string[] = [`Colony summary, ${range.absolute ? range.label : `${range.label} (${nsToIso(range.fromNs)} .. ${nsToIso(range.toNs)})`}, compared with the ${range.length} before.`];
+    const lines: string[] = [`Colony summary, ${windowHeading(range)}, compared with the ${range.length} before.`];
     if (intake) lines.push(intake.text, 'Hint: check that data reaches the colony (coral colony status), then the collector and the exporters.');
     if (top.length > 0) {
       lines.push('', 'Stand out (most likely cause first):');

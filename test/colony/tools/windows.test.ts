@@ -68,6 +68,17 @@ describe('start/end beside time_range', () => {
     expect(end.text.split('\n')[0]).toBe('Service health, 2025-12-02 10:31-10:35 UTC (4 min):');
   });
 
+  it('a relative heading gives the instants "last" stood for; timeRange is the window\'s length either way', async () => {
+    const relative = await fresh.call('coral_query_metrics', { service: 'checkout', time_range: '10m' });
+    expect(relative.text.split('\n')[0]).toBe(`Service: checkout, last 10m (${START} .. ${END})`);
+    expect(relative.structured.timeRange).toBe('10m');
+    const summary = await fresh.call('coral_query_summary', { time_range: '10m' });
+    expect(summary.text.split('\n')[0]).toBe(`Colony summary, last 10m (${START} .. ${END}), compared with the 10m before.`);
+    const absolute = await later.call('coral_query_metrics', { service: 'checkout', start: START, end: END });
+    expect(absolute.text.split('\n')[0]).toBe('Service: checkout, 2025-12-02 10:30-10:40 UTC (10 min)');
+    expect(absolute.structured.timeRange).toBe('10 min');
+  });
+
   it('the summary compares an absolute window with the one of the same length just before it', async () => {
     const r = await later.call('coral_query_summary', { start: nsToIso(T0 + 4n * MIN), end: nsToIso(T0 + 10n * MIN) });
     expect(r.structured).toMatchObject({ from: nsToIso(T0 + 4n * MIN), to: END, previousFrom: nsToIso(T0 - 2n * MIN) });
