@@ -56,6 +56,8 @@ describe('coral CLI (the built bundle)', () => {
     expect(port.stderr).toMatch(/Invalid --otlp-port "http"\.\n\s+Expected a whole number from 0 to 65535/);
     const workers = await coral('colony', 'serve', '--db', ':memory:', '--decode-workers', '99');
     expect(workers.stderr).toMatch(/Invalid --decode-workers "99"\.\n\s+Expected a whole number from 0 to 16/);
+    const wal = await coral('colony', 'serve', '--clickhouse', 'http://127.0.0.1:1', '--max-wal-mb', '8');
+    expect(wal.stderr).toMatch(/--max-wal-mb sets the write-ahead log of a DuckDB colony file[^\n]*\n\s+Drop --max-wal-mb, or serve a --db FILE/);
     const speed = await coral('demo', 'replay', 'healthy', '--speed', 'fast');
     expect(speed.stderr).toMatch(/Invalid --speed "fast"/);
   });

@@ -80,6 +80,9 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   }
   // A ClickHouse colony is shared by design (Collectors write beside it): no one-server-per-file rule.
   const clickhouse = opts.clickhouse ?? (opts.db === undefined ? configuredClickHouseUrl() : undefined);
+  if (clickhouse !== undefined && opts.maxWalMb !== undefined) {
+    throw new CoralError('--max-wal-mb sets the write-ahead log of a DuckDB colony file; a ClickHouse colony has none of coral\'s.', 'Drop --max-wal-mb, or serve a --db FILE.');
+  }
   const dbPath = clickhouse !== undefined || opts.db === ':memory:' ? ':memory:' : resolve(opts.db ?? defaultColonyDbPath());
   const running = dbPath === ':memory:' ? null : await findRunningColony(dbPath, { instead: 'this colony replaces it' });
   if (running) {
