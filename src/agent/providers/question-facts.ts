@@ -42,6 +42,19 @@ export function standOutOf(r: ToolResult | undefined): ServiceState[] {
   return (r?.structured?.standOut ?? []) as ServiceState[];
 }
 
+/** What stands out first on its own account (not explained by another service). */
+export function culpritOf(r: ToolResult | undefined): ServiceState | undefined {
+  const stand = standOutOf(r);
+  return stand.find((x) => !x.explainedBy) ?? stand[0];
+}
+
+/** A change event the summary lists (a deploy, a flag or config change, a restart). */
+export interface SummaryEvent { time: string; serviceName: string; kind: string; title: string }
+
+export function summaryEvents(r: ToolResult | undefined): SummaryEvent[] {
+  return (r?.structured?.events ?? []) as SummaryEvent[];
+}
+
 /** Whether a route template ("/api/products/[id]") serves a typed path ("/api/products/OLJ" or the template itself). */
 export function routeMatches(template: string, typed: string): boolean {
   const seg = (p: string) => p.toLowerCase().replace(/\/+$/, '').split('/');

@@ -2,6 +2,7 @@ import type { AskWindow } from '../ask-window.js';
 import type { ToolCall, ToolResult } from '../events.js';
 import type { Understanding } from '../understand/index.js';
 import { type Anchor, type ResolvedWindow, durationText, resolveWindow } from '../understand/window.js';
+import { culpritOf, standOutOf, summaryEvents } from './question-facts.js';
 
 /**
  * Which tool calls answer an understood question, in two rounds at most (pure): the first round is
@@ -88,9 +89,8 @@ export function httpServers(edges: readonly Edge[]): string[] {
 
 /** Anchors from the summary: change events and the onsets of what stands out. */
 export function anchorsOf(summary: ToolResult | undefined): Anchor[] {
-  const s = summary?.structured ?? {};
-  const events = (s.events ?? []) as { time: string; serviceName: string; kind: string; title: string }[];
-  const stand = (s.standOut ?? []) as { service: string; onset: string | null; trigger: string | null; signals: string[] }[];
+  const events = summaryEvents(summary);
+  const stand = standOutOf(summary);
   // A slow ramp's onset is estimated late: the change that started it, when known, is when it began.
   // So is a change on the same service up to 30 minutes before the onset (a ramp that began with it).
   const began = (x: (typeof stand)[number]) => {
@@ -132,8 +132,7 @@ export function planSecond(u: Understanding, ctx: PlanContext, results: readonly
   }
   if (u.kind === 'list' && asksDimension(u.question) && ctx.tools.has('coral_query_breakdown')) {
     const summary = results.find((r) => r.name === 'coral_query_summary');
-    const stand = (summary?.structured?.standOut ?? []) as { service: string; explainedBy: string | null; failing: boolean }[];
-    const target = u.services[0]?.name ?? (stand.find((x) => !x.explainedBy) ?? stand[0])?.service;
+    const target = u.services[0]?.name ?? culpritOf(summary)?.service;
     if (target) c.add('coral_query_breakdown', { service: target, ...rangeArgs('coral_query_breakdown', w, ctx) });
   }
   const a = anchoredWindow(u, ctx, results);
