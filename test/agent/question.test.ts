@@ -49,6 +49,11 @@ describe('planFirst', () => {
   it('asks over the window of the question\'s words', () => {
     expect(plan('errors of cart in the last 15 minutes')[1].args).toEqual({ service: 'cart', time_range: '15m' });
   });
+
+  it('asks a tool without start/end for the window back from now that covers all of the asked one', () => {
+    const late = { ...ctx, nowMs: Date.parse('2026-01-01T12:00:20Z') };
+    expect(planFirst(understand('errors of cart between 11:00 and 11:20', SERVICES), late, 't')[1].args).toEqual({ service: 'cart', time_range: '61m' });
+  });
 });
 
 describe('servicesInPrompt', () => {

@@ -1,7 +1,7 @@
 import type { AskWindow } from '../ask-window.js';
 import type { ToolCall, ToolResult } from '../events.js';
 import type { Understanding } from '../understand/index.js';
-import { type Anchor, type ResolvedWindow, durationText, resolveWindow } from '../understand/window.js';
+import { type Anchor, type ResolvedWindow, durationText, rangeBackTo, resolveWindow } from '../understand/window.js';
 import { culpritOf, standOutOf, summaryEvents } from './question-facts.js';
 
 /**
@@ -32,7 +32,7 @@ export function rangeArgs(tool: string, w: ResolvedWindow | null, ctx: PlanConte
   if (w.timeRange && !ctx.startEnd.has(tool)) return { time_range: w.timeRange };
   if (ctx.startEnd.has(tool)) return { start: w.window.start, end: w.window.end };
   // Not expressible without start/end: the window up to now that covers it, said so in the answer.
-  return { time_range: durationText(Math.max(60, Math.ceil((ctx.nowMs - Date.parse(w.window.start)) / 60_000) * 60)) };
+  return { time_range: rangeBackTo(Date.parse(w.window.start), ctx.nowMs, true) };
 }
 
 /** The flags' window, or else the words' window when it needs no anchor. */
@@ -144,8 +144,7 @@ export function planSecond(u: Understanding, ctx: PlanContext, results: readonly
       }
     } else {
       // The summary compares a window with the one just before it: ending now and starting at the anchor, that is before/after.
-      const seconds = Math.max(60, Math.round((ctx.nowMs - Date.parse(a.compare.anchor.time)) / 60_000) * 60);
-      c.add('coral_query_summary', { time_range: durationText(seconds) });
+      c.add('coral_query_summary', { time_range: rangeBackTo(Date.parse(a.compare.anchor.time), ctx.nowMs) });
     }
   } else if (a) {
     c.add('coral_query_summary', { time_range: a.timeRange ?? DEFAULT_RANGE });

@@ -132,6 +132,11 @@ export function durationText(seconds: number): string {
   return `${Math.round(seconds)}s`;
 }
 
+/** The time_range reaching back from now to `fromMs` in whole minutes, one at least: rounded, or up with `cover` (to cover all of it). */
+export function rangeBackTo(fromMs: number, nowMs: number, cover = false): string {
+  return durationText(Math.max(1, (cover ? Math.ceil : Math.round)((nowMs - fromMs) / MIN_MS)) * 60);
+}
+
 /** The anchor "the deploy" / "the incident" means: the named services' own first, the latest otherwise. */
 export function pickAnchor(kind: AnchorKind, anchors: readonly Anchor[], services: readonly string[]): Anchor | undefined {
   const want = (a: Anchor) => a.kind === kind || (kind === 'change' && a.kind === 'deploy');
@@ -161,7 +166,7 @@ export function resolveWindow(w: WindowWords, nowMs: number, anchors: readonly A
     if (end <= start) end += DAY_MS;
     end = Math.min(end, nowMs);
     if (end <= start) return null;
-    return { window: askWindow(start, end, how), timeRange: w.to === null ? durationText(Math.max(60, Math.round((nowMs - start) / MIN_MS) * 60)) : null };
+    return { window: askWindow(start, end, how), timeRange: w.to === null ? rangeBackTo(start, nowMs) : null };
   }
   const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
   const clockAt = w.at === undefined ? undefined : today + w.at * MIN_MS - (today + w.at * MIN_MS > nowMs ? DAY_MS : 0);
@@ -170,7 +175,7 @@ export function resolveWindow(w: WindowWords, nowMs: number, anchors: readonly A
   const at = Date.parse(anchor.time);
   if (w.mode === 'since') {
     if (at >= nowMs) return null;
-    return { window: askWindow(at, nowMs, how), timeRange: durationText(Math.max(60, Math.round((nowMs - at) / MIN_MS) * 60)), anchor };
+    return { window: askWindow(at, nowMs, how), timeRange: rangeBackTo(at, nowMs), anchor };
   }
   // Equal windows either side, at most 30 minutes, ending now at the latest.
   const len = Math.max(MIN_MS, Math.min(30 * MIN_MS, nowMs - at));
