@@ -6,7 +6,7 @@ import { type ServiceState, asksCulprit, healthReason, healthWord, ownSignals, v
 import type { ResolvedWindow } from '../understand/window.js';
 import { concentration } from './triage.js';
 import { gaugeLines, missingInfra, missingInfraLine, saturationHeadline } from './question-infra.js';
-import { type Cited, type MetricRow, type RouteHit, cite, culpritOf, ms, operation, operationServer, routeServer, servedRows, standOutOf, summaryEvents, summaryStates, tagOf } from './question-facts.js';
+import { type Cited, type MetricRow, type RouteHit, cite, culpritOf, ms, operation, operationServer, routeServer, servedRows, standOutOf, summaryEvents, summaryStates, tagOf, topologyEdges } from './question-facts.js';
 
 /**
  * The question triage's answer (pure): one line that answers the question (a number, a yes/no with
@@ -234,7 +234,7 @@ export function composeAnswer(i: AnswerInput): string {
     body.push(...lines.slice(1));
   } else if (u.route || (u.operation && u.services.length === 0)) {
     const metrics = results.filter((r) => r.name === 'coral_query_metrics');
-    const edges = (topo?.structured?.edges ?? []) as { from: string; to: string }[];
+    const edges = topologyEdges(topo);
     const hit: RouteHit | undefined = u.route ? routeServer(u.route, metrics, edges) : operationServer(u.operation ?? '', metrics);
     const asked = u.route ? `${u.route.method ? `${u.route.method} ` : ''}${u.route.path}` : (u.operation ?? '');
     if (!hit) {

@@ -2,7 +2,7 @@ import type { AskWindow } from '../ask-window.js';
 import type { ToolCall, ToolResult } from '../events.js';
 import type { Understanding } from '../understand/index.js';
 import { type Anchor, type ResolvedWindow, durationText, rangeBackTo, resolveWindow } from '../understand/window.js';
-import { culpritOf, standOutOf, summaryEvents } from './question-facts.js';
+import { culpritOf, standOutOf, summaryEvents, topologyEdges } from './question-facts.js';
 
 /**
  * Which tool calls answer an understood question, in two rounds at most (pure): the first round is
@@ -122,7 +122,7 @@ export function planSecond(u: Understanding, ctx: PlanContext, results: readonly
   const c = new Calls(idPrefix, results.length);
   const w = fixedWindow(u, ctx);
   const topo = results.find((r) => r.name === 'coral_get_service_topology');
-  const edges = (topo?.structured?.edges ?? []) as Edge[];
+  const edges = topologyEdges(topo);
   if (u.route) {
     for (const s of httpServers(edges).slice(0, 6)) c.add('coral_query_metrics', { service: s, protocol: 'http', ...rangeArgs('coral_query_metrics', w, ctx) });
   } else if (u.operation && u.services.length === 0) {
