@@ -144,6 +144,14 @@ export function pickAnchor(kind: AnchorKind, anchors: readonly Anchor[], service
   return fits.find((a) => services.includes(a.service)) ?? fits[0];
 }
 
+const startOfDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+
+/** When the clock last read `minutes` after midnight UTC: today, or yesterday when today's is still to come. */
+function lastClock(minutes: number, nowMs: number): number {
+  const t = startOfDay(nowMs) + minutes * MIN_MS;
+  return t > nowMs ? t - DAY_MS : t;
+}
+
 /**
  * The words' window at `nowMs`. A clock time later than now is yesterday's. An anchored window needs
  * its anchor: without one it resolves to null and the caller says what it could not find.
@@ -155,21 +163,18 @@ export function resolveWindow(w: WindowWords, nowMs: number, anchors: readonly A
     return { window: askWindow(nowMs - seconds * 1000, nowMs, how), timeRange: durationText(seconds) };
   }
   if (w.kind === 'yesterday') {
-    const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
+    const today = startOfDay(nowMs);
     return { window: askWindow(today - DAY_MS, today, how), timeRange: null };
   }
   if (w.kind === 'clock') {
-    const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
-    let start = today + w.from * MIN_MS;
-    if (start > nowMs) start -= DAY_MS;
+    const start = lastClock(w.from, nowMs);
     let end = w.to === null ? nowMs : start - w.from * MIN_MS + w.to * MIN_MS;
     if (end <= start) end += DAY_MS;
     end = Math.min(end, nowMs);
     if (end <= start) return null;
     return { window: askWindow(start, end, how), timeRange: w.to === null ? rangeBackTo(start, nowMs) : null };
   }
-  const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
-  const clockAt = w.at === undefined ? undefined : today + w.at * MIN_MS - (today + w.at * MIN_MS > nowMs ? DAY_MS : 0);
+  const clockAt = w.at === undefined ? undefined : lastClock(w.at, nowMs);
   const anchor = clockAt !== undefined ? { kind: w.anchor, time: iso(clockAt), service: '', title: `${hhmm(clockAt)} UTC` } : pickAnchor(w.anchor, anchors, services);
   if (!anchor) return null;
   const at = Date.parse(anchor.time);
