@@ -247,8 +247,8 @@ export function resolveDisabledTools(i: { env?: NodeJS.ProcessEnv; cwd?: string;
   return new Set([...(global.config.tools?.disabled ?? []), ...(project.config.tools?.disabled ?? [])]);
 }
 
-/** Whether a tool may be listed and called (RFD 030's per-tool switch). */
-export function isToolEnabled(name: string, disabled: ReadonlySet<string> = resolveDisabledTools({ quiet: true })): boolean {
+/** Whether a tool may be listed and called (RFD 030's per-tool switch), against resolveDisabledTools' set (read once per session, not per tool). */
+export function isToolEnabled(name: string, disabled: ReadonlySet<string>): boolean {
   return !disabled.has(name);
 }
 

@@ -1,13 +1,22 @@
 /** Closest known names to a misspelt one: service names, tool arguments, commands. */
 
-/** Edits (insert, delete, replace one character) from `a` to `b`, case ignored. */
-export function editDistance(a: string, b: string): number {
+/**
+ * Edits (insert, delete, replace one character) from `a` to `b`, case ignored. With `swaps`, a swap of
+ * two neighbours is one edit too (optimal string alignment: "paymnet" is one edit from "payment").
+ */
+export function editDistance(a: string, b: string, o: { swaps?: boolean } = {}): number {
   const x = a.toLowerCase();
   const y = b.toLowerCase();
+  let before: number[] = [];
   let prev = Array.from({ length: y.length + 1 }, (_, j) => j);
   for (let i = 1; i <= x.length; i++) {
     const row = [i];
-    for (let j = 1; j <= y.length; j++) row.push(Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1)));
+    for (let j = 1; j <= y.length; j++) {
+      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (x[i - 1] === y[j - 1] ? 0 : 1));
+      if (o.swaps && i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d = Math.min(d, before[j - 2] + 1);
+      row.push(d);
+    }
+    before = prev;
     prev = row;
   }
   return prev[y.length];

@@ -11,7 +11,7 @@ import type { ScenarioMeta } from './scenario-meta.js';
 import { type Placement, noCounts } from './load-chunks.js';
 import type { LoadOptions, LoadResult } from './load-types.js';
 import type { LoadCredit, LoadJob, LoadReply } from './load-protocol.js';
-import { holdAfterExports } from './first-look.js';
+import { firstLookHold } from './first-look.js';
 
 /** The worker's code, bundled, in the built CLI (scripts/build.mjs); absent when running from sources. */
 declare const __CORAL_LOAD_WORKER__: string | undefined;
@@ -33,12 +33,10 @@ export class LoadWorker {
   private settled = false;
 
   constructor(meta: ScenarioMeta, dir: string, at: Placement, opts: LoadOptions) {
-    const hold = opts.newestFirst ? opts.holdAfterFirst : undefined;
     // Held once, where the first look's minutes are in. Held after the first chunk, nothing more is
     // decoded meanwhile either; held later, the chunks before it are decoded ahead as usual.
-    let holding = Boolean(hold);
-    const holdAt = holdAfterExports(meta, opts.holdAfterMinutes);
-    const ahead = hold && holdAt === 0 ? 1 : CHUNKS_AHEAD;
+    const hold = firstLookHold(meta, opts);
+    const ahead = hold.atFirstWrite ? 1 : CHUNKS_AHEAD;
     const job: LoadJob = { name: meta.name, dir, shiftNs: at.shiftNs.toString(), newestFirst: opts.newestFirst ?? false, ahead };
     this.worker = new Worker(workerSource(typeof __CORAL_LOAD_WORKER__ === 'string' ? __CORAL_LOAD_WORKER__ : undefined, new URL('./load-worker.ts', import.meta.url)), { eval: true, workerData: job });
     const worker = this.worker;
@@ -68,12 +66,9 @@ export class LoadWorker {
           result.accepted = m.accepted;
           result.rejected = m.rejected;
           opts.onProgress?.({ exportsDone: m.exportsDone, exportsTotal: meta.counts.exports, rows: m.rows });
-          const release = holding && m.exportsDone >= holdAt;
-          if (release) {
-            holding = false;
-            await hold;
-          }
-          worker.postMessage({ credit: release && ahead === 1 ? CHUNKS_AHEAD : 1 } satisfies LoadCredit);
+          const wait = hold.due(m.exportsDone);
+          if (wait) await wait;
+          worker.postMessage({ credit: wait && ahead === 1 ? CHUNKS_AHEAD : 1 } satisfies LoadCredit);
         }).catch(fail);
       });
       worker.on('error', fail);

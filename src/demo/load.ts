@@ -6,7 +6,7 @@ import type { ScenarioMeta } from './scenario-meta.js';
 import { type DecodedChunk, decodedChunks, noCounts, placement } from './load-chunks.js';
 import type { LoadOptions, LoadResult } from './load-types.js';
 import { LoadWorker, LoadWorkerUnavailable } from './load-off-thread.js';
-import { holdAfterExports } from './first-look.js';
+import { firstLookHold } from './first-look.js';
 
 /** A demo load begun before its store is there (startDemoLoad). */
 export interface DemoLoad {
@@ -60,15 +60,12 @@ export function loadScenario(store: ColonyWriter, name: string, opts: LoadOption
 export async function loadLines(store: ColonyWriter, meta: ScenarioMeta, lines: AsyncIterable<ExportLine> | Iterable<ExportLine>, opts: LoadOptions = {}): Promise<LoadResult> {
   const at = placement(meta, opts.endAtNs);
   let last: DecodedChunk | undefined;
-  let holding = opts.newestFirst === true && opts.holdAfterFirst !== undefined;
-  const holdAt = holdAfterExports(meta, opts.holdAfterMinutes);
+  const hold = firstLookHold(meta, opts);
   for await (const c of decodedChunks(lines, at.shiftNs, opts.newestFirst ?? false)) {
     await store.write(c.batch);
     opts.onProgress?.({ exportsDone: c.exportsDone, exportsTotal: meta.counts.exports, rows: c.rows });
-    if (holding && c.exportsDone >= holdAt) {
-      holding = false;
-      await opts.holdAfterFirst;
-    }
+    const wait = hold.due(c.exportsDone);
+    if (wait) await wait;
     last = c;
   }
   return { meta, ...at, accepted: last?.accepted ?? noCounts(), rejected: last?.rejected ?? 0 };

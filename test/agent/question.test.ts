@@ -1,27 +1,29 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuestion, sameQuestion } from '../../src/agent/question.js';
+import { questionSignals, sameQuestion } from '../../src/agent/question.js';
 import { planFirst } from '../../src/agent/providers/question-plan.js';
 import { understand } from '../../src/agent/understand/index.js';
 import { servicesInPrompt, systemPrompt } from '../../src/agent/prompt.js';
 
 const SERVICES = ['frontend-proxy', 'frontend', 'cart', 'checkout', 'payment', 'product-catalog'];
 
-describe('parseQuestion', () => {
+describe('understand: the services named and the signals asked about', () => {
+  const named = (q: string) => understand(q, SERVICES).services.map((s) => s.name);
   it('finds the services named, longest name first, plurals and spaces included, in question order', () => {
-    expect(parseQuestion('Why is the frontend-proxy slower than checkout?', SERVICES).services).toEqual(['frontend-proxy', 'checkout']);
-    expect(parseQuestion('Why are checkouts failing?', SERVICES).services).toEqual(['checkout']);
-    expect(parseQuestion('p99 of the product catalog and cart', SERVICES).services).toEqual(['product-catalog', 'cart']);
-    expect(parseQuestion('is the shopping cartography ok', SERVICES).services).toEqual([]);
+    expect(named('Why is the frontend-proxy slower than checkout?')).toEqual(['frontend-proxy', 'checkout']);
+    expect(named('Why are checkouts failing?')).toEqual(['checkout']);
+    expect(named('p99 of the product catalog and cart')).toEqual(['product-catalog', 'cart']);
+    expect(named('is the shopping cartography ok')).toEqual([]);
   });
 
   it('reads the signals asked about and the percentiles named', () => {
-    expect(parseQuestion('what is the p99 latency of the cart service?', SERVICES)).toMatchObject({ signals: ['latency'], percentiles: [99], diagnosis: false });
-    expect(parseQuestion('is payment failing with 500s?', SERVICES).signals).toEqual(['errors']);
-    expect(parseQuestion('how much traffic does cart get, in requests per second?', SERVICES).signals).toEqual(['traffic']);
-    expect(parseQuestion('show slow traces for checkout', SERVICES).signals).toEqual(['latency', 'traces']);
-    expect(parseQuestion('what changed after the deploy?', SERVICES).signals).toEqual(['change']);
-    expect(parseQuestion("what's wrong?", SERVICES).diagnosis).toBe(true);
-    expect(parseQuestion('what is the weather?', SERVICES)).toMatchObject({ services: [], signals: [], diagnosis: false });
+    expect(questionSignals('what is the p99 latency of the cart service?')).toEqual({ signals: ['latency'], percentiles: [99] });
+    expect(questionSignals('is payment failing with 500s?').signals).toEqual(['errors']);
+    expect(questionSignals('how much traffic does cart get, in requests per second?').signals).toEqual(['traffic']);
+    expect(questionSignals('show slow traces for checkout').signals).toEqual(['latency', 'traces']);
+    expect(questionSignals('what changed after the deploy?').signals).toEqual(['change']);
+    expect(understand('what is the p99 latency of the cart service?', SERVICES).kind).not.toBe('diagnosis');
+    expect(understand("what's wrong?", SERVICES).kind).toBe('diagnosis');
+    expect(understand('what is the weather?', SERVICES)).toMatchObject({ services: [], signals: [], kind: 'unknown' });
   });
 });
 
@@ -46,6 +48,11 @@ describe('planFirst', () => {
 
   it('asks over the window of the question\'s words', () => {
     expect(plan('errors of cart in the last 15 minutes')[1].args).toEqual({ service: 'cart', time_range: '15m' });
+  });
+
+  it('asks a tool without start/end for the window back from now that covers all of the asked one', () => {
+    const late = { ...ctx, nowMs: Date.parse('2026-01-01T12:00:20Z') };
+    expect(planFirst(understand('errors of cart between 11:00 and 11:20', SERVICES), late, 't')[1].args).toEqual({ service: 'cart', time_range: '61m' });
   });
 });
 

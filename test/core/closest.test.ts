@@ -11,6 +11,15 @@ describe('editDistance', () => {
     expect(editDistance('cart', '')).toBe(4);
     expect(editDistance('kitten', 'sitting')).toBe(3);
   });
+
+  it('with swaps, counts a swap of neighbours as one edit (the typo matcher\'s distance)', () => {
+    expect(editDistance('paymnet', 'payment', { swaps: true })).toBe(1);
+    expect(editDistance('checkuot', 'checkout', { swaps: true })).toBe(1);
+    expect(editDistance('curency', 'currency', { swaps: true })).toBe(1);
+    expect(editDistance('abc', 'abc', { swaps: true })).toBe(0);
+    expect(editDistance('', 'abc', { swaps: true })).toBe(3);
+    expect(editDistance('ca', 'abc', { swaps: true })).toBe(3);
+  });
 });
 
 describe('closestNames', () => {

@@ -11,9 +11,11 @@ describe("a newest-first load held for the console's first look", () => {
   it('holds where the newest minutes are in: after the exports that cover them', () => {
     const meta = readMeta(SCENARIO);
     expect(holdAfterExports(meta, undefined)).toBe(0);
-    const at = holdAfterExports(meta, FIRST_LOOK_MINUTES);
-    expect(at).toBe(Math.ceil((meta.counts.exports * FIRST_LOOK_MINUTES * 60) / meta.durationSec));
-    expect(at).toBeGreaterThan(0);
+    // 287 exports over the hour: its newest 10 minutes are 47.8 of them, so the hold comes after 48.
+    expect(meta).toMatchObject({ durationSec: 3600, counts: { exports: 287 } });
+    expect(holdAfterExports(meta, 10)).toBe(48);
+    expect(holdAfterExports(meta, 60)).toBe(287);
+    expect(holdAfterExports(meta, FIRST_LOOK_MINUTES)).toBeGreaterThan(0);
   });
 
   it('waits once, at the first write past those minutes, on either thread, and stores every row', async () => {

@@ -6,7 +6,7 @@ import { type ServiceState, asksCulprit, healthReason, healthWord, ownSignals, v
 import type { ResolvedWindow } from '../understand/window.js';
 import { concentration } from './triage.js';
 import { gaugeLines, missingInfra, missingInfraLine, saturationHeadline } from './question-infra.js';
-import { type Cited, type MetricRow, type RouteHit, cite, ms, operation, operationServer, routeServer, servedRows, standOutOf, summaryStates, tagOf } from './question-facts.js';
+import { type Cited, type MetricRow, type RouteHit, cite, culpritOf, ms, operation, operationServer, routeServer, servedRows, standOutOf, summaryEvents, summaryStates, tagOf, topologyEdges } from './question-facts.js';
 
 /**
  * The question triage's answer (pure): one line that answers the question (a number, a yes/no with
@@ -23,7 +23,6 @@ export interface AnswerInput {
   anchored: ResolvedWindow | null;
 }
 
-
 function windowLine(w: ResolvedWindow | null, u: Understanding): string {
   if (w) return `Window: ${w.window.label}.`;
   if (u.window?.kind === 'anchor') return `Window: the last 30 min (the default): no ${u.window.anchor === 'incident' ? 'onset' : u.window.anchor} was found in the colony to anchor "${u.window.words}" on.`;
@@ -38,7 +37,8 @@ function metricLines(service: string, m: Cited, percentiles: readonly number[]):
   const rows = servedRows(m);
   if (!m.ok) return [`${service}: the metrics query failed${cite(m)}: ${m.text.split('\n')[0]}`];
   if (rows.length === 0) return [`${service}: no requests served in this window from either source${cite(m)}.`];
-  const ps = (percentiles.filter((p) => [50, 95, 99].includes(p)).length > 0 ? percentiles.filter((p) => [50, 95, 99].includes(p)) : [50, 95, 99]) as (50 | 95 | 99)[];
+  const asked = percentiles.filter((p) => [50, 95, 99].includes(p));
+  const ps = (asked.length > 0 ? asked : [50, 95, 99]) as (50 | 95 | 99)[];
   return [`${service} operations, busiest first${cite(m)}:`, ...rows.slice(0, 5).map((r) => `  ${tagOf(r.source)} ${operation(r)}: ${ps.map((p) => `P${p} ${ms(r[`p${p}Ms`])}`).join(', ')}, ${formatPercent(r.errorRate)} errors over ${formatCount(r.requests)} requests`)];
 }
 
@@ -50,9 +50,6 @@ function absentLine(u: Understanding, services: readonly string[]): string | nul
 }
 
 /** The first line for a question about named services. */
-/** What stands out first on its own account (not explained by another service). */
-export const culpritOf = (summary: Cited | undefined): ServiceState | undefined => standOutOf(summary).find((x) => !x.explainedBy) ?? standOutOf(summary)[0];
-
 function serviceHeadline(u: Understanding, s: ServiceState, m: Cited | undefined, summary: Cited | undefined): string {
   const who = stated(u.services.find((x) => x.name === s.service) ?? { name: s.service, typed: s.service, exact: true, distance: 0 });
   const word = healthWord(s);
@@ -83,7 +80,7 @@ function numberHeadline(u: Understanding, who: string, s: ServiceState, m: Cited
   const queue = s.signals.find((x) => /^(messages wait|consumer lag)/.test(x));
   if (queue && /\b(wait\w*|lag\w*|delay\w*|behind|backlog\w*|queue\w*)\b/i.test(u.question)) return `${who}: ${queue}${cite(summary)}.`;
   if (/\b(restart\w*|crash\w*|oom\w*)\b/i.test(u.question)) {
-    const events = ((summary?.structured?.events ?? []) as SummaryEvent[]).filter((e) => e.serviceName === s.service && /restart|crash/.test(e.kind));
+    const events = summaryEvents(summary).filter((e) => e.serviceName === s.service && /restart|crash/.test(e.kind));
     const said = Number(/\((\d+) restarts?\)/.exec(s.signals.join(' '))?.[1] ?? Number.NaN);
     const n = Number.isNaN(said) ? events.length : said;
     return `${who}: ${n} restart${n === 1 ? '' : 's'} in this window${events.length > 0 ? ` (the latest at ${events[0].time.slice(11, 16)} UTC)` : ''}${cite(summary)}.`;
@@ -104,11 +101,9 @@ function listHeadline(u: Understanding, states: readonly ServiceState[], summary
   return `${hits.map((s) => `${s.service} (${healthWord(s)}: ${ownSignals(s)[0] ?? `${formatPercent(s.errorRate)} errors`})`).join(', ')}${cite(summary)}.`;
 }
 
-interface SummaryEvent { time: string; serviceName: string; kind: string; title: string }
-
 function rollbackHeadline(u: Understanding, states: readonly ServiceState[], summary: Cited | undefined): string {
   // A change named by its flag or version ("the kafkaQueueProblems flag", "2.1.0"): judged by what followed it.
-  const events = (summary?.structured?.events ?? []) as SummaryEvent[];
+  const events = summaryEvents(summary);
   const named = u.services.length === 0 ? events.find((e) => words(u.question).some((w) => w.length >= 5 && !/^(deploy|flag|change|config|release)/.test(w) && e.title.toLowerCase().includes(w))) : undefined;
   if (named) {
     const hit = standOutOf(summary).find((x) => x.service === named.serviceName || (x.trigger ?? '').includes(named.title));
@@ -239,7 +234,7 @@ export function composeAnswer(i: AnswerInput): string {
     body.push(...lines.slice(1));
   } else if (u.route || (u.operation && u.services.length === 0)) {
     const metrics = results.filter((r) => r.name === 'coral_query_metrics');
-    const edges = (topo?.structured?.edges ?? []) as { from: string; to: string }[];
+    const edges = topologyEdges(topo);
     const hit: RouteHit | undefined = u.route ? routeServer(u.route, metrics, edges) : operationServer(u.operation ?? '', metrics);
     const asked = u.route ? `${u.route.method ? `${u.route.method} ` : ''}${u.route.path}` : (u.operation ?? '');
     if (!hit) {
@@ -256,7 +251,7 @@ export function composeAnswer(i: AnswerInput): string {
       head = yes + (errs
         ? `${operation(r)} on ${hit.service}: ${formatPercent(r.errorRate)} errors (${formatCount(r.errors)} of ${formatCount(r.requests)})${cite(hit.result)}.`
         : `${operation(r)} on ${hit.service}: P95 ${ms(r.p95Ms)} (P50 ${ms(r.p50Ms)}, P99 ${ms(r.p99Ms)}) over ${formatCount(r.requests)} requests ${tagOf(r.source)}${cite(hit.result)}${regress ? `; ${regress}${cite(summary)}` : '; no change beyond noise against the window before'}.`);
-      body.push(`${hit.service} serves ${asked}${hit.result.args.service !== hit.service ? '' : ''}; every source's view of it:`, ...hit.rows.map((x) => `  ${tagOf(x.source)} ${operation(x)}: P50 ${ms(x.p50Ms)}, P95 ${ms(x.p95Ms)}, P99 ${ms(x.p99Ms)}, ${formatPercent(x.errorRate)} errors over ${formatCount(x.requests)} requests${cite(hit.result)}`));
+      body.push(`${hit.service} serves ${asked}; every source's view of it:`, ...hit.rows.map((x) => `  ${tagOf(x.source)} ${operation(x)}: P50 ${ms(x.p50Ms)}, P95 ${ms(x.p95Ms)}, P99 ${ms(x.p99Ms)}, ${formatPercent(x.errorRate)} errors over ${formatCount(x.requests)} requests${cite(hit.result)}`));
     }
   } else if (u.kind === 'saturation' || (u.infra.length > 0 && u.services.length === 0)) {
     const lines = saturationHeadline(u, states, summary, topo);
@@ -290,7 +285,7 @@ export function composeAnswer(i: AnswerInput): string {
     if (st) body.push(stateLine(st, summary));
     const m = metricsOf(s.name);
     if (m) body.push(...metricLines(s.name, m, u.percentiles));
-    const events = ((summaries[0]?.structured?.events ?? []) as { time: string; serviceName: string; kind: string; title: string }[]).filter((e) => e.serviceName === s.name);
+    const events = summaryEvents(summaries[0]).filter((e) => e.serviceName === s.name);
     for (const e of events.slice(0, 3)) body.push(`  ${s.name} ${e.kind} at ${e.time.slice(11, 16)} UTC: ${e.title}${cite(summaries[0])}`);
     if (st?.trigger) body.push(`  ${s.name}'s change started ${st.onset ? `~${st.onset.slice(11, 16)} UTC` : ''} just after the ${st.trigger}${cite(summary)}.`);
     const tr = results.find((r) => r.name === 'coral_query_traces' && r.args.service === s.name);

@@ -1,3 +1,4 @@
+import type { TopologyEdge } from '../../colony/store/queries/topology.js';
 import { formatMs } from '../../core/format.js';
 import type { ToolResult } from '../events.js';
 import type { ServiceState } from '../understand/verdict.js';
@@ -40,6 +41,24 @@ export function summaryStates(r: ToolResult | undefined): ServiceState[] {
 
 export function standOutOf(r: ToolResult | undefined): ServiceState[] {
   return (r?.structured?.standOut ?? []) as ServiceState[];
+}
+
+/** What stands out first on its own account (not explained by another service). */
+export function culpritOf(r: ToolResult | undefined): ServiceState | undefined {
+  const stand = standOutOf(r);
+  return stand.find((x) => !x.explainedBy) ?? stand[0];
+}
+
+/** The calls between services and to their peers, from coral_get_service_topology. */
+export function topologyEdges(r: ToolResult | undefined): TopologyEdge[] {
+  return (r?.structured?.edges ?? []) as TopologyEdge[];
+}
+
+/** A change event the summary lists (a deploy, a flag or config change, a restart). */
+export interface SummaryEvent { time: string; serviceName: string; kind: string; title: string }
+
+export function summaryEvents(r: ToolResult | undefined): SummaryEvent[] {
+  return (r?.structured?.events ?? []) as SummaryEvent[];
 }
 
 /** Whether a route template ("/api/products/[id]") serves a typed path ("/api/products/OLJ" or the template itself). */

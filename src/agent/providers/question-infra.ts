@@ -1,7 +1,7 @@
 import { formatBytes, formatCount, formatPercent } from '../../core/format.js';
 import type { Understanding } from '../understand/index.js';
 import type { ServiceState } from '../understand/verdict.js';
-import { type Cited, cite } from './question-facts.js';
+import { type Cited, cite, topologyEdges } from './question-facts.js';
 
 /**
  * The question triage's answers about saturation and infrastructure (pure): CPU, memory, restarts,
@@ -54,14 +54,14 @@ const SAME_AS: Record<string, string[]> = { redis: ['redis', 'valkey'], valkey: 
 /** A product the question names (kafka, mysql) that no service is and no call reaches in this colony. */
 export function missingInfra(u: Understanding, topo: Cited | undefined, services: readonly string[]): string | undefined {
   if (!topo) return undefined;
-  const edges = (topo.structured?.edges ?? []) as { to: string }[];
+  const edges = topologyEdges(topo);
   const seen = [...new Set([...edges.map((e) => e.to.toLowerCase()), ...services.map((s) => s.toLowerCase())])];
   return u.infra.map((i) => i.word).find((w) => !GENERIC_INFRA.has(w) && !(SAME_AS[w] ?? [w]).some((x) => seen.some((p) => p.startsWith(x))));
 }
 
 export function missingInfraLine(word: string, u: Understanding, topo: Cited | undefined, services: readonly string[]): string {
   const kind = u.infra.find((i) => i.word === word)?.kind ?? 'database';
-  const edges = (topo?.structured?.edges ?? []) as { from: string; to: string; kind: string; protocol: string }[];
+  const edges = topologyEdges(topo);
   const protocol = kind === 'messaging' ? 'messaging' : 'sql';
   const peers = edges.filter((e) => e.kind === 'external' && e.protocol === protocol);
   const byPeer = [...new Set(peers.map((p) => p.to))].map((to) => `${to} (called by ${peers.filter((p) => p.to === to).map((p) => p.from).join(', ')})`);
@@ -71,7 +71,7 @@ export function missingInfraLine(word: string, u: Understanding, topo: Cited | u
 /** What the colony knows of infrastructure named in the question (kafka, postgres, redis): who calls it. */
 function infraLines(u: Understanding, topo: Cited | undefined, states: readonly ServiceState[]): string[] {
   if (u.infra.length === 0) return [];
-  const edges = (topo?.structured?.edges ?? []) as { from: string; to: string; kind: string; protocol: string; calls: number; errors: number }[];
+  const edges = topologyEdges(topo);
   const out: string[] = [];
   for (const kind of [...new Set(u.infra.map((i) => i.kind))]) {
     const word = u.infra.find((i) => i.kind === kind)?.word ?? kind;

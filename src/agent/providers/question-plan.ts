@@ -1,7 +1,8 @@
 import type { AskWindow } from '../ask-window.js';
 import type { ToolCall, ToolResult } from '../events.js';
 import type { Understanding } from '../understand/index.js';
-import { type Anchor, type ResolvedWindow, durationText, resolveWindow } from '../understand/window.js';
+import { type Anchor, type ResolvedWindow, durationText, rangeBackTo, resolveWindow } from '../understand/window.js';
+import { culpritOf, standOutOf, summaryEvents, topologyEdges } from './question-facts.js';
 
 /**
  * Which tool calls answer an understood question, in two rounds at most (pure): the first round is
@@ -31,7 +32,7 @@ export function rangeArgs(tool: string, w: ResolvedWindow | null, ctx: PlanConte
   if (w.timeRange && !ctx.startEnd.has(tool)) return { time_range: w.timeRange };
   if (ctx.startEnd.has(tool)) return { start: w.window.start, end: w.window.end };
   // Not expressible without start/end: the window up to now that covers it, said so in the answer.
-  return { time_range: durationText(Math.max(60, Math.ceil((ctx.nowMs - Date.parse(w.window.start)) / 60_000) * 60)) };
+  return { time_range: rangeBackTo(Date.parse(w.window.start), ctx.nowMs, true) };
 }
 
 /** The flags' window, or else the words' window when it needs no anchor. */
@@ -88,9 +89,8 @@ export function httpServers(edges: readonly Edge[]): string[] {
 
 /** Anchors from the summary: change events and the onsets of what stands out. */
 export function anchorsOf(summary: ToolResult | undefined): Anchor[] {
-  const s = summary?.structured ?? {};
-  const events = (s.events ?? []) as { time: string; serviceName: string; kind: string; title: string }[];
-  const stand = (s.standOut ?? []) as { service: string; onset: string | null; trigger: string | null; signals: string[] }[];
+  const events = summaryEvents(summary);
+  const stand = standOutOf(summary);
   // A slow ramp's onset is estimated late: the change that started it, when known, is when it began.
   // So is a change on the same service up to 30 minutes before the onset (a ramp that began with it).
   const began = (x: (typeof stand)[number]) => {
@@ -122,7 +122,7 @@ export function planSecond(u: Understanding, ctx: PlanContext, results: readonly
   const c = new Calls(idPrefix, results.length);
   const w = fixedWindow(u, ctx);
   const topo = results.find((r) => r.name === 'coral_get_service_topology');
-  const edges = (topo?.structured?.edges ?? []) as Edge[];
+  const edges = topologyEdges(topo);
   if (u.route) {
     for (const s of httpServers(edges).slice(0, 6)) c.add('coral_query_metrics', { service: s, protocol: 'http', ...rangeArgs('coral_query_metrics', w, ctx) });
   } else if (u.operation && u.services.length === 0) {
@@ -132,8 +132,7 @@ export function planSecond(u: Understanding, ctx: PlanContext, results: readonly
   }
   if (u.kind === 'list' && asksDimension(u.question) && ctx.tools.has('coral_query_breakdown')) {
     const summary = results.find((r) => r.name === 'coral_query_summary');
-    const stand = (summary?.structured?.standOut ?? []) as { service: string; explainedBy: string | null; failing: boolean }[];
-    const target = u.services[0]?.name ?? (stand.find((x) => !x.explainedBy) ?? stand[0])?.service;
+    const target = u.services[0]?.name ?? culpritOf(summary)?.service;
     if (target) c.add('coral_query_breakdown', { service: target, ...rangeArgs('coral_query_breakdown', w, ctx) });
   }
   const a = anchoredWindow(u, ctx, results);
@@ -145,8 +144,7 @@ export function planSecond(u: Understanding, ctx: PlanContext, results: readonly
       }
     } else {
       // The summary compares a window with the one just before it: ending now and starting at the anchor, that is before/after.
-      const seconds = Math.max(60, Math.round((ctx.nowMs - Date.parse(a.compare.anchor.time)) / 60_000) * 60);
-      c.add('coral_query_summary', { time_range: durationText(seconds) });
+      c.add('coral_query_summary', { time_range: rangeBackTo(Date.parse(a.compare.anchor.time), ctx.nowMs) });
     }
   } else if (a) {
     c.add('coral_query_summary', { time_range: a.timeRange ?? DEFAULT_RANGE });

@@ -2,7 +2,7 @@ import type { Message, ToolCall, ToolResult } from '../events.js';
 import { servicesInPrompt, timeInPrompt } from '../prompt.js';
 import { type Understanding, understand } from '../understand/index.js';
 import { ownSignals, healthWord } from '../understand/verdict.js';
-import { type Cited, standOutOf } from './question-facts.js';
+import { type Cited, standOutOf, summaryEvents } from './question-facts.js';
 import { composeAnswer } from './question-answer.js';
 import { type PlanContext, anchoredWindow, fixedWindow, planFirst, planSecond } from './question-plan.js';
 import { TRIAGE_MODEL, TriageProvider, turnResults } from './triage.js';
@@ -41,9 +41,12 @@ function startEndTools(tools: readonly ToolSpec[]): Set<string> {
   }).map((t) => t.name));
 }
 
+/** The question names nothing to measure: no service, route, operation, infrastructure or absent name. */
+const namesNothing = (u: Understanding) => u.services.length === 0 && !u.route && !u.operation && u.absent.length === 0 && u.infra.length === 0;
+
 /** A question for the first pass over the whole colony: it names nothing to measure. */
 export function wantsFirstPass(u: Understanding): boolean {
-  return u.services.length === 0 && !u.route && !u.operation && u.absent.length === 0 && u.infra.length === 0 && ['status', 'diagnosis', 'verdict', 'number'].includes(u.kind);
+  return namesNothing(u) && ['status', 'diagnosis', 'verdict', 'number'].includes(u.kind);
 }
 
 /** The first pass's one-line answer, from its summary: what stands out, or that nothing does. */
@@ -52,7 +55,7 @@ export function firstPassHeadline(u: Understanding, summary: ToolResult | undefi
   const said = u.kind === 'diagnosis' ? 'the first pass over the whole colony' : 'the first pass over the whole colony (your question reads as a general status question)';
   if (typeof intake === 'string' && intake) return `${u.kind === 'verdict' ? 'No: ' : ''}${intake} [1] (${said}).`;
   const top = standOutOf(summary);
-  const events = (summary?.structured?.events ?? []) as { time: string; serviceName: string; kind: string; title: string }[];
+  const events = summaryEvents(summary);
   if (u.signals.includes('change') && events.length > 0) {
     const changes = events.slice(0, 4).map((e) => `${e.serviceName} ${e.kind} at ${e.time.slice(11, 16)} UTC: ${e.title}`).join('; ');
     return `Changes recorded: ${changes} [1]${top[0] ? `; ${top[0].service} stands out (${healthWord(top[0])}: ${ownSignals(top[0]).slice(0, 1).join('')})${top[0].trigger ? `, after the ${top[0].trigger}` : ''}` : '; nothing stands out beyond noise'} (${said}).`;
@@ -94,7 +97,7 @@ export class QuestionTriageProvider implements ModelProvider {
     const services = servicesInPrompt(req.system);
     const u = understand(q, services);
     const ctx: PlanContext = { nowMs: nowOf(req.system), startEnd: startEndTools(req.tools), tools: new Set(req.tools.map((t) => t.name)), flagWindow: req.window };
-    if (u.kind === 'unknown' && u.services.length === 0 && !u.route && !u.operation && u.absent.length === 0 && u.infra.length === 0 && q.trim() !== '') {
+    if (u.kind === 'unknown' && namesNothing(u) && q.trim() !== '') {
       yield { type: 'text', text: capabilities(services) };
       return;
     }

@@ -1,27 +1,15 @@
+import { editDistance } from '../../core/closest.js';
+
 /**
  * Typo-tolerant matching of what a user typed against the names a colony knows (pure). Names are
  * compared as keys (lower case, letters and digits only), so spacing, hyphens and case never matter;
- * a trailing plural is forgiven; a typo is forgiven when the edit distance is small for its length
- * and the first letter agrees (people rarely mistype the first letter, and it keeps "currently" from
- * becoming "currency").
+ * a trailing plural is forgiven; a typo is forgiven when the edit distance (a swap of neighbours is
+ * one edit) is small for its length and the first letter agrees (people rarely mistype the first
+ * letter, and it keeps "currently" from becoming "currency").
  */
 
 /** Lower case, letters and digits only: "Product Catalog", "product-catalog" and "productcatalog" meet. */
 export const nameKey = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-/** Optimal-string-alignment Damerau-Levenshtein distance: insert, delete, replace, swap two neighbours. */
-export function damerauLevenshtein(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) d[0][j] = j;
-  for (let i = 1; i <= a.length; i++) {
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  }
-  return d[a.length][b.length];
-}
 
 /** Edits forgiven for a name of this length: none up to 4 letters, one up to 9, two beyond. */
 export function allowedEdits(length: number): number {
@@ -65,7 +53,7 @@ export function matchName(typed: string, known: readonly string[]): NameMatch | 
     if (limit === 0) continue;
     for (const k of keys) {
       if (k[0] !== nk[0] || Math.abs(k.length - nk.length) > limit) continue;
-      const d = damerauLevenshtein(k, nk);
+      const d = editDistance(k, nk, { swaps: true });
       if (d > limit) continue;
       if (!best || d < best.distance) {
         best = { name: n, typed, exact: false, distance: d };

@@ -1,4 +1,4 @@
-import { parseQuestion, type Signal } from '../question.js';
+import { type Signal, questionSignals } from '../question.js';
 import { type Entities, entities } from './entities.js';
 import { type KindReading, questionKind } from './kinds.js';
 import { type WindowWords, windowWords } from './window.js';
@@ -15,7 +15,5 @@ export interface Understanding extends Entities, KindReading {
 }
 
 export function understand(question: string, services: readonly string[]): Understanding {
-  const e = entities(question, services);
-  const p = parseQuestion(question, []);
-  return { question, ...e, ...questionKind(question), signals: p.signals, percentiles: p.percentiles, window: windowWords(question) };
+  return { question, ...entities(question, services), ...questionKind(question), ...questionSignals(question), window: windowWords(question) };
 }

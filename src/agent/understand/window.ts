@@ -132,11 +132,24 @@ export function durationText(seconds: number): string {
   return `${Math.round(seconds)}s`;
 }
 
+/** The time_range reaching back from now to `fromMs` in whole minutes, one at least: rounded, or up with `cover` (to cover all of it). */
+export function rangeBackTo(fromMs: number, nowMs: number, cover = false): string {
+  return durationText(Math.max(1, (cover ? Math.ceil : Math.round)((nowMs - fromMs) / MIN_MS)) * 60);
+}
+
 /** The anchor "the deploy" / "the incident" means: the named services' own first, the latest otherwise. */
 export function pickAnchor(kind: AnchorKind, anchors: readonly Anchor[], services: readonly string[]): Anchor | undefined {
   const want = (a: Anchor) => a.kind === kind || (kind === 'change' && a.kind === 'deploy');
   const fits = anchors.filter(want).sort((a, b) => b.time.localeCompare(a.time));
   return fits.find((a) => services.includes(a.service)) ?? fits[0];
+}
+
+const startOfDay = (ms: number) => Math.floor(ms / DAY_MS) * DAY_MS;
+
+/** When the clock last read `minutes` after midnight UTC: today, or yesterday when today's is still to come. */
+function lastClock(minutes: number, nowMs: number): number {
+  const t = startOfDay(nowMs) + minutes * MIN_MS;
+  return t > nowMs ? t - DAY_MS : t;
 }
 
 /**
@@ -150,27 +163,24 @@ export function resolveWindow(w: WindowWords, nowMs: number, anchors: readonly A
     return { window: askWindow(nowMs - seconds * 1000, nowMs, how), timeRange: durationText(seconds) };
   }
   if (w.kind === 'yesterday') {
-    const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
+    const today = startOfDay(nowMs);
     return { window: askWindow(today - DAY_MS, today, how), timeRange: null };
   }
   if (w.kind === 'clock') {
-    const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
-    let start = today + w.from * MIN_MS;
-    if (start > nowMs) start -= DAY_MS;
+    const start = lastClock(w.from, nowMs);
     let end = w.to === null ? nowMs : start - w.from * MIN_MS + w.to * MIN_MS;
     if (end <= start) end += DAY_MS;
     end = Math.min(end, nowMs);
     if (end <= start) return null;
-    return { window: askWindow(start, end, how), timeRange: w.to === null ? durationText(Math.max(60, Math.round((nowMs - start) / MIN_MS) * 60)) : null };
+    return { window: askWindow(start, end, how), timeRange: w.to === null ? rangeBackTo(start, nowMs) : null };
   }
-  const today = Math.floor(nowMs / DAY_MS) * DAY_MS;
-  const clockAt = w.at === undefined ? undefined : today + w.at * MIN_MS - (today + w.at * MIN_MS > nowMs ? DAY_MS : 0);
+  const clockAt = w.at === undefined ? undefined : lastClock(w.at, nowMs);
   const anchor = clockAt !== undefined ? { kind: w.anchor, time: iso(clockAt), service: '', title: `${hhmm(clockAt)} UTC` } : pickAnchor(w.anchor, anchors, services);
   if (!anchor) return null;
   const at = Date.parse(anchor.time);
   if (w.mode === 'since') {
     if (at >= nowMs) return null;
-    return { window: askWindow(at, nowMs, how), timeRange: durationText(Math.max(60, Math.round((nowMs - at) / MIN_MS) * 60)), anchor };
+    return { window: askWindow(at, nowMs, how), timeRange: rangeBackTo(at, nowMs), anchor };
   }
   // Equal windows either side, at most 30 minutes, ending now at the latest.
   const len = Math.max(MIN_MS, Math.min(30 * MIN_MS, nowMs - at));

@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { allowedEdits, damerauLevenshtein, matchName } from '../../../src/agent/understand/fuzzy.js';
+import { allowedEdits, matchName } from '../../../src/agent/understand/fuzzy.js';
 
 const SERVICES = ['frontend-proxy', 'frontend', 'ad', 'cart', 'checkout', 'currency', 'payment', 'product-catalog', 'recommendation', 'shipping', 'quote', 'email'];
-
-describe('damerauLevenshtein', () => {
-  it('counts a swap of neighbours as one edit', () => {
-    expect(damerauLevenshtein('paymnet', 'payment')).toBe(1);
-    expect(damerauLevenshtein('curency', 'currency')).toBe(1);
-    expect(damerauLevenshtein('abc', 'abc')).toBe(0);
-    expect(damerauLevenshtein('', 'abc')).toBe(3);
-  });
-});
 
 describe('matchName', () => {
   it('forgives typos, spacing, case and plurals, and says what was typed', () => {
