@@ -55,7 +55,8 @@ function serviceHeadline(u: Understanding, s: ServiceState, m: Cited | undefined
   const word = healthWord(s);
   const why = `${healthReason(s)}${cite(summary)}`;
   const top = culpritOf(summary);
-  if ((u.kind === 'verdict' || u.kind === 'diagnosis') && asksCulprit(u.question)) {
+  // Any yes/no form of "is X the cause?" ("... compared to before?" too) is answered against what stands out first.
+  if ((u.kind === 'verdict' || u.kind === 'diagnosis' || u.polarity !== null) && asksCulprit(u.question)) {
     if (top?.service === s.service) return `Yes: ${who} stands out first: ${why}${s.trigger ? `, just after the ${s.trigger}` : ''}.`;
     const other = top ? `; what stands out is ${top.service}: ${healthReason(top)}${top.trigger ? `, after the ${top.trigger}` : ''}` : '; nothing stands out in this window';
     return `No: ${who} is ${word === 'healthy' ? 'healthy' : `${word} (${healthReason(s)})`}${s.chronic ? ', and that is not new' : ''}${other}${cite(summary)}.`;

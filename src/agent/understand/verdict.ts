@@ -63,12 +63,12 @@ const FAIL_WORDS = /\b(fail\w*|erroring|errors?|broken|5\d\d|crash\w*)\b/;
 /**
  * "Yes" or "No" to a yes/no question about one service: "is X healthy?" is yes only when healthy;
  * "is X down?" only when it sends nothing; "is X slow?" when slower; "is X failing?" when failing;
- * any other bad word ("degraded", "having issues") when it is not healthy.
+ * any other bad word ("degraded", "having issues") when it is not healthy. (A question about the
+ * cause is answered against what stands out first, by the caller: question-answer.ts.)
  */
-export function verdict(question: string, s: ServiceState, top?: ServiceState): 'Yes' | 'No' {
+export function verdict(question: string, s: ServiceState): 'Yes' | 'No' {
   const q = question.toLowerCase();
   const w = healthWord(s);
-  if (asksCulprit(q)) return top?.service === s.service ? 'Yes' : 'No';
   // "worse than usual?": a change against the window before, not a chronic state.
   const changed = s.failing || s.slower || w === 'down';
   if (/\bworse than\b|\bnew\b/.test(q)) return changed ? 'Yes' : 'No';

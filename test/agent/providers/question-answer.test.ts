@@ -25,6 +25,12 @@ describe('composeAnswer', () => {
     expect(answer('is currency healthy?')).toMatch(/Window: the last 30 min/);
   });
 
+  it('answers "is X the cause?" against what stands out first, in every yes/no form', () => {
+    expect(head('is currency the problem?')).toMatch(/^Yes: currency stands out first: P95 4\.75ms -> 452ms \[1\]/);
+    expect(head('is currency the problem compared to before?')).toMatch(/^Yes: currency stands out first/);
+    expect(head('is cart the problem compared to before?')).toMatch(/^No: cart is healthy; what stands out is currency: P95 4\.75ms -> 452ms \[1\]/);
+  });
+
   it('says an absent service is absent and answers about no other', () => {
     const a = answer('is the billing service down?');
     expect(a.split('\n')[0]).toMatch(/^There is no billing service in this colony; the closest names are .*The services are: frontend-proxy, frontend, cart/);
