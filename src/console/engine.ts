@@ -18,7 +18,7 @@ import { exportMarkdown, exportResults } from './export.js';
 import { sessionLines, sessionRecord } from './session-record.js';
 import { jsonForTerminal } from '../core/terminal-text.js';
 import { DEFAULT_LIVE_INTERVAL_MS, LivePoller } from './live.js';
-import { InputQueue } from './input-queue.js';
+import { InputQueue, queuedLabel } from './input-queue.js';
 import { FIRST_LOOK_MINUTES as EARLY_MINUTES } from '../demo/first-look.js';
 
 /**
@@ -393,7 +393,7 @@ export class ConsoleEngine {
     const dropped = this.queue.clear();
     if (dropped.length === 0) return;
     this.emitQueue();
-    this.emit({ type: 'notice', text: `Dropped ${dropped.length === 1 ? 'the queued input' : `${dropped.length} queued inputs`}: ${dropped.map((d) => `"${d.kind === 'command' ? d.text : d.text.trim() || this.defaultQuestion}"`).join(', ')} (↑ recalls a question).` });
+    this.emit({ type: 'notice', text: `Dropped ${dropped.length === 1 ? 'the queued input' : `${dropped.length} queued inputs`}: ${dropped.map((d) => `"${queuedLabel(d, this.defaultQuestion)}"`).join(', ')} (↑ recalls a question).` });
   }
 
   /** Numbers a call in the order calls start; its id is unique in the session. */
@@ -446,8 +446,8 @@ export class ConsoleEngine {
     void this.callTool(cmd.tool, cmd.args);
   }
 
-  /** Runs one tool as a `:` command; its number in the session, or undefined without a session. */
   /**
+   * Runs one tool as a `:` command; its number in the session, or undefined without a session.
    * `after`: the call is numbered at once but asked once this resolves; `newest`: it is answered
    * from a demo's newest minutes only, as many as this (the view says so).
    */
