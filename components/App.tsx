@@ -19,8 +19,6 @@ import { terminalSafeDeep } from '../src/core/terminal-text.js';
 import { MIN, tooSmall } from './state/size.js';
 import type { ConsoleAction, ConsoleState } from './state/types.js';
 
-export { MIN } from './state/size.js';
-
 /** What the UI needs from the engine: its events, and the actions keys and commands trigger. */
 export interface EngineLike {
   subscribe(listener: (e: EngineEvent) => void): () => void;

@@ -42,36 +42,14 @@ export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { disp
     return;
   }
 
-  if (s.trace.filtering && s.focus === 'detail' && s.tab === 'traces' && s.overlay === 'none') {
-    // Esc clears the filter; Enter keeps it and gives the keys back to the list.
-    if (name === 'escape') return void c.dispatch({ type: 'trace_filter', text: '', done: true });
-    const r = applyKey({ value: s.trace.filter, cursor: s.trace.filter.length }, input, key);
+  const field = s.focus === 'detail' && s.overlay === 'none' ? detailField(s) : null;
+  if (field) {
+    if (name === 'escape') return void c.dispatch(field.set(field.onEscape, true));
+    const r = applyKey({ value: field.value, cursor: field.value.length }, input, key);
     if (!r) return;
-    const after = c.dispatch({ type: 'trace_filter', text: r.edit.value, done: r.submit });
+    const after = c.dispatch(field.set(r.edit.value, r.submit));
     // A filter that leaves one trace or none reads on into the colony's list.
-    if (r.submit) readOnAtEnd(after, c.dispatch, c.actions);
-    return;
-  }
-
-  if (s.trace.searching && s.focus === 'detail' && s.tab === 'traces' && s.overlay === 'none') {
-    // Esc drops the search; Enter keeps it for n/N.
-    if (name === 'escape') return void c.dispatch({ type: 'trace_search', text: '', done: true });
-    const r = applyKey({ value: s.trace.search, cursor: s.trace.search.length }, input, key);
-    if (r) c.dispatch({ type: 'trace_search', text: r.edit.value, done: r.submit });
-    return;
-  }
-
-  if (s.summary.searching && s.focus === 'detail' && s.tab === 'summary' && s.overlay === 'none') {
-    if (name === 'escape') return void c.dispatch({ type: 'summary_search', text: '', done: true });
-    const r = applyKey({ value: s.summary.search ?? '', cursor: (s.summary.search ?? '').length }, input, key);
-    if (r) c.dispatch({ type: 'summary_search', text: r.edit.value, done: r.submit });
-    return;
-  }
-
-  if (s.columns.filtering && s.focus === 'detail' && s.tab === 'columns' && s.overlay === 'none') {
-    if (name === 'escape') return void c.dispatch({ type: 'columns_filter', text: s.columns.filter, done: true });
-    const r = applyKey({ value: s.columns.filter, cursor: s.columns.filter.length }, input, key);
-    if (r) c.dispatch({ type: 'columns_filter', text: r.edit.value, done: r.submit });
+    if (r.submit && field.readsOn) readOnAtEnd(after, c.dispatch, c.actions);
     return;
   }
 
@@ -103,6 +81,21 @@ export function routeKey(at: ConsoleState, input: string, key: InkKey, c: { disp
   }
   if (text) c.dispatch({ type: 'history_push', text });
   c.actions.submit(text);
+}
+
+/**
+ * The one-line field the detail pane's tab is typing into (a filter or a search), or null: its
+ * text, what Esc leaves in it, and the action that sets it (`done`: Enter or Esc gave the keys back).
+ */
+function detailField(s: ConsoleState): { value: string; onEscape: string; set: (text: string, done: boolean) => ConsoleAction; readsOn?: true } | null {
+  // The trace list's filter: Esc clears it; Enter keeps it and gives the keys back to the list.
+  if (s.tab === 'traces' && s.trace.filtering) return { value: s.trace.filter, onEscape: '', set: (text, done) => ({ type: 'trace_filter', text, done }), readsOn: true };
+  // An open trace's search: Esc drops it; Enter keeps it for n/N.
+  if (s.tab === 'traces' && s.trace.searching) return { value: s.trace.search, onEscape: '', set: (text, done) => ({ type: 'trace_search', text, done }) };
+  if (s.tab === 'summary' && s.summary.searching) return { value: s.summary.search ?? '', onEscape: '', set: (text, done) => ({ type: 'summary_search', text, done }) };
+  // The columns' filter: Esc keeps what was typed.
+  if (s.tab === 'columns' && s.columns.filtering) return { value: s.columns.filter, onEscape: s.columns.filter, set: (text, done) => ({ type: 'columns_filter', text, done }) };
+  return null;
 }
 
 const editing = (s: ConsoleState) =>

@@ -3,16 +3,12 @@ import { useEffect } from 'react';
 import { useConsoleActions, useConsoleState } from '../state/context.js';
 import type { Scrollable } from '../state/types.js';
 import type { Span } from '../text/markdown-inline.js';
+import type { StyledLine } from '../text/markdown-lines.js';
 import { cut, width } from './format.js';
 import { scrollWindow } from './scroll.js';
 
-/** `spans`: the line styled in parts (rendered Markdown); `text` is then their text joined. */
-export interface Line {
-  text: string;
-  color?: string;
-  bold?: boolean;
-  spans?: Span[];
-}
+/** A screen line; `spans`: styled in parts (rendered Markdown), `text` then being their text joined. */
+export type Line = StyledLine;
 
 /** A styled line's spans, cut to `cells` in all. */
 function spansIn(spans: Span[], cells: number): Span[] {

@@ -111,7 +111,7 @@ function refresh(s: ConsoleState, tool: string, structured: Record<string, unkno
   if (TRACE_TOOLS.has(tool) && Array.isArray(structured.traces)) return { ...s, trace: refreshTraces(s.trace, structured.traces as TraceJson[]) };
   if (METRIC_TOOLS.has(tool) && s.metrics && !s.metrics.error) {
     const metrics = { ...structured, args: s.metrics.args };
-    return { ...s, metrics, metricsView: { ...s.metricsView, cursor: clamp(s.metricsView.cursor, 0, Math.max(0, metricRows(metrics, s.metricsView.sort).length - 1)) } };
+    return { ...s, metrics, metricsView: metricsCursor(s, metrics, s.metricsView.cursor) };
   }
   if (tool === SUMMARY_TOOL && Array.isArray(structured.services)) {
     // The first look's summary from a demo's newest minutes becomes the whole window's: a new view,
@@ -164,21 +164,27 @@ function agent(s: ConsoleState, ev: AgentEvent, seq?: number, quiet?: boolean, n
   }
 }
 
+/** The trace open in the view, or null (the list is shown). */
+const openTree = (s: ConsoleState) => (s.trace.open === null ? null : s.trace.traces[s.trace.open]) ?? null;
+
 function openRows(s: ConsoleState) {
-  const t = s.trace.open === null ? null : s.trace.traces[s.trace.open];
+  const t = openTree(s);
   return t ? visibleRows(t.roots, s.trace.folded, s.trace.cursor) : [];
 }
 
 /** The cursor on `node` in the open trace, its folded ancestors unfolded. */
 function cursorOn(s: ConsoleState, node: TraceNodeJson | null, message?: string): ConsoleState {
-  const t = s.trace.open === null ? null : s.trace.traces[s.trace.open];
+  const t = openTree(s);
   if (!t || !node) return message ? { ...s, status: { ...s.status, message, messageError: false } } : s;
   const folded = reveal(t.roots, s.trace.folded, node);
   const cursor = visibleRows(t.roots, folded, s.trace.cursor).findIndex((r) => r.node === node);
   return { ...s, trace: { ...s.trace, folded, cursor: Math.max(0, cursor) } };
 }
 
-const openTree = (s: ConsoleState) => (s.trace.open === null ? null : s.trace.traces[s.trace.open]) ?? null;
+/** The Metrics tab's cursor at `at`, kept on a row of `metrics` in the tab's order. */
+function metricsCursor(s: ConsoleState, metrics: Record<string, unknown> | null, at: number): ConsoleState['metricsView'] {
+  return { ...s.metricsView, cursor: clamp(at, 0, Math.max(0, metricRows(metrics, s.metricsView.sort).length - 1)) };
+}
 
 function focusOn(s: ConsoleState, pane: Pane): ConsoleState {
   return { ...s, focus: pane, lastPane: pane === 'chat' ? s.lastPane : pane, zoomed: s.zoomed && pane === 'detail' };
@@ -250,7 +256,7 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return { ...s, trace: { ...s.trace, folded } };
     }
     case 'trace_fold_all': {
-      const t = s.trace.open === null ? null : s.trace.traces[s.trace.open];
+      const t = openTree(s);
       if (!t) return s;
       const folded: Record<string, true> = {};
       // Collapsing all keeps the roots' first level visible, the way a file tree collapses.
@@ -285,9 +291,9 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'trace_filter':
       return { ...s, trace: { ...s.trace, filter: a.text, filtering: !a.done, open: null, detail: false, listCursor: 0 } };
     case 'metrics_move':
-      return { ...s, metricsView: { ...s.metricsView, cursor: clamp(s.metricsView.cursor + a.delta, 0, Math.max(0, metricRows(s.metrics, s.metricsView.sort).length - 1)) } };
+      return { ...s, metricsView: metricsCursor(s, s.metrics, s.metricsView.cursor + a.delta) };
     case 'metrics_jump':
-      return { ...s, metricsView: { ...s.metricsView, cursor: a.to === 'top' ? 0 : Math.max(0, metricRows(s.metrics, s.metricsView.sort).length - 1) } };
+      return { ...s, metricsView: metricsCursor(s, s.metrics, a.to === 'top' ? 0 : Number.MAX_SAFE_INTEGER) };
     case 'metrics_sort':
       return { ...s, metricsView: { sort: nextMetricSort(s.metricsView.sort), cursor: 0 } };
     case 'trace_pending_filter':

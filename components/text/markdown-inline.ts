@@ -7,7 +7,7 @@ export interface Span {
 }
 
 export const CODE_COLOR = 'ansi256(180)';
-export const LINK_COLOR = 'gray';
+const LINK_COLOR = 'gray';
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 

@@ -2,8 +2,6 @@ import { terminalSafe } from '../../src/core/terminal-text.js';
 import { CODE_COLOR, type Span, inlineSpans, plainText } from './markdown-inline.js';
 import { graphemes, take, width } from './width.js';
 
-export type { Span } from './markdown-inline.js';
-
 /** A screen line: its plain text (what search and copy read) and, when styled in parts, its spans. */
 export interface StyledLine {
   text: string;
@@ -135,7 +133,7 @@ function tableLines(rows: string[][], max: number): StyledLine[] {
  * Styled spans wrapped to `max` cells at spaces, the first line after `first`, the rest after
  * `next` (a list item's hanging indent); a word longer than the room is broken by cells.
  */
-export function wrapSpans(spans: Span[], max: number, first: string, next: string): StyledLine[] {
+function wrapSpans(spans: Span[], max: number, first: string, next: string): StyledLine[] {
   const lines: Span[][] = [];
   let cur: Span[] = [];
   let used = 0;

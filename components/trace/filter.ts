@@ -1,5 +1,6 @@
 import { nsToMs, parseDuration } from '../../src/core/time.js';
 import type { TraceJson, TraceNodeJson } from '../state/types.js';
+import { spanText } from './search.js';
 
 /**
  * The trace list's `/` filter (pure): `service:cart status:error dur>500ms http.route:/api/cart`
@@ -51,7 +52,7 @@ export function parseFilter(filter: string): FilterTerm[] {
 
 const valueText = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v)).toLowerCase();
 
-function spanHas(n: TraceNodeJson, t: FilterTerm, text: (n: TraceNodeJson) => string): boolean {
+function spanHas(n: TraceNodeJson, t: FilterTerm): boolean {
   switch (t.kind) {
     case 'service':
       return n.service.toLowerCase().includes(t.text);
@@ -60,7 +61,7 @@ function spanHas(n: TraceNodeJson, t: FilterTerm, text: (n: TraceNodeJson) => st
     case 'attribute':
       return Object.entries(n.attributes).some(([k, v]) => k.toLowerCase() === t.key && valueText(v).includes(t.text));
     case 'word':
-      return text(n).includes(t.text);
+      return spanText(n).includes(t.text);
     default:
       return false;
   }
@@ -79,14 +80,14 @@ function someSpan(roots: TraceNodeJson[], pred: (n: TraceNodeJson) => boolean): 
 const holds = (op: string, a: number, b: number) => (op === '>' ? a > b : op === '>=' ? a >= b : op === '<' ? a < b : a <= b);
 
 /**
- * Whether a trace passes every term; `errors` is its error span count, `text` a span's searchable
- * text (lower case) for free words, the trace id being a word match too.
+ * Whether a trace passes every term; `errors` is its error span count. A free word matches a span's
+ * `/` search text (search.ts), or the trace id.
  */
-export function filterMatches(t: TraceJson, terms: readonly FilterTerm[], errors: number, text: (n: TraceNodeJson) => string): boolean {
+export function filterMatches(t: TraceJson, terms: readonly FilterTerm[], errors: number): boolean {
   return terms.every((term) => {
     if (term.kind === 'status') return (errors > 0) === term.error;
     if (term.kind === 'duration') return holds(term.op, t.durationMs, term.ms);
     if (term.kind === 'word' && t.traceId.toLowerCase().includes(term.text)) return true;
-    return someSpan(t.roots, (n) => spanHas(n, term, text));
+    return someSpan(t.roots, (n) => spanHas(n, term));
   });
 }

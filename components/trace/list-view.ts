@@ -5,7 +5,6 @@ import type { TraceJson } from '../state/types.js';
 import { fit, take, width } from '../text/width.js';
 import { TAG_COLORS } from '../theme/palette.js';
 import { filterMatches, parseFilter } from './filter.js';
-import { spanText } from './search.js';
 
 /**
  * The trace list as an investigator reads it (pure): sorted (s cycles errors / duration / start
@@ -56,7 +55,7 @@ const ORDER: Record<TraceOrder, (a: TraceJson, b: TraceJson) => number> = {
 /** Whether a trace passes the `/` filter (filter.ts: `service:cart status:error dur>500ms key:value`, words). */
 export function traceMatches(t: TraceJson, filter: string): boolean {
   const terms = parseFilter(filter);
-  return terms.length === 0 || filterMatches(t, terms, digestOf(t).errorCount, spanText);
+  return terms.length === 0 || filterMatches(t, terms, digestOf(t).errorCount);
 }
 
 const lastListed = new WeakMap<TraceJson[], { sort: TraceOrder; filter: string; rows: number[] }>();

@@ -18,7 +18,8 @@ import { exportMarkdown, exportResults } from './export.js';
 import { sessionLines, sessionRecord } from './session-record.js';
 import { jsonForTerminal } from '../core/terminal-text.js';
 import { DEFAULT_LIVE_INTERVAL_MS, LivePoller } from './live.js';
-import { InputQueue } from './input-queue.js';
+import { InputQueue, queuedLabel } from './input-queue.js';
+import { LoadProgress } from './load-progress.js';
 import { FIRST_LOOK_MINUTES as EARLY_MINUTES } from '../demo/first-look.js';
 
 /**
@@ -66,7 +67,7 @@ export class ConsoleEngine {
   /** A demo's hour is still loading (newest first). */
   private loading = false;
   /** How much of a demo's hour is in (newest first), and who waits for how much. */
-  private loaded = { fraction: 0, waiting: [] as { at: number; go: () => void }[] };
+  private loaded = new LoadProgress();
   /** Questions and `:` lines sent before they could run: run in order once they can. */
   private readonly queue = new InputQueue();
   /** The question Enter sends on an empty input: the recorded investigation's, or a generic one. */
@@ -118,7 +119,7 @@ export class ConsoleEngine {
     else this.emit({ type: 'notice', text: this.welcome() });
     const { listScenarios, readMeta } = await import('../demo/files.js');
     this.scenarios = listScenarios().map((s) => s.name);
-    this.loaded = { fraction: 0, waiting: [] };
+    this.loaded = new LoadProgress();
     this.demoMinutes = choice.demo ? readMeta(choice.demo).durationSec / 60 : 0;
     // The tool servers' code (MCP, the colony's tools) loads after the first frame.
     const { openAgentSession } = await import('../agent/setup.js');
@@ -126,7 +127,7 @@ export class ConsoleEngine {
       this.session = await openAgentSession(choice, {
         mcpServers: settings.mcpServers,
         onProgress: (f) => {
-          this.progress(f);
+          this.loaded.report(f);
           this.emit({ type: 'status', patch: { loading: f } });
         },
         firstLook: true,
@@ -171,20 +172,6 @@ export class ConsoleEngine {
   /** A demo's length in minutes (0: not a demo). */
   private demoMinutes = 0;
 
-  private progress(fraction: number): void {
-    this.loaded.fraction = fraction;
-    const go = this.loaded.waiting.filter((w) => w.at <= fraction);
-    this.loaded.waiting = this.loaded.waiting.filter((w) => w.at > fraction);
-    for (const w of go) w.go();
-  }
-
-  /** Resolves once `fraction` of a demo's exports are stored (newest first), or the load has ended. */
-  private whenLoaded(fraction: number, session: AgentSession): Promise<void> {
-    if (this.loaded.fraction >= fraction) return Promise.resolve();
-    const reached = new Promise<void>((go) => this.loaded.waiting.push({ at: fraction, go }));
-    return Promise.race([reached, session.ready.catch(() => undefined)]);
-  }
-
   /**
    * A first look without a model: where to look first (shown in the Summary tab), and the worst
    * traces of the window, failing first, then the slowest (loaded behind it in the Traces tab).
@@ -223,7 +210,7 @@ export class ConsoleEngine {
     if (!early) return this.callTool('coral_query_summary', full);
     const args = { time_range: `${EARLY_MINUTES / 2}m` };
     // The load holds once these minutes are in (setup.ts), until this look and the traces are shown.
-    const newest = this.whenLoaded(EARLY_MINUTES / this.demoMinutes, session);
+    const newest = this.loaded.reached(EARLY_MINUTES / this.demoMinutes, session.ready);
     const shown = this.callTool('coral_query_summary', args, { early: true, after: newest, newest: EARLY_MINUTES });
     void shown.then(() => session.ready).then(async () => {
       if (this.session !== session) return;
@@ -393,7 +380,7 @@ export class ConsoleEngine {
     const dropped = this.queue.clear();
     if (dropped.length === 0) return;
     this.emitQueue();
-    this.emit({ type: 'notice', text: `Dropped ${dropped.length === 1 ? 'the queued input' : `${dropped.length} queued inputs`}: ${dropped.map((d) => `"${d.kind === 'command' ? d.text : d.text.trim() || this.defaultQuestion}"`).join(', ')} (↑ recalls a question).` });
+    this.emit({ type: 'notice', text: `Dropped ${dropped.length === 1 ? 'the queued input' : `${dropped.length} queued inputs`}: ${dropped.map((d) => `"${queuedLabel(d, this.defaultQuestion)}"`).join(', ')} (↑ recalls a question).` });
   }
 
   /** Numbers a call in the order calls start; its id is unique in the session. */
@@ -446,8 +433,8 @@ export class ConsoleEngine {
     void this.callTool(cmd.tool, cmd.args);
   }
 
-  /** Runs one tool as a `:` command; its number in the session, or undefined without a session. */
   /**
+   * Runs one tool as a `:` command; its number in the session, or undefined without a session.
    * `after`: the call is numbered at once but asked once this resolves; `newest`: it is answered
    * from a demo's newest minutes only, as many as this (the view says so).
    */

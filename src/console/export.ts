@@ -1,4 +1,5 @@
 import { terminalSafe } from '../core/terminal-text.js';
+import { citedNumbers } from './citations.js';
 import type { CallRecord, SessionRecord } from './session-record.js';
 
 /** An excerpt is this many lines of a result, each at most this many characters. */
@@ -29,18 +30,6 @@ export function excerpt(text: string): { lines: string[]; more: number } {
   while (head.length > 1 && !head[head.length - 1].trim()) head.pop();
   const lines = head.map((l) => (l.length > EXCERPT_LINE_CHARS ? `${l.slice(0, EXCERPT_LINE_CHARS - 1)}…` : l));
   return { lines, more: all.length - head.length };
-}
-
-/** The [n] an answer cites (`[3]`, `[1, 2]`, `[1-3]`). */
-export function citedNumbers(answer: string): Set<number> {
-  const out = new Set<number>();
-  for (const m of answer.matchAll(/\[(\d+(?:\s*(?:,|-|–)\s*\d+)*)\]/g)) {
-    for (const part of m[1].split(',')) {
-      const [a, b] = part.split(/-|–/).map((x) => Number(x.trim()));
-      for (let k = a; k <= (b ?? a) && k - a < 100; k++) out.add(k);
-    }
-  }
-  return out;
 }
 
 /**

@@ -34,8 +34,11 @@ export class InputQueue {
     return dropped;
   }
 
-  /** How each item reads in the chat: a question as asked (an empty one as the question Enter sends), a command as typed. */
+  /** How each item reads in the chat (queuedLabel). */
   labels(defaultQuestion: string): string[] {
-    return this.items.map((i) => (i.kind === 'command' ? i.text : i.text.trim() || defaultQuestion));
+    return this.items.map((i) => queuedLabel(i, defaultQuestion));
   }
 }
+
+/** How an item reads: a question as asked (an empty one as the question Enter sends), a command as typed. */
+export const queuedLabel = (i: QueuedInput, defaultQuestion: string): string => (i.kind === 'command' ? i.text : i.text.trim() || defaultQuestion);

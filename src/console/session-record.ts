@@ -12,13 +12,17 @@ export interface CallRecord {
   result: string;
 }
 
-/** A question and what came of it, in the order it happened. */
-export interface TurnRecord {
-  question: string;
-  asked: string;
+/** Where a question was asked and who answered it: the colony, its kind, the model. */
+export interface Provenance {
   colony: string;
   source: string;
   model: string;
+}
+
+/** A question and what came of it, in the order it happened. */
+export interface TurnRecord extends Provenance {
+  question: string;
+  asked: string;
   /** The model's words on the way (before its tool calls), in order. */
   said: string[];
   calls: CallRecord[];
@@ -31,18 +35,9 @@ export interface TurnRecord {
   commands: CallRecord[];
 }
 
-export interface SessionRecord {
-  colony: string;
-  source: string;
-  model: string;
+export interface SessionRecord extends Provenance {
   exported: string;
   turns: TurnRecord[];
-}
-
-export interface Provenance {
-  colony: string;
-  source: string;
-  model: string;
 }
 
 /**

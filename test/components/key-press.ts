@@ -33,6 +33,8 @@ export function press(s: ConsoleState, key: string, actions: ConsoleActions = re
 export const pressAll = (s: ConsoleState, keys: string[], actions: ConsoleActions = recorder()) => keys.reduce((acc, k) => press(acc, k, actions), s);
 
 export const fresh = (patch: Partial<ConsoleState> = {}): ConsoleState => ({ ...initialState({ cols: 120, rows: 40, colony: 'c', source: 's', model: 'm' }), ...patch });
+/** The state after `actions`, in order. */
+export const run = (s: ConsoleState, ...actions: ConsoleAction[]): ConsoleState => actions.reduce(reducer, s);
 export const finished = (tool: string, structured: Record<string, unknown> | undefined, args: Record<string, unknown> = {}, id = 't'): ConsoleAction[] => [
   { type: 'agent', event: { type: 'tool_call_started', id, server: 'colony', tool, args } },
   { type: 'agent', event: { type: 'tool_call_finished', id, tool, ok: true, durationMs: 1, text: 'result text', structured } },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { inlineSpans } from '../../components/text/markdown-inline.js';
+import { CODE_COLOR, inlineSpans } from '../../components/text/markdown-inline.js';
 import { markdownLines } from '../../components/text/markdown-lines.js';
 import { width } from '../../components/text/width.js';
 
@@ -61,7 +61,7 @@ describe('markdownLines', () => {
   it('shows an unclosed code block as code while it is written, and escapes terminal controls', () => {
     const lines = markdownLines('Run:\n```\nkubectl get pods', 40, { open: true });
     expect(lines.map((l) => l.text)).toEqual(['Run:', '  kubectl get pods']);
-    expect(lines[1].color).toBeDefined();
+    expect(lines[1].color).toBe(CODE_COLOR);
     const hostile = texts('**evil\x1b[2J** \x1b]52;c;eA==\x07 \u202e', 60).join('\n');
     expect(hostile).not.toMatch(/[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]/);
     expect(hostile).toContain('\\x1b[2J');

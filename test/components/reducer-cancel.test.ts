@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { initialState, reducer } from '../../components/state/reducer.js';
-import type { ConsoleAction, ConsoleState, SummaryJson } from '../../components/state/types.js';
+import type { SummaryJson } from '../../components/state/types.js';
+import { fresh, run } from './key-press.js';
 
-const fresh = (): ConsoleState => initialState({ cols: 120, rows: 40, colony: 'c', source: 's', model: 'm' });
-const run = (s: ConsoleState, ...actions: ConsoleAction[]) => actions.reduce(reducer, s);
 const summary: SummaryJson = { from: '2026-11-27T12:38:00Z', to: '2026-11-27T13:08:00Z', previousFrom: '2026-11-27T12:08:00Z', standOut: [], services: [], events: [], lookFirst: 'Where to look first: payment', intake: null };
 
 describe('Ctrl-C during a tool call', () => {

@@ -20,6 +20,5 @@ describe('status-bar hints', () => {
     expect(fitHints(hints, 30)).toBe('j/k move · Tab next pane');
     expect(fitHints(hints, 19)).toBe('j/k move · q quit');
     expect(fitHints(hints, 5)).toBe('');
-    expect(fitHints(hints, 5)).toBe('');
   });
 });

@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { initialState, reducer } from '../../components/state/reducer.js';
-import type { ConsoleAction, ConsoleState, SummaryJson } from '../../components/state/types.js';
+import type { ConsoleState, SummaryJson } from '../../components/state/types.js';
 import { summaryLines } from '../../components/summary/summary-lines.js';
+import { fresh, run } from './key-press.js';
 
-const fresh = (): ConsoleState => initialState({ cols: 120, rows: 40, colony: 'c', source: 's', model: 'm' });
-const run = (s: ConsoleState, ...actions: ConsoleAction[]) => actions.reduce(reducer, s);
 const payment = { service: 'payment', sources: ['otlp'], status: 'unhealthy', ratePerSec: 1, prevRatePerSec: 1, requests: 60, errors: 24, prevRequests: 60, prevErrors: 24, errorRate: 0.4, prevErrorRate: 0.4, p95Ms: 9, prevP95Ms: 9, basis: 'spans', signals: [], score: 0, chronic: true, failing: true, slower: false, onset: null, trigger: null, explainedBy: null };
 const summary = (lookFirst: string): Record<string, unknown> => ({ from: '2026-11-27T13:03:00Z', to: '2026-11-27T13:08:00Z', previousFrom: '2026-11-27T12:58:00Z', standOut: [], services: [payment, { ...payment, service: 'cart' }], events: [], lookFirst, intake: null } satisfies SummaryJson);
 const text = (s: ConsoleState) => summaryLines(s.summary, 200).map((l) => l.text).join('\n');

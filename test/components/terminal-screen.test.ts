@@ -73,6 +73,12 @@ function setup(cols: number, rows: number) {
   };
 }
 
+/** The terminal shows the last frame the console rendered, and no write has scrolled it. */
+function expectLastFrame(s: ReturnType<typeof setup>): void {
+  expect(s.term.screen()).toEqual(s.expected());
+  expect(s.term.scrolled).toBe(0);
+}
+
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setImmediate', 'clearImmediate', 'Date'] });
 });
@@ -96,8 +102,7 @@ describe('TerminalScreen after a resize', () => {
     expect(s.term.screen()).toEqual(s.expected());
     s.stream();
     vi.advanceTimersByTime(10);
-    expect(s.term.screen()).toEqual(s.expected());
-    expect(s.term.scrolled).toBe(0);
+    expectLastFrame(s);
   });
 
   for (const [cols, rows] of [
@@ -115,8 +120,7 @@ describe('TerminalScreen after a resize', () => {
       expect(s.term.screen()).toEqual(s.expected());
       s.stream();
       vi.advanceTimersByTime(10);
-      expect(s.term.screen()).toEqual(s.expected());
-      expect(s.term.scrolled).toBe(0);
+      expectLastFrame(s);
     });
   }
 
@@ -128,8 +132,7 @@ describe('TerminalScreen after a resize', () => {
     vi.advanceTimersByTime(10);
     s.winch();
     vi.advanceTimersByTime(2000);
-    expect(s.term.screen()).toEqual(s.expected());
-    expect(s.term.scrolled).toBe(0);
+    expectLastFrame(s);
   });
 
   it('never writes a newline, whole frames included', () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeInput } from '../../components/keys/router.js';
-import { dispatcher } from '../../components/keys/router.js';
+import { dispatcher, routeInput } from '../../components/keys/router.js';
 import { hintsFor } from '../../components/keys/registry.js';
 import { visibleRows } from '../../components/trace/rows.js';
 import type { ConsoleState } from '../../components/state/types.js';

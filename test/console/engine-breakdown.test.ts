@@ -1,21 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConsoleEngine, type EngineEvent } from '../../src/console/engine.js';
+import { tempCoralHome } from '../support/coral-home.js';
 
-const home = mkdtempSync(join(tmpdir(), 'coral-engine-breakdown-'));
-const saved = process.env.CORAL_HOME;
-afterAll(() => {
-  if (saved === undefined) delete process.env.CORAL_HOME;
-  else process.env.CORAL_HOME = saved;
-  rmSync(home, { recursive: true, force: true });
-});
+const { use } = tempCoralHome('engine-breakdown');
 
 describe('console engine: breakdown of a service', () => {
   it('b asks coral_query_breakdown for the service, shown like any call, and says so on the status line', async () => {
-    process.env.CORAL_HOME = home;
-    writeFileSync(join(home, 'config.yaml'), '');
+    use();
     const engine = new ConsoleEngine({ demo: 'payment-failure', model: 'triage:automatic' });
     const events: EngineEvent[] = [];
     let found: (() => void) | undefined;

@@ -1,17 +1,9 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConsoleEngine, type EngineEvent } from '../../src/console/engine.js';
 import { InputQueue } from '../../src/console/input-queue.js';
+import { tempCoralHome } from '../support/coral-home.js';
 
-const home = mkdtempSync(join(tmpdir(), 'coral-engine-queue-'));
-const saved = process.env.CORAL_HOME;
-afterAll(() => {
-  if (saved === undefined) delete process.env.CORAL_HOME;
-  else process.env.CORAL_HOME = saved;
-  rmSync(home, { recursive: true, force: true });
-});
+const { use } = tempCoralHome('engine-queue');
 
 const asked = (events: EngineEvent[]) => events.flatMap((e) => (e.type === 'agent' && e.event.type === 'user_message' ? [e.event.text] : []));
 const queues = (events: EngineEvent[]) => events.flatMap((e) => (e.type === 'queue' ? [e.items] : []));
@@ -26,8 +18,7 @@ const next = (engine: ConsoleEngine, pred: (e: EngineEvent) => boolean) => new P
 
 /** A demo console with the automatic triage, prepared (not started), every event it emits kept. */
 function prepared(): { engine: ConsoleEngine; events: EngineEvent[] } {
-  process.env.CORAL_HOME = home;
-  writeFileSync(join(home, 'config.yaml'), '');
+  use();
   const engine = new ConsoleEngine({ demo: 'payment-failure', model: 'triage:automatic' });
   const events: EngineEvent[] = [];
   engine.subscribe((e) => events.push(e));

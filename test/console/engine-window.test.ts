@@ -1,22 +1,13 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AskWindow } from '../../src/agent/ask-window.js';
 import { ConsoleEngine, type EngineEvent } from '../../src/console/engine.js';
+import { tempCoralHome } from '../support/coral-home.js';
 
-const home = mkdtempSync(join(tmpdir(), 'coral-engine-window-'));
-const saved = process.env.CORAL_HOME;
-afterAll(() => {
-  if (saved === undefined) delete process.env.CORAL_HOME;
-  else process.env.CORAL_HOME = saved;
-  rmSync(home, { recursive: true, force: true });
-});
+const { use } = tempCoralHome('engine-window');
 
 describe('console engine: a window from --since/--from/--to', () => {
   it('states it, and the first look, a service\'s breakdown and the questions all use it', async () => {
-    process.env.CORAL_HOME = home;
-    writeFileSync(join(home, 'config.yaml'), '');
+    use();
     // The demo hour ends now: 40 to 10 minutes ago is inside it.
     const minute = 60_000;
     const end = new Date(Math.floor(Date.now() / minute) * minute - 10 * minute).toISOString();

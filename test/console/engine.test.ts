@@ -1,21 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConsoleEngine, type EngineEvent } from '../../src/console/engine.js';
+import { tempCoralHome } from '../support/coral-home.js';
 
-const home = mkdtempSync(join(tmpdir(), 'coral-engine-'));
-const saved = process.env.CORAL_HOME;
-afterAll(() => {
-  if (saved === undefined) delete process.env.CORAL_HOME;
-  else process.env.CORAL_HOME = saved;
-  rmSync(home, { recursive: true, force: true });
-});
+const { use } = tempCoralHome('engine');
 
 describe('console engine', () => {
   it('runs turns with the configured max_tool_rounds, as coral ask does', async () => {
-    process.env.CORAL_HOME = home;
-    writeFileSync(join(home, 'config.yaml'), 'ai:\n  ask:\n    max_tool_rounds: 1\n');
+    use('ai:\n  ask:\n    max_tool_rounds: 1\n');
     const engine = new ConsoleEngine({ demo: 'payment-failure', model: 'triage:automatic' });
     const events: EngineEvent[] = [];
     engine.subscribe((e) => events.push(e));
@@ -30,8 +21,7 @@ describe('console engine', () => {
   }, 60_000);
 
   it('numbers tool calls per session in the order they start, answers cite those numbers, and :load keeps the model chosen with :model', async () => {
-    process.env.CORAL_HOME = home;
-    writeFileSync(join(home, 'config.yaml'), '');
+    use();
     const engine = new ConsoleEngine({ demo: 'payment-failure' });
     const events: EngineEvent[] = [];
     engine.subscribe((e) => events.push(e));

@@ -1,21 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConsoleEngine } from '../../src/console/engine.js';
+import { tempCoralHome } from '../support/coral-home.js';
 
-const home = mkdtempSync(join(tmpdir(), 'coral-export-'));
-const saved = process.env.CORAL_HOME;
-afterAll(() => {
-  if (saved === undefined) delete process.env.CORAL_HOME;
-  else process.env.CORAL_HOME = saved;
-  rmSync(home, { recursive: true, force: true });
-});
+const { home, use } = tempCoralHome('export');
 
 describe('an incident note exported after the recorded investigation', () => {
   it('of the largest scenario is at most 15 KB of Markdown for one question, with the whole results beside it', async () => {
-    process.env.CORAL_HOME = home;
-    writeFileSync(join(home, 'config.yaml'), '');
+    use();
     const engine = new ConsoleEngine({ demo: 'kafka-queue-problems' });
     engine.prepare();
     await engine.start();

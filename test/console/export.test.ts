@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineEvent } from '../../src/console/engine.js';
-import { citedNumbers, excerpt, exportMarkdown, exportResults, exportTime } from '../../src/console/export.js';
+import { citedNumbers } from '../../src/console/citations.js';
+import { excerpt, exportMarkdown, exportResults, exportTime } from '../../src/console/export.js';
 import { sessionLines, sessionRecord } from '../../src/console/session-record.js';
 
 const NOW = { colony: 'embedded', source: 'demo: healthy', model: 'replay:healthy (recorded)' };
