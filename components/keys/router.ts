@@ -98,8 +98,9 @@ function detailField(s: ConsoleState): { value: string; onEscape: string; set: (
   return null;
 }
 
+/** Whether keys go into a text field: the `:` line, the chat input, or the detail pane's field. */
 const editing = (s: ConsoleState) =>
-  s.overlay === 'command' || (s.overlay === 'none' && (s.focus === 'chat' || (s.focus === 'detail' && ((s.columns.filtering && s.tab === 'columns') || (s.trace.filtering && s.tab === 'traces')))));
+  s.overlay === 'command' || (s.overlay === 'none' && (s.focus === 'chat' || (s.focus === 'detail' && detailField(s) !== null)));
 const keyOf = (ch: string): InkKey => (ch === '\t' ? { tab: true } : ch === '\r' || ch === '\n' ? { return: true } : ch === '\x7f' || ch === '\b' ? { delete: true } : {});
 
 /**

@@ -51,6 +51,11 @@ describe('where the errors start in an open trace', () => {
 });
 
 describe('/ searches inside an open trace', () => {
+  it('a paste into the search is one edit: its newline ends the search, nothing after it acts as a key', () => {
+    const s = type(withTraces([CHAIN]), ['/', 'cart\rG']);
+    expect([s.trace.search, s.trace.searching, cursorSpan(s)]).toEqual(['cart G', false, 'root']);
+  });
+
   it('each key typed moves to the first match; Enter keeps the search for n/N', () => {
     const s = type(withTraces([CHAIN]), ['/', 'c', 'a', 'r', 't', '\r']);
     expect([s.trace.search, s.trace.searching, cursorSpan(s)]).toEqual(['cart', false, 'cart']);
