@@ -20,6 +20,7 @@ export interface RetentionOptions {
 export interface Retention {
   /** One pass: steps until nothing older than the retention is left; resolves to the rows dropped. */
   pass(): Promise<number>;
+  /** Stops the timer and ends a pass in progress after its current step. */
   stop(): Promise<void>;
 }
 
@@ -30,13 +31,15 @@ export interface Retention {
 export function startRetention(store: Retainable, opts: RetentionOptions): Retention {
   const now = opts.now ?? nowNs;
   let running: Promise<number> | null = null;
+  // A pass over a long backlog is hundreds of steps: stopping ends it after the step in progress.
+  let stopping = false;
   const pass = (): Promise<number> => {
     running ??= (async () => {
       let total = 0;
       for (;;) {
         const n = await store.dropBefore(now() - opts.retainNs);
         total += n;
-        if (n === 0) return total;
+        if (n === 0 || stopping) return total;
         await new Promise((r) => setImmediate(r));
       }
     })().finally(() => {
@@ -52,6 +55,7 @@ export function startRetention(store: Retainable, opts: RetentionOptions): Reten
   return {
     pass,
     async stop() {
+      stopping = true;
       clearInterval(timer);
       await running?.catch(() => undefined);
     },

@@ -52,6 +52,21 @@ describe('retention (DuckDB)', () => {
     expect(Math.max(...sizes.slice(2))).toBeLessThanOrEqual(sizes[2] * 1.4);
   }, 480_000);
 
+  it('stopping ends a pass in progress after its current step, not after the whole backlog', async () => {
+    let steps = 0;
+    let stepped!: () => void;
+    const first = new Promise<void>((r) => (stepped = r));
+    // A backlog that never ends: each step drops a row and there is always another.
+    const endless = { dropBefore: async () => (steps++, stepped(), 1) };
+    const retention = startRetention(endless, { retainNs: RETAIN, everyMs: 3_600_000 });
+    const pass = retention.pass();
+    await first;
+    await retention.stop();
+    const dropped = await pass;
+    expect(dropped).toBe(steps);
+    expect(steps).toBeLessThanOrEqual(2);
+  });
+
   it('one step deletes at most its rows per table, oldest first, and leaves younger rows alone', async () => {
     const store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
     try {
