@@ -166,14 +166,19 @@ const query = program
   .description('ask the colony directly, with the same tools the agent uses (no model needed)')
   .helpCommand(true);
 
-/** Options every query sub-command takes: where the colony is, which window, how to print. */
-function queryCommand(parent: CoralCommand, spec: string, description: string, since = '1h', formats = FLAT_FORMATS): CoralCommand {
-  return parent
-    .command(spec)
-    .description(description)
-    .option('--since <duration>', 'how far back from now: 30m, 1h, 24h, 7d', since)
-    .option('--from <time>', 'window start: ISO-8601 (UTC unless it has an offset), 13:05 (UTC, today), epoch seconds or ms, now-2h; runs to --to, else now')
-    .option('--to <time>', 'window end, as --from; alone, the window is --since back from it')
+/**
+ * Options every query sub-command takes: where the colony is, which window (`since`: its default;
+ * null for a read no window bounds, a trace by id), how to print.
+ */
+function queryCommand(parent: CoralCommand, spec: string, description: string, since: string | null = '1h', formats = FLAT_FORMATS): CoralCommand {
+  const cmd = parent.command(spec).description(description);
+  if (since !== null) {
+    cmd
+      .option('--since <duration>', 'how far back from now: 30m, 1h, 24h, 7d', since)
+      .option('--from <time>', 'window start: ISO-8601 (UTC unless it has an offset), 13:05 (UTC, today), epoch seconds or ms, now-2h; runs to --to, else now')
+      .option('--to <time>', 'window end, as --from; alone, the window is --since back from it');
+  }
+  return cmd
     .outputs(formats)
     .option('--db <file>', 'colony database file (default: ~/.coral/colony.duckdb, or CORAL_COLONY / config colony.url)')
     .option('--clickhouse <url>', CLICKHOUSE_HELP)
@@ -207,7 +212,8 @@ queryCommand(query, 'traces [service]', 'traces as merged span trees (coral_quer
     await runQuery('coral_query_traces', { service, min_duration_ms: ms(o.minDuration), max_traces: int('--max', o.max, 1, 50), order: o.order }, o, 'tree');
   });
 
-queryCommand(query, 'trace <id>', 'one trace, merged (coral_query_traces with trace_id)', '1h', TRACE_FORMATS)
+// A trace by id is read whatever its time: no window to choose.
+queryCommand(query, 'trace <id>', 'one trace, merged (coral_query_traces with trace_id)', null, TRACE_FORMATS)
   .action(async (id, o) => (await q()).runQuery('coral_query_traces', { trace_id: id }, o, 'tree'));
 
 // The same default as the tool's time_range: the last half hour against the half hour before.

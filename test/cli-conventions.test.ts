@@ -122,6 +122,12 @@ describe('output formats', () => {
     expect(r.stderr).toMatch(/Invalid input for coral_query_traces: trace_id: trace_id must be 32 hexadecimal characters/);
     expect(r.stderr).not.toMatch(/loading demo/);
   });
+
+  it('offers no window for a trace by id, which is read whatever its time', async () => {
+    const r = await coral('query', 'trace', '5b8efff798038103d269b633813fc60c', '--db', db, '--since', '2h');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/unknown option '--since'/);
+  });
 });
 
 describe('time flags', () => {
