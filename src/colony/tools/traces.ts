@@ -128,7 +128,7 @@ async function traces(ctx: ToolContext, a: TraceArgs, view: { source?: Source; d
     a.order,
   );
   if (items.length === 0 && (a.offset ?? 0) > 0) {
-    return { text: `No more traces: the list has fewer than ${(a.offset ?? 0) + 1}.`, structured: { traces: [], matchedTraces: 0, order: a.order, analysis: '', deduplicated: view.dedupe, truncated: false } };
+    return { text: `No more traces: the list has fewer than ${(a.offset ?? 0) + 1}.`, structured: { traces: [], matchedTraces: 0, order: a.order, analysis: '', deduplicated: view.dedupe, truncated: false, ...(range ? { window: windowJson(range) } : {}) } };
   }
   if (items.length === 0) {
     const unknown = await unknownServiceLine(ctx, a.trace_id ? undefined : a.service);

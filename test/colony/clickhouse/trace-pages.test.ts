@@ -49,6 +49,8 @@ describe('trace search page by page', () => {
     expect(second.text).toContain(`Showing traces 6-10 of ${N} matching traces.`);
     const end = await answer(duck, T0 + MIN, 'coral_query_traces', { time_range: '1h', max_traces: 5, offset: 40 });
     expect(end.text).toBe('No more traces: the list has fewer than 41.');
+    // Past the end too, the answer says which window it read, as every windowed answer does.
+    expect((end.structured as { window?: unknown }).window).toMatchObject({ label: 'last 1h', absolute: false });
   }), 60_000);
 
   it('the tool refuses a negative or fractional offset with a clear error', () => withDuckDB(load, async (duck) => {
