@@ -14,9 +14,16 @@ export function parseRetain(retain: string | undefined): Nanos | null {
   return retainNs;
 }
 
-/** The retention loop over the store (every backend drops old data: DuckDB by rows, ClickHouse by partitions). */
+/**
+ * The retention loop over the store (every backend drops old data: DuckDB by rows, ClickHouse by
+ * partitions). Its first pass starts at once: a colony served again after a long stop drops its
+ * backlog now, not a minute later.
+ */
 export function startServeRetention(store: Colony, retainNs: Nanos | null): Retention | null {
   const drop = store.dropBefore?.bind(store);
   if (retainNs === null || !drop) return null;
-  return startRetention({ dropBefore: drop }, { retainNs });
+  const retention = startRetention({ dropBefore: drop }, { retainNs });
+  // A failed pass is tried again at the next tick, as the loop's own are.
+  retention.pass().catch(() => undefined);
+  return retention;
 }

@@ -7,6 +7,7 @@ import { formatCount } from '../core/format.js';
 import { Gate } from '../core/gate.js';
 import { InflightBudget } from '../colony/otlp/limits.js';
 import { SERVE_CHECKPOINT_THRESHOLD_MB } from '../colony/store/db.js';
+import type { IngestTally } from '../colony/store/colony.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
 import { type RunningGrpcReceiver, startGrpcReceiver } from '../colony/otlp/grpc.js';
 import { isSendableToken } from '../colony/otlp/auth.js';
@@ -165,5 +166,12 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   await receiver.close();
   await retention?.stop();
   await store.close();
-  log(`stopped; ${formatCount(totals.accepted)} items stored this run`);
+  log(`stopped; ${stopTally(totals, store.ingestTally?.())}`);
+}
+
+/** Serve's last line: what the colony gained, not what was received (a re-sent batch is received twice, stored once). */
+export function stopTally(totals: { accepted: number; exports: number }, tally: IngestTally | undefined): string {
+  const received = `${formatCount(totals.accepted)} items received in ${formatCount(totals.exports)} exports`;
+  if (!tally) return `${received} this run`;
+  return `${formatCount(tally.newSpans)} new spans stored this run (${received}; checkpoints ${formatCount(tally.checkpoints)})`;
 }

@@ -5,6 +5,10 @@ export interface ServedColony {
   child: ChildProcess;
   /** Where it listens (OTLP/HTTP and /mcp), from its runtime file. */
   url: string;
+  /** Its OTLP/gRPC address, from its runtime file (null with --no-otlp-grpc). */
+  grpc: string | null;
+  /** What it has written to stderr so far. */
+  log: () => string;
 }
 
 /**
@@ -20,7 +24,8 @@ export async function startColonyServe(args: string[], runtimeFile: string, env:
     const done = await Promise.race([exited.then(() => true), new Promise((r) => setTimeout(r, 50)).then(() => false)]);
     if (done) throw new Error(`colony serve did not start: ${log}`);
   }
-  return { child, url: (JSON.parse(readFileSync(runtimeFile, 'utf8')) as { url: string }).url };
+  const rt = JSON.parse(readFileSync(runtimeFile, 'utf8')) as { url: string; otlpGrpc: string | null };
+  return { child, url: rt.url, grpc: rt.otlpGrpc, log: () => log };
 }
 
 /** SIGTERM, then waits for it to exit (it closes its database first). */

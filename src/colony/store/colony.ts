@@ -73,6 +73,13 @@ export interface ColonyWriter {
   writeColumnar?(batch: ColumnarBatch | Promise<ColumnarBatch>): Promise<void>;
   /** Retention (retention-loop.ts): drops a bounded step of the data older than `cutoffNs`; the rows dropped. */
   dropBefore?(cutoffNs: bigint): Promise<number>;
+  /** What this process's ingest added, where the backend knows: spans new to the colony (re-sends not counted), checkpoints made. */
+  ingestTally?(): IngestTally;
+}
+
+export interface IngestTally {
+  newSpans: number;
+  checkpoints: number;
 }
 
 /** A colony that both answers and ingests (what `coral colony serve` and `coral demo load` need). */

@@ -91,7 +91,7 @@ const READERS = 2;
 
 /**
  * A DuckDB database with the colony schema: connections for bulk writes, one for the service
- * registry (updated beside ingest, not inside its transactions), one for reads.
+ * registry (updated beside ingest, not inside its transactions), one for retention, and the reads'.
  */
 export class Database {
   private constructor(
@@ -99,6 +99,8 @@ export class Database {
     private readonly instance: DuckDBInstance,
     readonly writers: DuckDBConnection[],
     readonly registry: DuckDBConnection,
+    /** Retention's deletes: on a lane's connection they ran inside that lane's open transaction. */
+    readonly retention: DuckDBConnection,
     private readonly readers: DuckDBConnection[],
     private readonly reads: ReadPool,
     private readonly checkpointer: Checkpointer | null = null,
@@ -151,7 +153,7 @@ export class Database {
     const checkpointer = beside
       ? new Checkpointer(await connect(), `${opts.path}.wal`, logLimitBytes(opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD), opts.checkpointLookMs)
       : null;
-    const db = new Database(opts.path, instance, writers, await connect(), readers, new ReadPool(readers, limits), checkpointer);
+    const db = new Database(opts.path, instance, writers, await connect(), await connect(), readers, new ReadPool(readers, limits), checkpointer);
     await db.migrate();
     // A log left by a crash was replayed just now and stays until the next checkpoint: folded into
     // the file at once, so that a second crash does not replay it again (nothing to do after a clean stop).
@@ -200,6 +202,7 @@ export class Database {
     await this.checkpointer?.close();
     for (const w of this.writers) w.closeSync();
     this.registry.closeSync();
+    this.retention.closeSync();
     for (const r of this.readers) r.closeSync();
     this.instance.closeSync();
   }

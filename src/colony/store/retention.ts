@@ -21,8 +21,10 @@ export async function deleteOlderThan(db: Database, cutoffNs: bigint, maxRows = 
   let deleted = 0;
   for (const { table } of APPENDED_TABLES) {
     const t = timeColumn(table.name);
-    const r = await db.admin.run(
-      `DELETE FROM ${table.name} WHERE rowid IN (SELECT rowid FROM ${table.name} WHERE ${t} < ${cutoffNs} LIMIT ${maxRows})`,
+    // The age test again outside the rowids: should a checkpoint renumber the rows between the
+    // subquery and the delete, what goes is still only rows past the retention (issue 39).
+    const r = await db.retention.run(
+      `DELETE FROM ${table.name} WHERE ${t} < ${cutoffNs} AND rowid IN (SELECT rowid FROM ${table.name} WHERE ${t} < ${cutoffNs} LIMIT ${maxRows})`,
     );
     deleted += Number(r.rowsChanged);
   }

@@ -20,7 +20,7 @@ import { type NodeCpuRow, nodeCpu } from './queries/node-cpu.js';
 import { type GaugePoint, type MinuteRow, gaugePoints, minuteSeries } from './queries/timeline.js';
 import { type BreakdownQuery, type BreakdownRow, breakdownRows } from './queries/breakdown.js';
 
-import type { Colony, StoreCounts } from './colony.js';
+import type { Colony, IngestTally, StoreCounts } from './colony.js';
 
 export type { StoreCounts } from './colony.js';
 
@@ -54,10 +54,12 @@ export class ColonyStore implements Colony {
     return this.writer.writeColumnar(batch);
   }
 
+  ingestTally(): IngestTally {
+    return { newSpans: this.writer.spansStored, checkpoints: this.db.checkpoints };
+  }
+
   /** Retention: deletes a bounded step of rows older than `cutoffNs` (retention.ts). */
   async dropBefore(cutoffNs: bigint): Promise<number> {
-    // The key read streams on the same connection: a statement beside it would end its stream.
-    await this.writer.loadSpanKeys();
     return deleteOlderThan(this.db, cutoffNs);
   }
 

@@ -12,27 +12,56 @@ export const TWIN_EVIDENCE_KEY = 'coral.ebpf_twin';
 const evidence = (t: string) =>
   `json_object('${TWIN_EVIDENCE_KEY}', json_object('name', ${t}.name, 'start_ns', ${t}.start_ns, 'end_ns', ${t}.end_ns, 'status_code', ${t}.status_code, 'scope_name', ${t}.scope_name))`;
 
-/**
- * The statements that upsert spans from a staging table, one row per key (otlp first, then
- * newest). The spans table has no key index, so a MERGE straight into it would read every column
- * of every stored row (~650 ms CPU at 3M spans, measured); instead the stored rows sharing a span
- * id with the batch are found by scanning that one column, copied out by rowid (DuckDB then skips
- * the row groups without them: a re-send's first copy is recent, so this reads little), merged with
- * the batch there, deleted, and the merged rows inserted back, in the caller's one transaction.
- */
-export function spanUpsertStatements(table: TableDef<unknown>, stage: string): string[] {
-  const cols = table.columns.map((c) => c.name).join(', ');
-  const work = 'span_upsert';
-  return [
-    `CREATE OR REPLACE TEMP TABLE ${work}_rows AS SELECT rowid AS stored_rowid FROM ${table.name} WHERE span_id IN (SELECT span_id FROM ${stage})`,
-    `CREATE OR REPLACE TEMP TABLE ${work} AS SELECT rowid AS stored_rowid, ${cols} FROM ${table.name} WHERE rowid IN (SELECT stored_rowid FROM ${work}_rows)`,
-    spanMergeSql({ ...table, name: work }, stage),
-    `DELETE FROM ${table.name} WHERE rowid IN (SELECT stored_rowid FROM ${work} WHERE stored_rowid IS NOT NULL)`,
-    `INSERT INTO ${table.name} (${cols}) SELECT ${cols} FROM ${work}`,
-    `DROP TABLE ${work}`,
-    `DROP TABLE ${work}_rows`,
-  ];
+/** The statements of one span upsert (spanUpsert), run in order in the caller's one transaction. */
+export interface SpanUpsert {
+  /** Find and copy out the stored copies, drop what is already stored as sent, merge. */
+  prepare: string[];
+  /** Deletes the stored copies being replaced: its row count is what the upsert took away. */
+  remove: string;
+  /** Inserts the merged rows: its row count less remove's is how many spans the table gained. */
+  insert: string;
+  /** Drops the work tables. */
+  finish: string[];
 }
+
+/**
+ * Upserts spans from a staging table, one row per key (otlp first, then newest). The spans table has
+ * no key index, so a MERGE straight into it would read every column of every stored row (~650 ms CPU
+ * at 3M spans, measured); instead the stored rows sharing a span id with the batch are found by
+ * scanning that one column, copied out by rowid (DuckDB then skips the row groups without them: a
+ * re-send's first copy is recent, so this reads little), merged with the batch there, deleted, and
+ * the merged rows inserted back. The rowids must not move meanwhile: the caller has made its
+ * transaction a write one first (writer.ts PIN_ROWIDS).
+ *
+ * A staged span equal in every column to its stored copy (an exporter's retry: the usual re-send)
+ * is dropped from the stage before the merge, and its stored row left alone: a retried batch then
+ * costs a scan and a comparison, not a delete and an insert (issue 39). Only where the stage holds
+ * that key once: beside another copy in the same batch, the twin rules decide.
+ */
+export function spanUpsert(table: TableDef<unknown>, stage: string): SpanUpsert {
+  const cols = table.columns.map((c) => c.name);
+  const list = cols.join(', ');
+  const work = 'span_upsert';
+  const keyOf = (a: string, b: string) => table.primaryKey.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
+  const key = table.primaryKey.join(', ');
+  const same = cols.map((c) => `s.${c} IS NOT DISTINCT FROM w.${c}`).join(' AND ');
+  return {
+    prepare: [
+      `CREATE OR REPLACE TEMP TABLE ${work}_rows AS SELECT rowid AS stored_rowid FROM ${table.name} WHERE span_id IN (SELECT span_id FROM ${stage})`,
+      `CREATE OR REPLACE TEMP TABLE ${work} AS SELECT rowid AS stored_rowid, ${list} FROM ${table.name} WHERE rowid IN (SELECT stored_rowid FROM ${work}_rows)`,
+      `DELETE FROM ${stage} WHERE rowid IN (
+        SELECT s.rowid FROM ${stage} s JOIN ${work} w ON ${same}
+        JOIN (SELECT ${key} FROM ${stage} GROUP BY ${key} HAVING count(*) = 1) once ON ${keyOf('s', 'once')})`,
+      `DELETE FROM ${work} w WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE ${keyOf('s', 'w')})`,
+      spanMergeSql({ ...table, name: work }, stage),
+    ],
+    remove: `DELETE FROM ${table.name} WHERE rowid IN (SELECT stored_rowid FROM ${work} WHERE stored_rowid IS NOT NULL)`,
+    insert: `INSERT INTO ${table.name} (${list}) SELECT ${list} FROM ${work}`,
+    finish: [`DROP TABLE ${work}`, `DROP TABLE ${work}_rows`],
+  };
+}
+
+const twinOf = (t: string) => `json_extract(${t}.attributes, '$."${TWIN_EVIDENCE_KEY}"')`;
 
 /** MERGE of the staged spans into `table`, whose rows sharing a key with them are replaced or kept as twins say. */
 function spanMergeSql(table: TableDef<unknown>, stage: string): string {
@@ -45,14 +74,20 @@ function spanMergeSql(table: TableDef<unknown>, stage: string): string {
       return `attributes = CASE WHEN ${keepOld} THEN json_merge_patch(${table.name}.attributes, ${evidence('excluded')})
         WHEN ${sdkReplacesEbpf} THEN json_merge_patch(excluded.attributes, ${evidence(table.name)})
         WHEN ${table.name}.source = 'otlp' AND excluded.source = 'otlp'
-          THEN json_merge_patch(excluded.attributes, json_object('${TWIN_EVIDENCE_KEY}', json_extract(${table.name}.attributes, '$."${TWIN_EVIDENCE_KEY}"')))
+          THEN json_merge_patch(excluded.attributes, json_object('${TWIN_EVIDENCE_KEY}', coalesce(${twinOf(table.name)}, ${twinOf('excluded')})))
         ELSE excluded.attributes END`;
     }
     return `${c} = CASE WHEN ${keepOld} THEN ${table.name}.${c} ELSE excluded.${c} END`;
   });
+  const byKey = `PARTITION BY ${table.primaryKey.join(', ')}`;
+  // The copy kept of a key the batch holds twice; an eBPF copy beside the SDK's is kept as its evidence.
+  const staged = cols.map((c) => (c === 'attributes' ? `CASE WHEN source = 'otlp' AND batch_twin IS NOT NULL THEN json_merge_patch(attributes, batch_twin) ELSE attributes END AS attributes` : c));
   return `MERGE INTO ${table.name}
-    USING (SELECT ${cols.join(', ')} FROM ${stage}
-      QUALIFY row_number() OVER (PARTITION BY ${table.primaryKey.join(', ')} ORDER BY (source = 'otlp') DESC, rowid DESC) = 1) AS excluded
+    USING (SELECT ${staged.join(', ')} FROM (
+        SELECT *, rowid AS staged_at, first_value(CASE WHEN source <> 'otlp' THEN ${evidence('s')} END IGNORE NULLS)
+          OVER (${byKey} ORDER BY rowid DESC ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS batch_twin
+        FROM ${stage} s)
+      QUALIFY row_number() OVER (${byKey} ORDER BY (source = 'otlp') DESC, staged_at DESC) = 1) AS excluded
     ON (${table.primaryKey.map((k) => `${table.name}.${k} = excluded.${k}`).join(' AND ')})
     WHEN MATCHED THEN UPDATE SET ${set.join(',\n      ')}
     WHEN NOT MATCHED THEN INSERT (${cols.join(', ')}) VALUES (${cols.map((c) => `excluded.${c}`).join(', ')})`;

@@ -3,7 +3,7 @@ import duckdb from '@duckdb/node-bindings';
 import type { Database } from './db.js';
 import { createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES, SPANS } from './schema.js';
-import { spanUpsertStatements } from './twins.js';
+import { spanUpsert } from './twins.js';
 import { type SegmentsFor, RowSource } from './row-source.js';
 import { PreparedStatements } from './prepared.js';
 import { type IngestBatch, batchSize } from './rows.js';
@@ -83,6 +83,8 @@ export class StoreWriter {
   private keysRead: Promise<void> | null = null;
   /** Fast-path inserts in flight: an upsert waits for those begun before it, as they may hold its keys. */
   private readonly appends = new Set<Promise<void>>();
+  /** Spans the table gained through this writer: new spans, not re-sends of stored ones (serve's stop line). */
+  spansStored = 0;
 
   constructor(
     private readonly db: Database,
@@ -284,7 +286,8 @@ export class StoreWriter {
       const append = this.append(lane, batch);
       this.appends.add(append);
       const appended = await append.then(() => true, () => false).finally(() => this.appends.delete(append));
-      if (!appended) await this.upsertSerially(lane, batch, [...this.appends]);
+      if (appended) this.spansStored += spanRows(batch);
+      else await this.upsertSerially(lane, batch, [...this.appends]);
     }
     this.registry.note(batch.sightings);
   }
@@ -340,15 +343,20 @@ export class StoreWriter {
       });
       await conn.run('BEGIN TRANSACTION');
       try {
+        await conn.run(PIN_ROWIDS);
+        let gained = 0;
         for (const { table } of parts) {
+          if (table.name === SPANS.name) {
+            gained = await this.upsertSpans(conn, table);
+            continue;
+          }
           const cols = storedColumnNames(table);
           // A key twice in the batch (a span repeated in one request, or two senders' copies in one
           // group) would make DuckDB refuse the whole statement: the last copy wins, as across batches.
-          await conn.run(table.name === SPANS.name
-            ? spanUpsertStatements(table, `stage_${table.name}`).join(';\n')
-            : `INSERT OR REPLACE INTO ${table.name} (${cols}) SELECT ${cols} FROM stage_${table.name} QUALIFY row_number() OVER (PARTITION BY ${table.primaryKey.join(', ')} ORDER BY rowid DESC) = 1`);
+          await conn.run(`INSERT OR REPLACE INTO ${table.name} (${cols}) SELECT ${cols} FROM stage_${table.name} QUALIFY row_number() OVER (PARTITION BY ${table.primaryKey.join(', ')} ORDER BY rowid DESC) = 1`);
         }
         await conn.run('COMMIT');
+        this.spansStored += gained;
       } catch (err) {
         await rollback(conn);
         throw err;
@@ -356,6 +364,16 @@ export class StoreWriter {
     } finally {
       for (const { table } of parts) await conn.run(`DELETE FROM stage_${table.name}`);
     }
+  }
+
+  /** The spans' upsert (twins.ts); resolves to how many spans the table gained (0 for a pure re-send). */
+  private async upsertSpans(conn: DuckDBConnection, table: (typeof APPENDED_TABLES)[number]['table']): Promise<number> {
+    const upsert = spanUpsert(table, `stage_${table.name}`);
+    await conn.run(upsert.prepare.join(';\n'));
+    const removed = Number((await conn.run(upsert.remove)).rowsChanged);
+    const inserted = Number((await conn.run(upsert.insert)).rowsChanged);
+    await conn.run(upsert.finish.join(';\n'));
+    return inserted - removed;
   }
 
   /** Writes pending registry updates; resolves when they (and any earlier ones) are committed. */
@@ -366,9 +384,23 @@ export class StoreWriter {
 
 const MAX_CONFLICT_RETRIES = 50;
 
+/**
+ * Makes the upsert's transaction a write transaction before it reads a rowid. A checkpoint renumbers
+ * the rows of a table that lost whole row groups, and it does so under a transaction that has only
+ * read (a plain CHECKPOINT is refused, and a FORCE CHECKPOINT waits, only beside one that has
+ * written): rowids read before it would then delete other spans and leave the stored copies, which
+ * lost acknowledged batches and stored re-sent ones twice (issue 39). A write that changes nothing
+ * pins them for the whole transaction, whoever checkpoints (the checkpointer, DuckDB's own).
+ */
+export const PIN_ROWIDS = `UPDATE coral_meta SET value = value WHERE key = 'schema_version'`;
+
 function uint32Vector(chunk: DuckDBDataChunk, column: number): Uint32Array {
   const data = duckdb.vector_get_data(duckdb.data_chunk_get_vector(chunk.chunk, column), chunk.rowCount * 4);
   return data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, chunk.rowCount) : new Uint32Array(data.slice().buffer);
+}
+
+function spanRows(batch: ColumnarBatch): number {
+  return batch.segments.reduce((n, s) => n + (s.table === SPANS.name ? s.rows : 0), 0);
 }
 
 /** The batch's segments per table, for the tables it has rows for. */

@@ -35,12 +35,27 @@ describe('twin order: the SDK span stays canonical whatever arrives first, the e
     });
   }
 
-  it('both in one batch: the SDK copy wins', async () => {
-    const b = sdk();
-    b.spans.unshift(...ebpf().spans);
-    await store.write(b);
-    const rows = await stored();
-    expect(rows.map((r) => [r.source, r.name])).toEqual([['otlp', 'POST /api/checkout']]);
+  for (const order of ['sdk first', 'ebpf first'] as const) {
+    it(`both in one batch (${order}): the SDK copy wins, the eBPF one kept as its evidence`, async () => {
+      const b = sdk();
+      if (order === 'sdk first') b.spans.push(...ebpf().spans);
+      else b.spans.unshift(...ebpf().spans);
+      await store.write(b);
+      const rows = await stored();
+      expect(rows.map((r) => [r.source, r.name])).toEqual([['otlp', 'POST /api/checkout']]);
+      expect(rows[0].attributes['coral.ebpf_twin']).toMatchObject({ name: 'POST /api/*' });
+      // Sent again alone, the SDK span keeps the evidence its first batch brought.
+      await store.write(sdk());
+      expect((await stored())[0].attributes['coral.ebpf_twin']).toMatchObject({ name: 'POST /api/*' });
+    });
+  }
+
+  it('a re-send equal to what is stored leaves the stored row as it was', async () => {
+    await store.write(sdk());
+    const before = await store.db.query<{ r: bigint }>('SELECT rowid AS r FROM otel_traces');
+    await store.write(sdk());
+    expect(await store.db.query<{ r: bigint }>('SELECT rowid AS r FROM otel_traces')).toEqual(before);
+    expect(await stored()).toHaveLength(1);
   });
 
   it('keeps the evidence when the SDK span is sent again, and adds none where there was no twin', async () => {
