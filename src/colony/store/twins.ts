@@ -14,8 +14,10 @@ const evidence = (t: string) =>
 
 /** The statements of one span upsert (spanUpsert), run in order in the caller's one transaction. */
 export interface SpanUpsert {
-  /** Find and copy out the stored copies, drop what is already stored as sent, merge. */
-  prepare: string[];
+  /** Finds the stored copies (by rowid) and drops from the stage what is stored as sent: its row count is how many went. */
+  dropResent: string[];
+  /** Copies the stored copies of what is left out and merges the stage into them. */
+  merge: string[];
   /** Deletes the stored copies being replaced: its row count is what the upsert took away. */
   remove: string;
   /** Inserts the merged rows: its row count less remove's is how many spans the table gained. */
@@ -28,15 +30,16 @@ export interface SpanUpsert {
  * Upserts spans from a staging table, one row per key (otlp first, then newest). The spans table has
  * no key index, so a MERGE straight into it would read every column of every stored row (~650 ms CPU
  * at 3M spans, measured); instead the stored rows sharing a span id with the batch are found by
- * scanning that one column, copied out by rowid (DuckDB then skips the row groups without them: a
- * re-send's first copy is recent, so this reads little), merged with the batch there, deleted, and
- * the merged rows inserted back. The rowids must not move meanwhile: the caller has made its
- * transaction a write one first (writer.ts PIN_ROWIDS).
+ * scanning that one column, read by rowid (DuckDB then skips the row groups without them: a
+ * re-send's first copy is recent, so this reads little), merged with the batch, deleted, and the
+ * merged rows inserted back. The rowids must not move meanwhile: the caller has made its transaction
+ * a write one first (writer.ts PIN_ROWIDS).
  *
- * A staged span equal in every column to its stored copy (an exporter's retry: the usual re-send)
- * is dropped from the stage before the merge, and its stored row left alone: a retried batch then
- * costs a scan and a comparison, not a delete and an insert (issue 39). Only where the stage holds
- * that key once: beside another copy in the same batch, the twin rules decide.
+ * First, a staged span equal in every column to its stored copy (an exporter's retry: the usual
+ * re-send) is dropped from the stage, and its stored row left alone; when that empties the stage the
+ * caller stops there, so a retried batch costs a scan and a comparison, not a copy, a delete and an
+ * insert (issue 39). Only where the stage holds that key once: beside another copy in the same
+ * batch, the twin rules decide.
  */
 export function spanUpsert(table: TableDef<unknown>, stage: string): SpanUpsert {
   const cols = table.columns.map((c) => c.name);
@@ -45,19 +48,22 @@ export function spanUpsert(table: TableDef<unknown>, stage: string): SpanUpsert 
   const keyOf = (a: string, b: string) => table.primaryKey.map((k) => `${a}.${k} = ${b}.${k}`).join(' AND ');
   const key = table.primaryKey.join(', ');
   const same = cols.map((c) => `s.${c} IS NOT DISTINCT FROM w.${c}`).join(' AND ');
+  const stored = (what: string) => `SELECT ${what} FROM ${table.name} WHERE rowid IN (SELECT stored_rowid FROM ${work}_rows)`;
   return {
-    prepare: [
+    dropResent: [
       `CREATE OR REPLACE TEMP TABLE ${work}_rows AS SELECT rowid AS stored_rowid FROM ${table.name} WHERE span_id IN (SELECT span_id FROM ${stage})`,
-      `CREATE OR REPLACE TEMP TABLE ${work} AS SELECT rowid AS stored_rowid, ${list} FROM ${table.name} WHERE rowid IN (SELECT stored_rowid FROM ${work}_rows)`,
       `DELETE FROM ${stage} WHERE rowid IN (
-        SELECT s.rowid FROM ${stage} s JOIN ${work} w ON ${same}
+        SELECT s.rowid FROM ${stage} s JOIN (${stored(list)}) w ON ${same}
         JOIN (SELECT ${key} FROM ${stage} GROUP BY ${key} HAVING count(*) = 1) once ON ${keyOf('s', 'once')})`,
-      `DELETE FROM ${work} w WHERE NOT EXISTS (SELECT 1 FROM ${stage} s WHERE ${keyOf('s', 'w')})`,
+    ],
+    merge: [
+      `CREATE OR REPLACE TEMP TABLE ${work} AS SELECT * FROM (${stored(`rowid AS stored_rowid, ${list}`)}) w
+        WHERE EXISTS (SELECT 1 FROM ${stage} s WHERE ${keyOf('s', 'w')})`,
       spanMergeSql({ ...table, name: work }, stage),
     ],
     remove: `DELETE FROM ${table.name} WHERE rowid IN (SELECT stored_rowid FROM ${work} WHERE stored_rowid IS NOT NULL)`,
     insert: `INSERT INTO ${table.name} (${list}) SELECT ${list} FROM ${work}`,
-    finish: [`DROP TABLE ${work}`, `DROP TABLE ${work}_rows`],
+    finish: [`DROP TABLE IF EXISTS ${work}`, `DROP TABLE ${work}_rows`],
   };
 }
 

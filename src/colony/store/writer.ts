@@ -347,7 +347,7 @@ export class StoreWriter {
         let gained = 0;
         for (const { table } of parts) {
           if (table.name === SPANS.name) {
-            gained = await this.upsertSpans(conn, table);
+            gained = await this.upsertSpans(conn, table, spanRows(batch));
             continue;
           }
           const cols = storedColumnNames(table);
@@ -367,13 +367,18 @@ export class StoreWriter {
   }
 
   /** The spans' upsert (twins.ts); resolves to how many spans the table gained (0 for a pure re-send). */
-  private async upsertSpans(conn: DuckDBConnection, table: (typeof APPENDED_TABLES)[number]['table']): Promise<number> {
+  private async upsertSpans(conn: DuckDBConnection, table: (typeof APPENDED_TABLES)[number]['table'], staged: number): Promise<number> {
     const upsert = spanUpsert(table, `stage_${table.name}`);
-    await conn.run(upsert.prepare.join(';\n'));
-    const removed = Number((await conn.run(upsert.remove)).rowsChanged);
-    const inserted = Number((await conn.run(upsert.insert)).rowsChanged);
+    let gained = 0;
+    await conn.run(upsert.dropResent[0]);
+    // Every span stored as sent (an exporter's retry): nothing to merge, delete or insert.
+    if (Number((await conn.run(upsert.dropResent[1])).rowsChanged) < staged) {
+      await conn.run(upsert.merge.join(';\n'));
+      const removed = Number((await conn.run(upsert.remove)).rowsChanged);
+      gained = Number((await conn.run(upsert.insert)).rowsChanged) - removed;
+    }
     await conn.run(upsert.finish.join(';\n'));
-    return inserted - removed;
+    return gained;
   }
 
   /** Writes pending registry updates; resolves when they (and any earlier ones) are committed. */
