@@ -2,12 +2,14 @@
  * The MCP side of the ingest-under-load bench, in its own process so that its work does not share
  * the sender's event loop: CLIENTS sessions over Streamable HTTP, each calling the heaviest porcelain
  * tools in a loop until stdin closes. Prints "ready" once every session is initialized, then at the
- * end one JSON line: calls, errors and per-call milliseconds. Args: URL CLIENTS SERVICE.
+ * end one JSON line: calls, errors and per-call milliseconds. Args: URL CLIENTS SERVICE [PAUSE_MS]:
+ * with a pause, each session waits that long between its calls (the soak's clients, a call every 5 s).
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
-const [url, clientsText, service] = process.argv.slice(2);
+const [url, clientsText, service, pauseText] = process.argv.slice(2);
+const pauseMs = Number(pauseText ?? 0);
 const TOOLS: [string, Record<string, unknown>][] = [
   ['coral_query_summary', {}],
   ['coral_query_traces', { service }],
@@ -37,6 +39,7 @@ await Promise.all(clients.map(async (client, i) => {
       errors++;
     }
     ms.push(performance.now() - t);
+    if (pauseMs > 0) await new Promise((r) => setTimeout(r, pauseMs));
   }
 }));
 await Promise.all(clients.map((c) => c.close()));
