@@ -45,3 +45,24 @@ it('eBPF spans, then their SDK twins from 16 writers, beside constant checkpoint
     await store.close();
   }
 }, 300_000);
+
+it('the same new batch sent twice at once, from 16 writers beside constant checkpoints: each span once', async () => {
+  const store = await ColonyStore.open({ path: join(dir, 'twice.duckdb'), threads: 1, memoryLimit: '1GB', checkpointThreshold: '256KB', checkpointBeside: true, checkpointLookMs: 5 });
+  try {
+    await Promise.all(Array.from({ length: WRITERS }, async (_, w) => {
+      for (let b = 0; b < BATCHES; b++) {
+        const batch = batchAt((w * BATCHES + b) * SPANS, SPANS, T0 + BigInt(b) * MIN, MIN);
+        await Promise.all([store.write(batch), store.write(batch)]);
+      }
+    }));
+    expect(store.db.checkpoints).toBeGreaterThan(0);
+    const [row] = await store.db.query<{ rows: bigint; keys: bigint; logs: bigint }>(
+      'SELECT count(*)::BIGINT AS rows, count(DISTINCT (trace_id, span_id))::BIGINT AS keys, (SELECT count(*) FROM otel_logs)::BIGINT AS logs FROM otel_traces',
+    );
+    const n = WRITERS * BATCHES * SPANS;
+    expect({ rows: Number(row.rows), keys: Number(row.keys), logs: Number(row.logs) }).toEqual({ rows: n, keys: n, logs: n });
+    expect(store.ingestTally().newSpans).toBe(n);
+  } finally {
+    await store.close();
+  }
+}, 300_000);
