@@ -17,7 +17,7 @@ export interface StoreOptions {
  * Opens the colony named by --clickhouse, else --db (default ~/.coral/colony.duckdb) with the CLI's
  * resource limits. `create`: a ClickHouse colony gets the exporter's tables when missing (serve, load).
  */
-export function openColonyFromOptions(opts: StoreOptions, o: { create?: boolean; checkpointThreshold?: string; checkpointBeside?: boolean } = {}): Promise<Colony> {
+export function openColonyFromOptions(opts: StoreOptions, o: { create?: boolean; checkpointThreshold?: string; checkpointBeside?: boolean; onNotice?: (line: string) => void } = {}): Promise<Colony> {
   if (opts.clickhouse !== undefined && opts.db !== undefined) {
     throw new CoralError('--clickhouse and --db name two different colonies.', 'Pass one of them.');
   }
@@ -29,5 +29,6 @@ export function openColonyFromOptions(opts: StoreOptions, o: { create?: boolean;
     memoryLimit: opts.memoryLimit === undefined ? undefined : parseMemoryLimit(opts.memoryLimit),
     checkpointThreshold: o.checkpointThreshold,
     checkpointBeside: o.checkpointBeside,
+    onNotice: o.onNotice,
   });
 }

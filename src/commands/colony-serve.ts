@@ -89,7 +89,9 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   if (running) {
     throw new CoralError(`A colony is already serving ${dbPath} at ${running.rt.url} (pid ${running.rt.pid}).`, 'Every coral command uses it automatically; stop it first to start another, or pass a different --db FILE.');
   }
-  const store = await openColonyFromOptions(clickhouse !== undefined ? { ...opts, clickhouse } : { ...opts, db: dbPath }, { create: true, checkpointThreshold: `${walMb}MB`, checkpointBeside: true });
+  const log = (line: string) => process.stderr.write(`coral colony: ${line}\n`);
+  // The disk full (and back) is said as it happens.
+  const store = await openColonyFromOptions(clickhouse !== undefined ? { ...opts, clickhouse } : { ...opts, db: dbPath }, { create: true, checkpointThreshold: `${walMb}MB`, checkpointBeside: true, onNotice: log });
   const totals = { accepted: 0, rejected: 0, exports: 0 };
   const count = (e: ExportReport) => {
     totals.accepted += e.accepted;
@@ -133,7 +135,6 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const retention = startServeRetention(store, retainNs);
   listening = receiver.url;
   if (isLoopback(opts.otlpHost)) allowedHosts.push(...loopbackHosts(receiver.port, opts.otlpHost));
-  const log = (line: string) => process.stderr.write(`coral colony: ${line}\n`);
   log(`colony ${store.path}`);
   log(`OTLP/HTTP listening on ${receiver.url} (/v1/traces, /v1/metrics, /v1/logs; JSON and protobuf, gzip)`);
   if (grpc) log(`OTLP/gRPC listening on ${grpc.address}`);

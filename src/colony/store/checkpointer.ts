@@ -36,6 +36,8 @@ export class Checkpointer {
     private readonly walPath: string,
     private readonly limitBytes: number,
     private readonly everyMs = EVERY_MS,
+    /** Takes a failure that is not a refusal (the disk full, the instance invalidated): true when it was one. */
+    private readonly onFault: (err: unknown) => boolean = () => false,
   ) {}
 
   start(): void {
@@ -43,10 +45,15 @@ export class Checkpointer {
     this.timer.unref();
   }
 
-  /** Stops looking and closes its connection once a checkpoint in progress has ended. */
-  async close(): Promise<void> {
+  /** Stops looking (a checkpoint in progress ends by itself); `start` looks again. */
+  stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /** Stops looking and closes its connection once a checkpoint in progress has ended. */
+  async close(): Promise<void> {
+    this.stop();
     await this.running;
     this.conn.closeSync();
   }
@@ -61,9 +68,10 @@ export class Checkpointer {
         this.refusals = 0;
         this.done++;
       },
-      // Refused beside another write transaction (or failed): tried again at the next look.
-      () => {
-        this.refusals++;
+      // Refused beside another write transaction: tried again at the next look. A full disk is no
+      // refusal: counted as one, it would make the first checkpoint after space frees a FORCE.
+      (err: unknown) => {
+        if (!this.onFault(err)) this.refusals++;
       },
     ).finally(() => {
       this.running = null;

@@ -2,7 +2,10 @@ import { type DuckDBConnection, DuckDBInstance, type DuckDBValue } from '@duckdb
 import { CoralError } from '../../core/errors.js';
 import { sizeBytes } from '../../core/args.js';
 import { makePrivate, prepareForeignPrivateFile } from '../../core/private-files.js';
+import { formatCount } from '../../core/format.js';
 import { Checkpointer } from './checkpointer.js';
+import { type DiskFullState, DiskFullError, diskFault, diskFullWords } from './disk-fault.js';
+import { DiskWatch } from './disk-watch.js';
 import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
 import { createTableSql } from './columns.js';
 import { DEFAULT_MAX_RESULT_ROWS, DEFAULT_READ_TIMEOUT_MS, type ReadLimits, ReadPool } from './read-pool.js';
@@ -36,6 +39,10 @@ export interface OpenOptions {
   checkpointLookMs?: number;
   /** Time and size limits of each read (read-pool.ts defaults). */
   readLimits?: Partial<ReadLimits>;
+  /** How often a full disk is looked at again, in ms (disk-watch.ts; tests look themselves: `lookAtDisk`). */
+  diskProbeMs?: number;
+  /** Hears what the colony's operator should know as it happens (serve's log): the disk full, and back. */
+  onNotice?: (line: string) => void;
 }
 
 /** The compressible in-memory catalog every connection of a compact colony uses. */
@@ -89,41 +96,79 @@ const WRITE_LANES = 2;
  */
 const READERS = 2;
 
+/** One DuckDB instance and the connections made on it: replaced whole when DuckDB invalidates it. */
+interface Handle {
+  instance: DuckDBInstance;
+  writers: DuckDBConnection[];
+  registry: DuckDBConnection;
+  retention: DuckDBConnection;
+  readers: DuckDBConnection[];
+  reads: ReadPool;
+  checkpointer: Checkpointer | null;
+}
+
 /**
  * A DuckDB database with the colony schema: connections for bulk writes, one for the service
  * registry (updated beside ingest, not inside its transactions), one for retention, and the reads'.
+ *
+ * A colony file whose disk fills stops taking writes (`diskFull`, disk-watch.ts) and takes them
+ * again once there is room; should DuckDB have invalidated the instance meanwhile (a checkpoint
+ * that hit the full disk), the file is opened again under the same object, its log replayed, and
+ * reads and writes go to the new connections (`generation` says when they changed).
  */
 export class Database {
+  private reopening: Promise<void> | null = null;
+  private gen = 0;
+  private readonly disk: DiskWatch | null;
+
   private constructor(
     readonly path: string,
-    private readonly instance: DuckDBInstance,
-    readonly writers: DuckDBConnection[],
-    readonly registry: DuckDBConnection,
-    /** Retention's deletes: on a lane's connection they ran inside that lane's open transaction. */
-    readonly retention: DuckDBConnection,
-    private readonly readers: DuckDBConnection[],
-    private readonly reads: ReadPool,
-    private readonly checkpointer: Checkpointer | null = null,
-  ) {}
+    private readonly opts: OpenOptions,
+    private handle: Handle,
+  ) {
+    this.disk = path === ':memory:' ? null : new DiskWatch(path, (state, full) => this.diskChanged(state, full), opts.diskProbeMs);
+  }
+
+  /** Bulk-write connections (writer.ts): new ones after a reopen. */
+  get writers(): DuckDBConnection[] {
+    return this.handle.writers;
+  }
+
+  get registry(): DuckDBConnection {
+    return this.handle.registry;
+  }
+
+  /** Retention's deletes: on a lane's connection they ran inside that lane's open transaction. */
+  get retention(): DuckDBConnection {
+    return this.handle.retention;
+  }
 
   /** The connection for schema changes and maintenance. */
   get admin(): DuckDBConnection {
-    return this.writers[0];
+    return this.handle.writers[0];
+  }
+
+  /** Counts the times the connections were made again (an invalidated instance reopened). */
+  get generation(): number {
+    return this.gen;
+  }
+
+  /** Where the disk is full while writes are refused; null while they are taken. */
+  get diskFull(): DiskFullState | null {
+    return this.disk?.full ?? null;
+  }
+
+  /** The refusal for a write while the disk is full (null while writes are taken). */
+  refusal(): DiskFullError | null {
+    const full = this.diskFull;
+    return full ? new DiskFullError(full) : null;
   }
 
   static async open(opts: OpenOptions): Promise<Database> {
     if (opts.path !== ':memory:') prepareForeignPrivateFile(opts.path);
-    const beside = opts.checkpointBeside === true && opts.path !== ':memory:';
     let instance: DuckDBInstance;
     try {
-      instance = await DuckDBInstance.create(opts.path, {
-        threads: String(opts.threads ?? DEFAULT_THREADS),
-        memory_limit: opts.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
-        ...(opts.compact ? { allocator_flush_threshold: '4MB' } : {}),
-        ...(opts.compact ? {} : { checkpoint_threshold: beside ? NEVER : opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD }),
-        // Vacuum merges partly filled row groups with every commit held; emptied ones are freed without it.
-        ...(beside ? { max_vacuum_tasks: '0' } : {}),
-      });
+      instance = await createInstance(opts);
     } catch (err) {
       const msg = (err as Error).message;
       const hint = /lock/i.test(msg)
@@ -134,31 +179,17 @@ export class Database {
     // Files an older coral made 0644 (the umask above covers what DuckDB creates from now on).
     if (opts.path !== ':memory:') for (const f of [opts.path, `${opts.path}.wal`]) makePrivate(f);
     const compressed = opts.compact === true && opts.path === ':memory:';
-    // DuckDB's default in-memory catalog cannot be compressed: an attached one can, made each connection's default.
-    const connect = async () => {
-      const conn = await instance.connect();
-      if (compressed) await conn.run(`USE ${COMPRESSED_CATALOG}`);
-      return conn;
-    };
     if (compressed) {
       const setup = await instance.connect();
       await setup.run(`ATTACH ':memory:' AS ${COMPRESSED_CATALOG} (COMPRESS)`);
       setup.closeSync();
     }
-    const writers: DuckDBConnection[] = [];
-    for (let i = 0; i < WRITE_LANES; i++) writers.push(await connect());
-    const readers: DuckDBConnection[] = [];
-    for (let i = 0; i < READERS; i++) readers.push(await connect());
-    const limits = { timeoutMs: DEFAULT_READ_TIMEOUT_MS, maxRows: DEFAULT_MAX_RESULT_ROWS, ...opts.readLimits };
-    const checkpointer = beside
-      ? new Checkpointer(await connect(), `${opts.path}.wal`, logLimitBytes(opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD), opts.checkpointLookMs)
-      : null;
-    const db = new Database(opts.path, instance, writers, await connect(), await connect(), readers, new ReadPool(readers, limits), checkpointer);
+    const db = new Database(opts.path, opts, await connectAll(instance, opts, (err) => db.noteFault(err)));
     await db.migrate();
     // A log left by a crash was replayed just now and stays until the next checkpoint: folded into
     // the file at once, so that a second crash does not replay it again (nothing to do after a clean stop).
     if (opts.path !== ':memory:') await db.admin.run('CHECKPOINT');
-    checkpointer?.start();
+    db.handle.checkpointer?.start();
     return db;
   }
 
@@ -182,28 +213,125 @@ export class Database {
   /**
    * Runs a read query with bound parameters on the next free read connection (queued while both are
    * busy), within the read limits; BIGINT values stay JS bigint (cast in SQL where a number is meant).
+   * A read that meets an invalidated instance is asked again of the reopened one.
    */
-  query<T = Row>(sql: string, params: Params = {}): Promise<T[]> {
-    return this.reads.query<T>(sql, params);
+  async query<T = Row>(sql: string, params: Params = {}): Promise<T[]> {
+    if (this.reopening) await this.reopening;
+    const gen = this.gen;
+    try {
+      return await this.handle.reads.query<T>(sql, params);
+    } catch (err) {
+      if (!(await this.noteFault(err)) || this.gen === gen) throw err;
+      return this.handle.reads.query<T>(sql, params);
+    }
+  }
+
+  /**
+   * Reads a failure for what it says about the disk (disk-fault.ts): no room stops the writes until
+   * there is; an invalidated instance is opened again. True when it was such a fault (then handled).
+   */
+  async noteFault(err: unknown): Promise<boolean> {
+    const fault = this.disk ? diskFault(err) : null;
+    if (!fault) return false;
+    if (fault.full) this.disk?.enter();
+    if (fault.invalidated) await this.reopen();
+    return true;
+  }
+
+  private diskChanged(state: DiskFullState, full: boolean): void {
+    if (full) {
+      this.handle.checkpointer?.stop();
+      this.opts.onNotice?.(diskFullWords(state));
+      return;
+    }
+    this.handle.checkpointer?.start();
+    this.opts.onNotice?.(`disk space back at ${state.dir} (${formatCount(state.freeBytes)} bytes free); exports are taken again`);
+  }
+
+  /**
+   * The file opened again beside the invalidated instance (which DuckDB lets go on existing, and
+   * which writes nothing more): the log is replayed, nothing committed is lost. The old instance is
+   * closed now; its connections, some perhaps finishing a statement that fails, are dropped (a
+   * connection closed under a running statement leaves that statement's promise unsettled for good).
+   */
+  private reopen(): Promise<void> {
+    this.reopening ??= (async () => {
+      const old = this.handle;
+      old.checkpointer?.stop();
+      this.handle = await connectAll(await createInstance(this.opts), this.opts, (err) => this.noteFault(err));
+      this.gen++;
+      old.instance.closeSync();
+      if (!this.diskFull) this.handle.checkpointer?.start();
+      this.opts.onNotice?.(`the colony file ${this.path} was opened again after DuckDB invalidated it; its log was replayed, nothing committed is lost`);
+    })().finally(() => {
+      this.reopening = null;
+    });
+    return this.reopening;
   }
 
   /** Checkpoints the checkpointer has made (none without one). */
   get checkpoints(): number {
-    return this.checkpointer?.done ?? 0;
+    return this.handle.checkpointer?.done ?? 0;
   }
 
   /** The checkpointer's look at the log now; resolves when a checkpoint it started has ended. */
   lookAtLog(): Promise<void> {
-    return this.checkpointer?.look() ?? Promise.resolve();
+    return this.handle.checkpointer?.look() ?? Promise.resolve();
   }
 
-  /** Background work (the checkpointer) stopped, then every connection closed. */
-  async close(): Promise<void> {
-    await this.checkpointer?.close();
-    for (const w of this.writers) w.closeSync();
-    this.registry.closeSync();
-    this.retention.closeSync();
-    for (const r of this.readers) r.closeSync();
-    this.instance.closeSync();
+  /** The disk watch's look now, while the disk is full (tests look themselves); true once writes may resume. */
+  lookAtDisk(): boolean {
+    return this.disk?.look() ?? true;
   }
+
+  /** Background work (the checkpointer, the disk watch) stopped, then every connection closed. */
+  async close(): Promise<void> {
+    this.disk?.stop();
+    await this.reopening?.catch(() => undefined);
+    const h = this.handle;
+    await h.checkpointer?.close();
+    for (const w of h.writers) w.closeSync();
+    h.registry.closeSync();
+    h.retention.closeSync();
+    for (const r of h.readers) r.closeSync();
+    h.instance.closeSync();
+  }
+}
+
+/** The DuckDB instance for a colony, with its settings (the same at every open of the file). */
+function createInstance(opts: OpenOptions): Promise<DuckDBInstance> {
+  const beside = opts.checkpointBeside === true && opts.path !== ':memory:';
+  return DuckDBInstance.create(opts.path, {
+    threads: String(opts.threads ?? DEFAULT_THREADS),
+    memory_limit: opts.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
+    ...(opts.compact ? { allocator_flush_threshold: '4MB' } : {}),
+    ...(opts.compact ? {} : { checkpoint_threshold: beside ? NEVER : opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD }),
+    // Vacuum merges partly filled row groups with every commit held; emptied ones are freed without it.
+    ...(beside ? { max_vacuum_tasks: '0' } : {}),
+  });
+}
+
+/** Every connection a colony uses, on `instance`; `onFault` hears the checkpointer's failures (Database.noteFault). */
+async function connectAll(instance: DuckDBInstance, opts: OpenOptions, onFault: (err: unknown) => Promise<boolean>): Promise<Handle> {
+  const compressed = opts.compact === true && opts.path === ':memory:';
+  // DuckDB's default in-memory catalog cannot be compressed: an attached one can, made each connection's default.
+  const connect = async () => {
+    const conn = await instance.connect();
+    if (compressed) await conn.run(`USE ${COMPRESSED_CATALOG}`);
+    return conn;
+  };
+  const writers: DuckDBConnection[] = [];
+  for (let i = 0; i < WRITE_LANES; i++) writers.push(await connect());
+  const readers: DuckDBConnection[] = [];
+  for (let i = 0; i < READERS; i++) readers.push(await connect());
+  const limits = { timeoutMs: DEFAULT_READ_TIMEOUT_MS, maxRows: DEFAULT_MAX_RESULT_ROWS, ...opts.readLimits };
+  const beside = opts.checkpointBeside === true && opts.path !== ':memory:';
+  const checkpointer = beside
+    ? new Checkpointer(await connect(), `${opts.path}.wal`, logLimitBytes(opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD), opts.checkpointLookMs, (err) => {
+        if (!diskFault(err)) return false;
+        void onFault(err);
+        return true;
+      })
+    : null;
+  return { instance, writers, registry: await connect(), retention: await connect(), readers, reads: new ReadPool(readers, limits), checkpointer };
 }

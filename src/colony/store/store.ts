@@ -2,6 +2,7 @@ import { Database, type OpenOptions } from './db.js';
 import { repairServiceRegistry } from './registry-repair.js';
 import { StoreWriter } from './writer.js';
 import { deleteOlderThan } from './retention.js';
+import { diskFullWords } from './disk-fault.js';
 import type { IngestBatch } from './rows.js';
 import type { ColumnarBatch } from './columnar-batch.js';
 import type { TimeRange } from '../../core/time.js';
@@ -44,6 +45,12 @@ export class ColonyStore implements Colony {
     return this.db.path;
   }
 
+  /** What `colony status` says beside the counts: the disk full, while it is. */
+  get notes(): string[] {
+    const full = this.db.diskFull;
+    return full ? [diskFullWords(full)] : [];
+  }
+
   /** Resolves once the rows are committed; concurrent writes share one transaction. */
   write(batch: IngestBatch): Promise<void> {
     return this.writer.write(batch);
@@ -60,7 +67,14 @@ export class ColonyStore implements Colony {
 
   /** Retention: deletes a bounded step of rows older than `cutoffNs` (retention.ts). */
   async dropBefore(cutoffNs: bigint): Promise<number> {
-    return deleteOlderThan(this.db, cutoffNs);
+    // A delete is a write: while the disk is full it waits, as the exports do.
+    if (this.db.diskFull) return 0;
+    try {
+      return await deleteOlderThan(this.db, cutoffNs);
+    } catch (err) {
+      if (await this.db.noteFault(err)) return 0;
+      throw err;
+    }
   }
 
   redFromSpans(q: RedQuery): Promise<RedRow[]> {

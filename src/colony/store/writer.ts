@@ -52,6 +52,8 @@ interface Pending {
 interface Lane {
   conn: DuckDBConnection;
   stagesReady: Promise<void> | null;
+  /** The Database's generation the connection belongs to (a reopened file has new ones). */
+  generation: number;
 }
 
 /**
@@ -72,7 +74,8 @@ export class StoreWriter {
   private wake: (() => void) | null = null;
   /** Batches handed over still being decoded. */
   private coming = 0;
-  private readonly idle: Lane[];
+  private idle: Lane[] = [];
+  private lanesOf = -1;
   private readonly inflight = new Set<Promise<void>>();
   private readonly registry: ServiceRegistry;
   private upsertChain: Promise<void> = Promise.resolve();
@@ -93,9 +96,16 @@ export class StoreWriter {
   ) {
     // One statement at a time per lane.
     this.source = new RowSource(APPENDED_TABLES.map((t) => t.table), db.writers.length);
-    for (const conn of db.writers) this.source.register(conn);
-    this.idle = db.writers.map((conn) => ({ conn, stagesReady: null }));
+    this.refreshLanes();
     this.registry = new ServiceRegistry(db);
+  }
+
+  /** Lanes on the Database's current connections: new ones once it reopened its file (db.ts). */
+  private refreshLanes(): void {
+    if (this.lanesOf === this.db.generation) return;
+    this.lanesOf = this.db.generation;
+    for (const conn of this.db.writers) this.source.register(conn);
+    this.idle = this.db.writers.map((conn) => ({ conn, stagesReady: null, generation: this.lanesOf }));
   }
 
   /**
@@ -175,6 +185,11 @@ export class StoreWriter {
       this.wake?.();
       return Promise.resolve();
     }
+    const refused = this.db.refusal();
+    if (refused) {
+      this.wake?.();
+      return Promise.reject(refused);
+    }
     if (this.pendingRows > 0 && this.pendingRows + size > this.maxPendingRows) {
       this.wake?.();
       return Promise.reject(new StoreBusyError(`ingest queue full (${this.pendingRows} rows waiting)`));
@@ -214,6 +229,7 @@ export class StoreWriter {
           continue;
         }
       }
+      this.refreshLanes();
       const lane = this.inflight.size > 0 && this.queuedRows < MIN_PARALLEL_GROUP_ROWS ? undefined : this.idle.pop();
       if (!lane) {
         await Promise.race(this.inflight);
@@ -229,7 +245,8 @@ export class StoreWriter {
       this.queuedRows -= rows;
       const done: Promise<void> = this.commitGroup(lane, group).finally(() => {
         this.pendingRows -= rows;
-        this.idle.push(lane);
+        // A lane of connections since replaced is dropped (db.ts reopen).
+        if (lane.generation === this.db.generation) this.idle.push(lane);
         this.inflight.delete(done);
       });
       this.inflight.add(done);
@@ -246,8 +263,10 @@ export class StoreWriter {
       for (const p of group) p.resolve();
       return;
     } catch (err) {
-      if (group.length === 1) {
-        group[0].reject(err);
+      // The disk's fault is every batch's: none is tried alone (the lane may be gone too).
+      const disk = (await this.db.noteFault(err)) || this.db.diskFull !== null;
+      if (group.length === 1 || disk) {
+        for (const p of group) p.reject(this.db.refusal() ?? err);
         return;
       }
     }
@@ -256,7 +275,8 @@ export class StoreWriter {
         await this.commit(lane, p.batch);
         p.resolve();
       } catch (err) {
-        p.reject(err);
+        await this.db.noteFault(err);
+        p.reject(this.db.refusal() ?? err);
       }
     }
   }
@@ -277,6 +297,9 @@ export class StoreWriter {
    * Either way the batch lands whole or not at all.
    */
   private async commit(lane: Lane, batch: ColumnarBatch): Promise<void> {
+    // Queued before the disk filled: refused as a new export would be, without trying.
+    const refused = this.db.refusal();
+    if (refused) throw refused;
     await this.loadSpanKeys();
     // Decided and recorded synchronously, so that a later batch with one of these keys sees them.
     const maybeSeen = this.spanKeys.admitBatch(batch.spanKeys, batch.spanTimes);
@@ -381,9 +404,17 @@ export class StoreWriter {
     return gained;
   }
 
-  /** Writes pending registry updates; resolves when they (and any earlier ones) are committed. */
-  syncRegistry(): Promise<void> {
-    return this.registry.sync();
+  /**
+   * Writes pending registry updates; resolves when they (and any earlier ones) are committed. While
+   * the disk is full they wait for room, and the reads that asked answer from the registry as stored.
+   */
+  async syncRegistry(): Promise<void> {
+    if (this.db.diskFull) return;
+    try {
+      await this.registry.sync();
+    } catch (err) {
+      if (!(await this.db.noteFault(err))) throw err;
+    }
   }
 }
 
