@@ -1,9 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { z } from 'zod';
 import { CoralError } from '../core/errors.js';
 import { coralHome } from '../core/paths.js';
+import { type SettingsFile, type SettingsOwner, readSettingsFile } from '../core/settings-file.js';
 import { MASK, maskArgs, maskReference, maskUrl } from '../core/secrets.js';
 import { isTrusted, splitGated, warnUntrusted } from './trust.js';
 import { mergePaired } from './paired-settings.js';
@@ -119,12 +119,29 @@ export function projectConfigPath(cwd: string = process.cwd()): string {
   return join(cwd, '.coral', 'config.yaml');
 }
 
-/** Reads and validates one config file; absent is empty, invalid is a clear error naming the file and key. */
-export function readConfigFile(path: string): ConfigFile {
-  if (!existsSync(path)) return {};
+/** One config file as read once: its settings and the bytes they were parsed from (null: no file). */
+export interface LoadedConfig {
+  config: ConfigFile;
+  file: SettingsFile | null;
+}
+
+/**
+ * Reads one config file once and validates it; absent is empty, invalid is a clear error naming the
+ * file and key. `owner` is 'user' for the user's own file, 'anyone' for a project's (settings-file.ts).
+ */
+export function loadConfigFile(path: string, owner: SettingsOwner): LoadedConfig {
+  const file = readSettingsFile(path, owner);
+  return { config: file ? parseConfig(path, file.text) : {}, file };
+}
+
+export function readConfigFile(path: string, owner: SettingsOwner): ConfigFile {
+  return loadConfigFile(path, owner).config;
+}
+
+function parseConfig(path: string, text: string): ConfigFile {
   let raw: unknown;
   try {
-    raw = parse(readFileSync(path, 'utf8')) ?? {};
+    raw = parse(text) ?? {};
   } catch (err) {
     throw new CoralError(`${path} is not valid YAML: ${(err as Error).message.split('\n')[0]}`);
   }
@@ -158,11 +175,13 @@ export interface ConfigLayer {
 export function configLayers(env: NodeJS.ProcessEnv = process.env, cwd?: string, o: { quiet?: boolean } = {}): { global: ConfigLayer; project: ConfigLayer } {
   const globalPath = globalConfigPath(env);
   const path = projectConfigPath(cwd);
-  const global: ConfigLayer = { from: `global (${globalPath})`, path: globalPath, config: readConfigFile(globalPath), ignored: [] };
-  const project: ConfigLayer = { from: `project (${path})`, path, config: readConfigFile(path), ignored: [] };
-  if (!existsSync(path)) return { global, project };
-  const { safe, gated } = splitGated(project.config);
-  if (gated.length === 0 || isTrusted(path, readFileSync(path, 'utf8'), env)) return { global, project };
+  const global: ConfigLayer = { from: `global (${globalPath})`, path: globalPath, config: readConfigFile(globalPath, 'user'), ignored: [] };
+  // Parsed and hashed from the same bytes: a file swapped in between cannot borrow the trusted one's hash.
+  const { config, file } = loadConfigFile(path, 'anyone');
+  const project: ConfigLayer = { from: `project (${path})`, path, config, ignored: [] };
+  if (!file) return { global, project };
+  const { safe, gated } = splitGated(config);
+  if (gated.length === 0 || isTrusted(file, env)) return { global, project };
   if (!o.quiet) warnUntrusted(path, gated);
   return { global, project: { ...project, config: safe, ignored: gated } };
 }
@@ -257,7 +276,7 @@ export function isToolEnabled(name: string, disabled: ReadonlySet<string>): bool
  * be able to send the user's ClickHouse password to a server of its choosing.
  */
 export function resolveClickHouseSettings(env: NodeJS.ProcessEnv = process.env): ClickHouseSettings {
-  return readConfigFile(globalConfigPath(env)).clickhouse ?? {};
+  return readConfigFile(globalConfigPath(env), 'user').clickhouse ?? {};
 }
 
 /** Resolves a secret reference to its value, or says exactly what is missing. */

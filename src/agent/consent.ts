@@ -1,19 +1,25 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
+import { z } from 'zod';
 import { CoralError } from '../core/errors.js';
 import { coralHome } from '../core/paths.js';
 import { privateDir, writePrivateFile } from '../core/private-files.js';
+import { readSettingsFile } from '../core/settings-file.js';
 
 /**
  * Before telemetry first leaves the machine for a cloud model, the user says yes once per
  * provider; the answer is remembered in ~/.coral/consents.json. `--yes` answers for scripts.
  */
 const file = (env: NodeJS.ProcessEnv) => join(coralHome(env), 'consents.json');
+const consentsSchema = z.record(z.string(), z.string());
 
+/** The consents given; the file is the user's own (a consent others could write would send telemetry for them). */
 function read(env: NodeJS.ProcessEnv): Record<string, string> {
+  const f = readSettingsFile(file(env), 'user');
+  if (!f) return {};
   try {
-    return existsSync(file(env)) ? (JSON.parse(readFileSync(file(env), 'utf8')) as Record<string, string>) : {};
+    const r = consentsSchema.safeParse(JSON.parse(f.text));
+    return r.success ? r.data : {};
   } catch {
     return {};
   }

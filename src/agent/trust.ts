@@ -1,15 +1,17 @@
-import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { z } from 'zod';
 import { coralHome } from '../core/paths.js';
 import { privateDir, writePrivateFile } from '../core/private-files.js';
+import { type SettingsFile, readSettingsFile } from '../core/settings-file.js';
 
 /**
  * Workspace trust for project config (.coral/config.yaml), the way direnv and VS Code do it: a
  * repository anyone can write must not run programs or send credentials just because the user
  * `cd`s into it. Settings that could (MCP servers, key references, URLs, tokens) stay inert until
- * the user runs `coral config trust`, which remembers the file by path and content hash: any
- * change to the file asks again.
+ * the user runs `coral config trust`, which remembers the file by path and the hash of the bytes it
+ * showed: any change to the file asks again. The hash is of the very bytes parsed (one read,
+ * settings-file.ts), so a group- or world-writable project file needs no rule of its own: whatever
+ * another user writes into it is new content, untrusted until the user trusts it.
  */
 
 /** Keys whose value runs a program, names a credential or says where requests go. */
@@ -46,37 +48,41 @@ export function splitGated<T>(config: T): { safe: T; gated: string[] } {
   return { safe: walk(config, '') as T, gated };
 }
 
-interface TrustRecord {
-  sha256: string;
-  trusted_at: string;
-}
+/** One trusted file; the store is the user's own (settings-file.ts checks its owner and mode). */
+const recordSchema = z.object({ sha256: z.string(), trusted_at: z.string() });
+type TrustRecord = z.infer<typeof recordSchema>;
 
 const storePath = (env: NodeJS.ProcessEnv) => join(coralHome(env), 'trusted-projects.json');
 
+/** The records as stored; one of another shape trusts nothing, and is dropped at the next write. */
 function readStore(env: NodeJS.ProcessEnv): Record<string, TrustRecord> {
+  const file = readSettingsFile(storePath(env), 'user');
+  if (!file) return {};
+  let raw: unknown;
   try {
-    const raw: unknown = JSON.parse(readFileSync(storePath(env), 'utf8'));
-    return isPlain(raw) ? (raw as Record<string, TrustRecord>) : {};
+    raw = JSON.parse(file.text);
   } catch {
     return {};
   }
+  if (!isPlain(raw)) return {};
+  return Object.fromEntries(Object.entries(raw).flatMap(([path, v]) => {
+    const r = recordSchema.safeParse(v);
+    return r.success ? [[path, r.data]] : [];
+  }));
 }
 
-export function contentHash(content: string): string {
-  return createHash('sha256').update(content).digest('hex');
+/** A project file as read once: where it is and the hash of the bytes parsed or shown. */
+export type ReadProjectFile = Pick<SettingsFile, 'path' | 'sha256'>;
+
+/** Whether these exact bytes at this path were trusted. */
+export function isTrusted(file: ReadProjectFile, env: NodeJS.ProcessEnv = process.env): boolean {
+  return readStore(env)[resolve(file.path)]?.sha256 === file.sha256;
 }
 
-/** Whether this exact file content at this path was trusted. */
-export function isTrusted(configPath: string, content: string, env: NodeJS.ProcessEnv = process.env): boolean {
-  return readStore(env)[resolve(configPath)]?.sha256 === contentHash(content);
-}
-
-/** Remembers the file's current content as trusted (private file: it lists the user's projects). */
-export function recordTrust(configPath: string, env: NodeJS.ProcessEnv = process.env): void {
-  const content = readFileSync(configPath, 'utf8');
-  const home = coralHome(env);
-  privateDir(home);
-  const store = { ...readStore(env), [resolve(configPath)]: { sha256: contentHash(content), trusted_at: new Date().toISOString() } };
+/** Remembers the bytes the user reviewed as trusted (private file: it lists the user's projects). */
+export function recordTrust(reviewed: ReadProjectFile, env: NodeJS.ProcessEnv = process.env): void {
+  privateDir(coralHome(env));
+  const store = { ...readStore(env), [resolve(reviewed.path)]: { sha256: reviewed.sha256, trusted_at: new Date().toISOString() } };
   writePrivateFile(storePath(env), `${JSON.stringify(store, null, 1)}\n`);
 }
 
@@ -88,9 +94,4 @@ export function warnUntrusted(configPath: string, gated: string[], write: (s: st
   if (gated.length === 0 || warned.has(key)) return;
   warned.add(key);
   write(`coral: ${configPath} is not trusted, so these settings are ignored: ${gated.join(', ')}.\n  Review the file, then run \`coral config trust\` in that directory (asked again whenever the file changes).\n`);
-}
-
-export function projectTrustState(configPath: string, env: NodeJS.ProcessEnv = process.env): 'absent' | 'trusted' | 'untrusted' {
-  if (!existsSync(configPath)) return 'absent';
-  return isTrusted(configPath, readFileSync(configPath, 'utf8'), env) ? 'trusted' : 'untrusted';
 }

@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Document, parse, parseDocument } from 'yaml';
 import { type ConfigFile, configSchema, globalConfigPath, projectConfigPath } from '../agent/config.js';
 import { CoralError } from '../core/errors.js';
+import { type SettingsOwner, readSettingsFile } from '../core/settings-file.js';
 import { inferModelName } from '../agent/model-names.js';
 
 /**
@@ -63,8 +64,9 @@ export function writeAtomically(path: string, text: string): void {
 }
 
 /** The file's text with one key set, comments and order kept; refused (nothing written) when the result is invalid. */
-export function setKey(path: string, key: string, value: string): string {
-  const existing = existsSync(path) ? parseDocument(readFileSync(path, 'utf8')) : null;
+export function setKey(path: string, key: string, value: string, owner: SettingsOwner = 'user'): string {
+  const file = readSettingsFile(path, owner);
+  const existing = file ? parseDocument(file.text) : null;
   if (existing && existing.errors.length > 0) throw new CoralError(`${path} is not valid YAML: ${existing.errors[0].message.split('\n')[0]}`, 'Fix it by hand first.');
   // An empty file has no contents to set into.
   const doc = existing && existing.contents !== null ? existing : new Document({});
@@ -78,7 +80,7 @@ export function configSet(asked: string, given: string, o: { project?: boolean }
   const path = o.project ? projectConfigPath() : globalConfigPath();
   const { key, value, notes } = canonicalSetting(asked, given);
   for (const n of notes) process.stderr.write(`note: ${n}\n`);
-  writeAtomically(path, setKey(path, key, value));
+  writeAtomically(path, setKey(path, key, value, o.project ? 'anyone' : 'user'));
   process.stdout.write(`${key} = ${value} in ${path}\n`);
 }
 

@@ -1,5 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { describeMcpServer, projectConfigPath, readConfigFile } from '../agent/config.js';
+import { describeMcpServer, loadConfigFile, projectConfigPath } from '../agent/config.js';
 import { isTrusted, recordTrust, splitGated } from '../agent/trust.js';
 import { CoralError } from '../core/errors.js';
 import { terminalSafe } from '../core/terminal-text.js';
@@ -27,10 +26,11 @@ function describeGated(cfg: Record<string, unknown>, path: string): string {
  */
 export function configTrust(o: { show?: boolean; dir?: string }): void {
   const path = projectConfigPath(o.dir);
-  if (!existsSync(path)) throw new CoralError(`No project config at ${path}.`, 'Run coral config trust in the directory that holds .coral/config.yaml.');
-  const cfg = readConfigFile(path);
+  // Read once: what is shown, and the hash trusted, are of the same bytes.
+  const { config: cfg, file } = loadConfigFile(path, 'anyone');
+  if (!file) throw new CoralError(`No project config at ${path}.`, 'Run coral config trust in the directory that holds .coral/config.yaml.');
   const { gated } = splitGated(cfg);
-  const trusted = isTrusted(path, readFileSync(path, 'utf8'));
+  const trusted = isTrusted(file);
   // What the file would run is shown exactly, never acted on by the terminal (it is someone else's text).
   const out = (s: string) => process.stdout.write(terminalSafe(s));
   out(`${path} (${trusted ? 'trusted' : 'not trusted'})\n`);
@@ -38,6 +38,6 @@ export function configTrust(o: { show?: boolean; dir?: string }): void {
     ? 'It runs no program and sends no credential: nothing in it needs trust.\n'
     : `Trusting it lets coral use:\n  ${gated.map((g) => describeGated(cfg as Record<string, unknown>, g)).join('\n  ')}\n`);
   if (o.show) return;
-  recordTrust(path);
+  recordTrust(file);
   out('Trusted. Any change to the file will need `coral config trust` again.\n');
 }

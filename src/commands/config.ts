@@ -99,9 +99,9 @@ export function configShow(o: { json?: boolean }): void {
 export function configProblems(env: NodeJS.ProcessEnv = process.env): string[] {
   const problems: string[] = [];
   const files: ConfigFile[] = [];
-  for (const path of [globalConfigPath(env), projectConfigPath()]) {
+  for (const [path, owner] of [[globalConfigPath(env), 'user'], [projectConfigPath(), 'anyone']] as const) {
     try {
-      const file = readConfigFile(path);
+      const file = readConfigFile(path, owner);
       problems.push(...plainSecretProblems(file, path));
       files.push(file);
     } catch (err) {

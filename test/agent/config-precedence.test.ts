@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configDirs } from '../support/config-dirs.js';
-import { recordTrust } from '../../src/agent/trust.js';
+import { configDirs, trustProjectFile } from '../support/config-dirs.js';
 import { type HoneycombSettings, resolveAskSettings, resolveHoneycombSettings } from '../../src/agent/config.js';
 import { mergePaired } from '../../src/agent/paired-settings.js';
 
@@ -22,7 +21,7 @@ describe('mcp_servers from the global and project files', () => {
     ].join('\n'));
     // Untrusted, the project's servers are inert (they could run anything).
     expect(resolveAskSettings(inputs()).mcpServers).toEqual({ deploys: { command: 'global-deploys', args: ['--all'] }, tickets: { url: 'http://127.0.0.1:9001/mcp' } });
-    recordTrust(join(dirs.project, '.coral', 'config.yaml'), { CORAL_HOME: dirs.home });
+    trustProjectFile(join(dirs.project, '.coral', 'config.yaml'), { CORAL_HOME: dirs.home });
     expect(resolveAskSettings(inputs()).mcpServers).toEqual({
       deploys: { url: 'http://127.0.0.1:9002/mcp', token: 'env://DEPLOYS_TOKEN' },
       tickets: { url: 'http://127.0.0.1:9001/mcp' },
@@ -49,11 +48,11 @@ describe('an endpoint and its secret come from one file', () => {
   it('a trusted project\'s honeycomb.api_url does not receive the key from the user\'s own file', () => {
     globalFile('honeycomb:\n  api_key: env://HONEYCOMB_KEY\n  region: eu\n');
     projectFile('honeycomb:\n  api_url: "https://honeycomb.example.com"\n  cache_ttl_seconds: 5\n');
-    recordTrust(join(dirs.project, '.coral', 'config.yaml'), { CORAL_HOME: dirs.home });
+    trustProjectFile(join(dirs.project, '.coral', 'config.yaml'), { CORAL_HOME: dirs.home });
     expect(resolveHoneycombSettings(inputs())).toEqual({ region: 'eu', cache_ttl_seconds: 5, api_url: 'https://honeycomb.example.com' });
     // With its own key the project's pair is used whole.
     projectFile('honeycomb:\n  api_url: "https://honeycomb.example.com"\n  api_key: env://PROJECT_KEY\n');
-    recordTrust(join(dirs.project, '.coral', 'config.yaml'), { CORAL_HOME: dirs.home });
+    trustProjectFile(join(dirs.project, '.coral', 'config.yaml'), { CORAL_HOME: dirs.home });
     expect(resolveHoneycombSettings(inputs())).toEqual({ region: 'eu', api_url: 'https://honeycomb.example.com', api_key: 'env://PROJECT_KEY' });
   });
 
@@ -69,7 +68,7 @@ describe('HONEYCOMB_API_KEY and a project\'s api_url', () => {
     const { honeycombOptions, honeycombSettingsInEffect } = await import('../../src/agent/honeycomb-options.js');
     const env = { CORAL_HOME: dirs.home, HONEYCOMB_API_KEY: 'user-key', PROJECT_KEY: 'p' };
     projectFile('honeycomb:\n  api_url: "https://honeycomb.example.com"\n');
-    recordTrust(join(dirs.project, '.coral', 'config.yaml'), env);
+    trustProjectFile(join(dirs.project, '.coral', 'config.yaml'), env);
     const warnings: string[] = [];
     expect(honeycombOptions({}, env, { cwd: dirs.project, warn: (l) => warnings.push(l) }).apiUrl).toBeUndefined();
     expect(warnings).toEqual(['coral: honeycomb.api_url from the project file is not sent HONEYCOMB_API_KEY; set honeycomb.api_key there (env://VAR) to use it']);
@@ -80,7 +79,7 @@ describe('HONEYCOMB_API_KEY and a project\'s api_url', () => {
     projectFile('');
     expect(honeycombOptions({}, env, { cwd: dirs.project }).apiUrl).toBe('https://user.example.com');
     projectFile('honeycomb:\n  api_url: "https://honeycomb.example.com"\n  api_key: env://PROJECT_KEY\n');
-    recordTrust(join(dirs.project, '.coral', 'config.yaml'), env);
+    trustProjectFile(join(dirs.project, '.coral', 'config.yaml'), env);
     expect(honeycombOptions({}, env, { cwd: dirs.project })).toMatchObject({ apiUrl: 'https://honeycomb.example.com', apiKey: 'p' });
   });
 });

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { configDirs, errorOf } from '../support/config-dirs.js';
-import { recordTrust } from '../../src/agent/trust.js';
+import { configDirs, errorOf, trustProjectFile } from '../support/config-dirs.js';
 import { takeConfigNotes } from '../../src/agent/config-compat.js';
 import {
   BUILT_IN, describeMcpServer, describeReference, describeSettings, globalConfigPath, projectConfigPath, readConfigFile,
@@ -11,7 +10,7 @@ import {
 const { dirs, globalFile, projectFile } = configDirs();
 const env = () => ({ CORAL_HOME: dirs.home });
 const resolve = (extra: Parameters<typeof resolveAskSettings>[0] = {}) => resolveAskSettings({ env: env(), cwd: dirs.project, ...extra });
-const trustProject = () => recordTrust(join(dirs.project, '.coral', 'config.yaml'), env());
+const trustProject = () => trustProjectFile(join(dirs.project, '.coral', 'config.yaml'), env());
 
 describe('where the settings come from', () => {
   it('starts from the built-in values with no file', () => {
@@ -111,9 +110,9 @@ describe('config files that cannot be used', () => {
   });
 
   it('reads an absent or empty file as no settings', () => {
-    expect(readConfigFile(join(dirs.home, 'none.yaml'))).toEqual({});
+    expect(readConfigFile(join(dirs.home, 'none.yaml'), 'user')).toEqual({});
     globalFile('');
-    expect(readConfigFile(globalConfigPath(env()))).toEqual({});
+    expect(readConfigFile(globalConfigPath(env()), 'user')).toEqual({});
   });
 });
 

@@ -28,18 +28,18 @@ it('a bare model name from the environment is noted under the variable it came f
 describe('model names are checked whole', () => {
   it('a provider inside a longer word is not a provider', () => {
     globalFile('ai:\n  ask:\n    default_model: "xgoogle:flash"\n');
-    expect(errorOf(() => readConfigFile(globalConfigPath(env()))).message).toMatch(/has invalid settings:\n {2}ai\.ask\.default_model: a model is provider:model/);
+    expect(errorOf(() => readConfigFile(globalConfigPath(env()), 'user')).message).toMatch(/has invalid settings:\n {2}ai\.ask\.default_model: a model is provider:model/);
   });
 
   it('a name running onto a second line is not a model name', () => {
     globalFile('ai:\n  ask:\n    default_model: "google:flash\\nrm -rf"\n');
-    expect(errorOf(() => readConfigFile(globalConfigPath(env()))).message).toMatch(/ai\.ask\.default_model: a model is provider:model/);
+    expect(errorOf(() => readConfigFile(globalConfigPath(env()), 'user')).message).toMatch(/ai\.ask\.default_model: a model is provider:model/);
   });
 });
 
 it('a YAML error is reported by its first line only', () => {
   globalFile('ai:\n  ask: [unclosed\n    default_model: x\n');
-  const { message } = errorOf(() => readConfigFile(globalConfigPath(env())));
+  const { message } = errorOf(() => readConfigFile(globalConfigPath(env()), 'user'));
   expect(message.startsWith(`${globalConfigPath(env())} is not valid YAML: `)).toBe(true);
   expect(message).not.toContain('\n');
   expect(message.length).toBeGreaterThan(`${globalConfigPath(env())} is not valid YAML: `.length);
@@ -47,7 +47,7 @@ it('a YAML error is reported by its first line only', () => {
 
 it('lists every RFD 030 refusal, one per line', () => {
   globalFile('version: 2\nai:\n  ask:\n    agent:\n      mode: daemon\n');
-  expect(errorOf(() => readConfigFile(globalConfigPath(env()))).message).toBe(`${globalConfigPath(env())} has settings from Coral's RFD 030 that cannot be used here:\n`
+  expect(errorOf(() => readConfigFile(globalConfigPath(env()), 'user')).message).toBe(`${globalConfigPath(env())} has settings from Coral's RFD 030 that cannot be used here:\n`
     + '  version: "2" is not a config version coral reads (only "1"). Remove the key.\n'
     + '  ai.ask.agent.mode: "daemon" is not available: coral runs the agent in its own process (embedded). Remove the key.');
 });

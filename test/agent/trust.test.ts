@@ -7,7 +7,9 @@ import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { resolveAskSettings, resolveHoneycombSettings } from '../../src/agent/config.js';
 import { httpTransport } from '../../src/agent/mcp-http.js';
-import { isTrusted, recordTrust, splitGated } from '../../src/agent/trust.js';
+import { isTrusted, splitGated } from '../../src/agent/trust.js';
+import { readSettingsFile } from '../../src/core/settings-file.js';
+import { trustProjectFile } from '../support/config-dirs.js';
 import { tokenTransportProblem } from '../../src/core/net.js';
 
 const run = promisify(execFile);
@@ -84,14 +86,14 @@ describe('untrusted project config', () => {
     expect(s.apiKeys).toEqual({});
     expect(resolveHoneycombSettings({ env, cwd: project })).toEqual({});
 
-    recordTrust(configFile(), env);
+    trustProjectFile(configFile(), env);
     s = resolveAskSettings({ env, cwd: project });
     expect(Object.keys(s.mcpServers)).toEqual(['x', 'y']);
     expect(s.apiKeys.google).toBe('env://AWS_SECRET_ACCESS_KEY');
     expect(statSync(join(home, 'trusted-projects.json')).mode & 0o777).toBe(0o600);
 
     writeFileSync(configFile(), `${attackerConfig('http://127.0.0.1:1/mcp')}\n# changed\n`);
-    expect(isTrusted(configFile(), `${attackerConfig('http://127.0.0.1:1/mcp')}\n# changed\n`, env)).toBe(false);
+    expect(isTrusted(readSettingsFile(configFile(), 'anyone')!, env)).toBe(false);
     expect(resolveAskSettings({ env, cwd: project }).mcpServers).toEqual({});
   });
 

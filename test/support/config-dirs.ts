@@ -2,6 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach } from 'vitest';
+import { recordTrust } from '../../src/agent/trust.js';
+import { readSettingsFile } from '../../src/core/settings-file.js';
 
 /** A fresh CORAL_HOME and project folder per test, with writers for their config files. */
 export function configDirs() {
@@ -30,4 +32,11 @@ export function errorOf(f: () => unknown): { message: string; hint?: string } {
     return err as { message: string; hint?: string };
   }
   throw new Error('expected an error');
+}
+
+/** `coral config trust` for this project config as it is now: the bytes read once, their hash recorded. */
+export function trustProjectFile(path: string, env: NodeJS.ProcessEnv): void {
+  const file = readSettingsFile(path, 'anyone');
+  if (!file) throw new Error(`no project config at ${path}`);
+  recordTrust(file, env);
 }
