@@ -3,7 +3,9 @@ import { CoralError } from '../../core/errors.js';
 import { sizeBytes } from '../../core/args.js';
 import { makePrivate, prepareForeignPrivateFile } from '../../core/private-files.js';
 import { Checkpointer } from './checkpointer.js';
-import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
+import { APPENDED_TABLES, META_DDL, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
+import { ISOLATED_SETTINGS, inspectOpenedFile, opensReadOnly } from './file-open.js';
+import { damageError, keepDamagedCopy } from './damaged.js';
 import { createTableSql } from './columns.js';
 import { DEFAULT_MAX_RESULT_ROWS, DEFAULT_READ_TIMEOUT_MS, type ReadLimits, ReadPool } from './read-pool.js';
 
@@ -36,6 +38,11 @@ export interface OpenOptions {
   checkpointLookMs?: number;
   /** Time and size limits of each read (read-pool.ts defaults). */
   readLimits?: Partial<ReadLimits>;
+  /**
+   * Only read (queries, status, the console, `coral ask`, `coral mcp`): an existing file is opened
+   * READ_ONLY (file-open.ts), never migrated, checkpointed or chmodded.
+   */
+  readOnly?: boolean;
 }
 
 /** The compressible in-memory catalog every connection of a compact colony uses. */
@@ -101,7 +108,11 @@ export class Database {
     readonly registry: DuckDBConnection,
     private readonly readers: DuckDBConnection[],
     private readonly reads: ReadPool,
-    private readonly checkpointer: Checkpointer | null = null,
+    private readonly checkpointer: Checkpointer | null,
+    /** Opened READ_ONLY: nothing can be written. */
+    readonly readOnly: boolean,
+    /** What a person should know about the file as it was found (file-open.ts). */
+    readonly notes: readonly string[],
   ) {}
 
   /** The connection for schema changes and maintenance. */
@@ -110,11 +121,15 @@ export class Database {
   }
 
   static async open(opts: OpenOptions): Promise<Database> {
-    if (opts.path !== ':memory:') prepareForeignPrivateFile(opts.path);
-    const beside = opts.checkpointBeside === true && opts.path !== ':memory:';
+    const file = opts.path !== ':memory:';
+    const readOnly = file && opensReadOnly(opts.path, { write: opts.readOnly !== true });
+    if (file && !readOnly) prepareForeignPrivateFile(opts.path);
+    const beside = opts.checkpointBeside === true && file && !readOnly;
     let instance: DuckDBInstance;
     try {
       instance = await DuckDBInstance.create(opts.path, {
+        ...ISOLATED_SETTINGS,
+        ...(readOnly ? { access_mode: 'READ_ONLY' } : {}),
         threads: String(opts.threads ?? DEFAULT_THREADS),
         memory_limit: opts.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
         ...(opts.compact ? { allocator_flush_threshold: '4MB' } : {}),
@@ -124,13 +139,13 @@ export class Database {
       });
     } catch (err) {
       const msg = (err as Error).message;
-      const hint = /lock/i.test(msg)
+      throw damageError(opts.path, msg, () => keepDamagedCopy(opts.path)) ?? new CoralError(`Cannot open the colony database ${opts.path}: ${msg}`, /lock/i.test(msg)
         ? 'Another coral process has this colony open; stop it or pass a different --db FILE.'
-        : 'Check that the path is a DuckDB file you can write, or pass --db :memory:.';
-      throw new CoralError(`Cannot open the colony database ${opts.path}: ${msg}`, hint);
+        : 'Check that the path is a DuckDB file you can write, or pass --db :memory:.');
     }
+    const notes = file ? await inspectOpenedFile(instance, opts.path, { readOnly }) : [];
     // Files an older coral made 0644 (the umask above covers what DuckDB creates from now on).
-    if (opts.path !== ':memory:') for (const f of [opts.path, `${opts.path}.wal`]) makePrivate(f);
+    if (file && !readOnly) for (const f of [opts.path, `${opts.path}.wal`]) makePrivate(f);
     const compressed = opts.compact === true && opts.path === ':memory:';
     // DuckDB's default in-memory catalog cannot be compressed: an attached one can, made each connection's default.
     const connect = async () => {
@@ -151,11 +166,12 @@ export class Database {
     const checkpointer = beside
       ? new Checkpointer(await connect(), `${opts.path}.wal`, logLimitBytes(opts.checkpointThreshold ?? CHECKPOINT_THRESHOLD), opts.checkpointLookMs)
       : null;
-    const db = new Database(opts.path, instance, writers, await connect(), readers, new ReadPool(readers, limits), checkpointer);
-    await db.migrate();
+    const db = new Database(opts.path, instance, writers, await connect(), readers, new ReadPool(readers, limits), checkpointer, readOnly, notes);
+    if (!readOnly) await db.migrate();
+    await db.checkSchemaVersion();
     // A log left by a crash was replayed just now and stays until the next checkpoint: folded into
     // the file at once, so that a second crash does not replay it again (nothing to do after a clean stop).
-    if (opts.path !== ':memory:') await db.admin.run('CHECKPOINT');
+    if (file && !readOnly) await db.admin.run('CHECKPOINT');
     checkpointer?.start();
     return db;
   }
@@ -163,11 +179,14 @@ export class Database {
   private async migrate(): Promise<void> {
     for (const { table } of APPENDED_TABLES) await this.admin.run(createTableSql(table));
     await this.admin.run(SERVICES_DDL);
-    await this.admin.run('CREATE TABLE IF NOT EXISTS coral_meta (key VARCHAR PRIMARY KEY, value VARCHAR)');
+    await this.admin.run(META_DDL);
     await this.admin.run(
       `INSERT INTO coral_meta VALUES ('schema_version', $v) ON CONFLICT DO NOTHING`,
       { v: String(SCHEMA_VERSION) },
     );
+  }
+
+  private async checkSchemaVersion(): Promise<void> {
     const rows = await this.query<{ value: string }>(`SELECT value FROM coral_meta WHERE key = 'schema_version'`);
     if (rows[0]?.value !== String(SCHEMA_VERSION)) {
       throw new CoralError(

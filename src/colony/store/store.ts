@@ -36,12 +36,18 @@ export class ColonyStore implements Colony {
 
   static async open(opts: OpenOptions): Promise<ColonyStore> {
     const db = await Database.open(opts);
-    await repairServiceRegistry(db);
+    // A file only read keeps its registry as found (a crash's last second of sightings may trail).
+    if (!db.readOnly) await repairServiceRegistry(db);
     return new ColonyStore(db, new StoreWriter(db));
   }
 
   get path(): string {
     return this.db.path;
+  }
+
+  /** What a person should know about the file as it was found (a crash's log, one cut short). */
+  get notes(): readonly string[] {
+    return this.db.notes;
   }
 
   /** Resolves once the rows are committed; concurrent writes share one transaction. */
