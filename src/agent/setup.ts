@@ -117,7 +117,7 @@ export async function openAgentSession(
     }
     const opened: Colony = demoStore ?? (choice.clickhouse
       ? await (await import('./clickhouse.js')).openClickHouseColony(choice.clickhouse, { create: false })
-      : await (await stores()).ColonyStore.open({ path: choice.db ?? defaultColonyDbPath(), memoryLimit: '4GB' }));
+      : await (await stores()).ColonyStore.open({ path: choice.db ?? defaultColonyDbPath(), memoryLimit: '4GB', readOnly: true }));
     store = opened;
     // A demo may still be loading, or compacting: let it finish before the store closes under it.
     closers.push(async () => {
@@ -167,7 +167,8 @@ export async function openAgentSession(
     const cause = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
     throw new CoralError(`Cannot reach the colony at ${colonyMcpUrl(choice.colony).href}: ${cause}.`, 'Start one with coral colony serve (it prints its URL), or fix --colony (and its token: --token-file PATH or CORAL_COLONY_TOKEN, if it needs one).');
   }
-  hub.warnings.push(...refused);
+  // What the colony file's open found (a crash's log, one cut short) is said where warnings are.
+  hub.warnings.push(...refused, ...(store?.notes ?? []));
   closers.unshift(() => hub.close());
   if (choice.colony) {
     const r = await hub.call('services', 'coral_get_service_health', { time_range: '24h' }, { timeoutMs: 10_000 });

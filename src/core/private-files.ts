@@ -1,5 +1,5 @@
 import { isMainThread } from 'node:worker_threads';
-import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { coralHome } from './paths.js';
 
@@ -20,9 +20,12 @@ export function privateDir(dir: string, o: { tighten?: boolean } = {}): string {
   return dir;
 }
 
-/** Narrows a file another program created (DuckDB's database and WAL); a missing file is no error. */
+/**
+ * Narrows a file another program created (DuckDB's database and WAL); a missing file is no error,
+ * and another user's file (a colony someone else shared) keeps the mode its owner gave it.
+ */
 export function makePrivate(path: string): void {
-  if (existsSync(path)) chmodSync(path, PRIVATE_FILE_MODE);
+  if (existsSync(path) && statSync(path).uid === process.getuid?.()) chmodSync(path, PRIVATE_FILE_MODE);
 }
 
 /**

@@ -47,6 +47,12 @@ export function numberArray<R>(name: string, get: (row: R) => number[]): Column<
   return json(name, (r) => JSON.stringify(get(r)));
 }
 
+/** A column's name and SQL type, as DuckDB lists it (duckdb_columns). */
+export interface ColumnShape {
+  name: string;
+  sqlType: string;
+}
+
 /** A column DuckDB computes when read: nothing to append, nothing stored. */
 export interface VirtualColumn {
   name: string;

@@ -6,7 +6,9 @@ import { formatCount } from '../../core/format.js';
 import { Checkpointer } from './checkpointer.js';
 import { type DiskFullState, DiskFullError, diskFault, diskFullWords } from './disk-fault.js';
 import { DiskWatch } from './disk-watch.js';
-import { APPENDED_TABLES, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
+import { APPENDED_TABLES, META_DDL, SCHEMA_VERSION, SERVICES_DDL } from './schema.js';
+import { ISOLATED_SETTINGS, inspectOpenedFile, opensReadOnly } from './file-open.js';
+import { damageError, keepDamagedCopy } from './damaged.js';
 import { createTableSql } from './columns.js';
 import { DEFAULT_MAX_RESULT_ROWS, DEFAULT_READ_TIMEOUT_MS, type ReadLimits, ReadPool } from './read-pool.js';
 
@@ -43,6 +45,11 @@ export interface OpenOptions {
   diskProbeMs?: number;
   /** Hears what the colony's operator should know as it happens (serve's log): the disk full, and back. */
   onNotice?: (line: string) => void;
+  /**
+   * Only read (queries, status, the console, `coral ask`, `coral mcp`): an existing file is opened
+   * READ_ONLY (file-open.ts), never migrated, checkpointed or chmodded.
+   */
+  readOnly?: boolean;
 }
 
 /** The compressible in-memory catalog every connection of a compact colony uses. */
@@ -125,6 +132,10 @@ export class Database {
     readonly path: string,
     private readonly opts: OpenOptions,
     private handle: Handle,
+    /** Opened READ_ONLY: nothing can be written. */
+    readonly readOnly: boolean,
+    /** What a person should know about the file as it was found (file-open.ts). */
+    readonly notes: readonly string[],
   ) {
     this.disk = path === ':memory:' ? null : new DiskWatch(path, (state, full) => this.diskChanged(state, full), opts.diskProbeMs);
   }
@@ -165,30 +176,35 @@ export class Database {
   }
 
   static async open(opts: OpenOptions): Promise<Database> {
-    if (opts.path !== ':memory:') prepareForeignPrivateFile(opts.path);
+    const file = opts.path !== ':memory:';
+    const readOnly = file && opensReadOnly(opts.path, { write: opts.readOnly !== true });
+    if (file && !readOnly) prepareForeignPrivateFile(opts.path);
+    // What the instance is opened with, again at a reopen (a read-only open never checkpoints).
+    const resolved: OpenOptions = { ...opts, readOnly, checkpointBeside: opts.checkpointBeside === true && !readOnly };
     let instance: DuckDBInstance;
     try {
-      instance = await createInstance(opts);
+      instance = await createInstance(resolved);
     } catch (err) {
       const msg = (err as Error).message;
-      const hint = /lock/i.test(msg)
+      throw damageError(opts.path, msg, () => keepDamagedCopy(opts.path)) ?? new CoralError(`Cannot open the colony database ${opts.path}: ${msg}`, /lock/i.test(msg)
         ? 'Another coral process has this colony open; stop it or pass a different --db FILE.'
-        : 'Check that the path is a DuckDB file you can write, or pass --db :memory:.';
-      throw new CoralError(`Cannot open the colony database ${opts.path}: ${msg}`, hint);
+        : 'Check that the path is a DuckDB file you can write, or pass --db :memory:.');
     }
+    const notes = file ? await inspectOpenedFile(instance, opts.path, { readOnly }) : [];
     // Files an older coral made 0644 (the umask above covers what DuckDB creates from now on).
-    if (opts.path !== ':memory:') for (const f of [opts.path, `${opts.path}.wal`]) makePrivate(f);
+    if (file && !readOnly) for (const f of [opts.path, `${opts.path}.wal`]) makePrivate(f);
     const compressed = opts.compact === true && opts.path === ':memory:';
     if (compressed) {
       const setup = await instance.connect();
       await setup.run(`ATTACH ':memory:' AS ${COMPRESSED_CATALOG} (COMPRESS)`);
       setup.closeSync();
     }
-    const db = new Database(opts.path, opts, await connectAll(instance, opts, (err) => db.noteFault(err)));
-    await db.migrate();
+    const db = new Database(opts.path, resolved, await connectAll(instance, resolved, (err) => db.noteFault(err)), readOnly, notes);
+    if (!readOnly) await db.migrate();
+    await db.checkSchemaVersion();
     // A log left by a crash was replayed just now and stays until the next checkpoint: folded into
     // the file at once, so that a second crash does not replay it again (nothing to do after a clean stop).
-    if (opts.path !== ':memory:') await db.admin.run('CHECKPOINT');
+    if (file && !readOnly) await db.admin.run('CHECKPOINT');
     db.handle.checkpointer?.start();
     return db;
   }
@@ -196,11 +212,14 @@ export class Database {
   private async migrate(): Promise<void> {
     for (const { table } of APPENDED_TABLES) await this.admin.run(createTableSql(table));
     await this.admin.run(SERVICES_DDL);
-    await this.admin.run('CREATE TABLE IF NOT EXISTS coral_meta (key VARCHAR PRIMARY KEY, value VARCHAR)');
+    await this.admin.run(META_DDL);
     await this.admin.run(
       `INSERT INTO coral_meta VALUES ('schema_version', $v) ON CONFLICT DO NOTHING`,
       { v: String(SCHEMA_VERSION) },
     );
+  }
+
+  private async checkSchemaVersion(): Promise<void> {
     const rows = await this.query<{ value: string }>(`SELECT value FROM coral_meta WHERE key = 'schema_version'`);
     if (rows[0]?.value !== String(SCHEMA_VERSION)) {
       throw new CoralError(
@@ -302,6 +321,8 @@ export class Database {
 function createInstance(opts: OpenOptions): Promise<DuckDBInstance> {
   const beside = opts.checkpointBeside === true && opts.path !== ':memory:';
   return DuckDBInstance.create(opts.path, {
+    ...ISOLATED_SETTINGS,
+    ...(opts.readOnly ? { access_mode: 'READ_ONLY' } : {}),
     threads: String(opts.threads ?? DEFAULT_THREADS),
     memory_limit: opts.memoryLimit ?? DEFAULT_MEMORY_LIMIT,
     ...(opts.compact ? { allocator_flush_threshold: '4MB' } : {}),

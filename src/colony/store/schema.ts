@@ -1,5 +1,6 @@
 import {
   type Column,
+  type ColumnShape,
   type TableDef,
   bigint,
   boolean,
@@ -165,14 +166,24 @@ export const EVENTS: TableDef<EventRow> = {
 };
 
 /** The service registry is derived from ingested rows (see writer.ts), never appended directly. */
-export const SERVICES_DDL = `CREATE TABLE IF NOT EXISTS coral_services (
-  service_name VARCHAR,
-  source VARCHAR,
-  first_seen_ns BIGINT,
-  last_seen_ns BIGINT,
-  resource_attributes JSON,
-  PRIMARY KEY (service_name, source)
-)`;
+const SERVICES_COLUMNS: readonly ColumnShape[] = [
+  { name: 'service_name', sqlType: 'VARCHAR' },
+  { name: 'source', sqlType: 'VARCHAR' },
+  { name: 'first_seen_ns', sqlType: 'BIGINT' },
+  { name: 'last_seen_ns', sqlType: 'BIGINT' },
+  { name: 'resource_attributes', sqlType: 'JSON' },
+];
+export const SERVICES_DDL = keyedTableSql('coral_services', SERVICES_COLUMNS, ['service_name', 'source']);
+
+const META_COLUMNS: readonly ColumnShape[] = [
+  { name: 'key', sqlType: 'VARCHAR' },
+  { name: 'value', sqlType: 'VARCHAR' },
+];
+export const META_DDL = keyedTableSql('coral_meta', META_COLUMNS, ['key']);
+
+function keyedTableSql(name: string, columns: readonly ColumnShape[], key: string[]): string {
+  return `CREATE TABLE IF NOT EXISTS ${name} (\n${[...columns.map((c) => `  ${c.name} ${c.sqlType}`), `  PRIMARY KEY (${key.join(', ')})`].join(',\n')}\n)`;
+}
 
 export const SCHEMA_VERSION = 1;
 
@@ -194,4 +205,17 @@ export const APPENDED_TABLES: readonly AppendTarget[] = [
   target(SUMMARY_POINTS, (b) => b.summaryPoints),
   target(LOGS, (b) => b.logs),
   target(EVENTS, (b) => b.events),
+];
+
+/** A table of the colony as DuckDB describes it: its columns in order, virtual ones included. */
+export interface TableShape {
+  name: string;
+  columns: readonly ColumnShape[];
+}
+
+/** Every table coral writes into a colony file, as migrate creates it: what file-check.ts holds a file to. */
+export const COLONY_TABLES: readonly TableShape[] = [
+  ...APPENDED_TABLES.map(({ table }) => ({ name: table.name, columns: [...table.columns, ...(table.virtualColumns ?? [])] })),
+  { name: 'coral_services', columns: SERVICES_COLUMNS },
+  { name: 'coral_meta', columns: META_COLUMNS },
 ];

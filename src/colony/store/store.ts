@@ -37,7 +37,8 @@ export class ColonyStore implements Colony {
 
   static async open(opts: OpenOptions): Promise<ColonyStore> {
     const db = await Database.open(opts);
-    await repairServiceRegistry(db);
+    // A file only read keeps its registry as found (a crash's last second of sightings may trail).
+    if (!db.readOnly) await repairServiceRegistry(db);
     return new ColonyStore(db, new StoreWriter(db));
   }
 
@@ -45,10 +46,10 @@ export class ColonyStore implements Colony {
     return this.db.path;
   }
 
-  /** What `colony status` says beside the counts: the disk full, while it is. */
-  get notes(): string[] {
+  /** What a person should know: the file as it was found (a crash's log, one cut short), and the disk full while it is. */
+  get notes(): readonly string[] {
     const full = this.db.diskFull;
-    return full ? [diskFullWords(full)] : [];
+    return full ? [...this.db.notes, diskFullWords(full)] : this.db.notes;
   }
 
   /** Resolves once the rows are committed; concurrent writes share one transaction. */
