@@ -81,16 +81,10 @@ describe.skipIf(skip !== null)(`colony serve on a disk that fills${skip ? ` (ski
     expect(s.notes?.join('\n')).toMatch(new RegExp(`disk full at ${root}`));
 
     rmSync(filler);
-    const freed = Date.now();
-    for (;;) {
-      const res = await send(started.url, k);
-      if (res.status === 200) break;
-      expect(res.status).toBe(503);
-      expect(Date.now() - freed).toBeLessThan(10_000);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    // Ingest resumes within 10 s of space freeing, with no restart: serve says so, then takes the retry.
+    await expect.poll(() => log, { timeout: 10_000 }).toMatch(/disk space back at .*exports are taken again/);
+    expect((await send(started.url, k)).status).toBe(200);
     acked.push(k);
-    await expect.poll(() => log, { timeout: 5000 }).toMatch(/disk space back at .*exports are taken again/);
     // The OTLP retry contract: what was acknowledged may come again, and is stored once.
     for (const a of acked) expect((await send(started.url, a)).status).toBe(200);
     await stopColonyServe(serve);
