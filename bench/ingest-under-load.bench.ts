@@ -10,7 +10,7 @@
  * (e.g. the scale bench's /tmp/coral-scale-10000000.duckdb, for the serve's RSS at 10M spans).
  */
 import { spawn } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -19,7 +19,7 @@ import { nowNs } from '../src/core/time.js';
 import { exportBody, postExport } from './otlp-load.js';
 import { populate } from './synthetic.js';
 import { latencySummary, report } from './report.js';
-import { buildCli, startServe } from './serve-child.js';
+import { buildCli, rssMb, startServe } from './serve-child.js';
 
 const SPANS = Number(process.env.BENCH_LOAD_SPANS ?? 1_000_000);
 const RATE = Number(process.env.BENCH_LOAD_RATE ?? 10);
@@ -28,16 +28,6 @@ const CLIENTS = Number(process.env.BENCH_LOAD_CLIENTS ?? 8);
 /** More `colony serve` arguments, space-separated (e.g. "--max-wal-mb 256"). */
 const SERVE_ARGS = (process.env.BENCH_LOAD_SERVE_ARGS ?? '').split(' ').filter(Boolean);
 const TARGET_P95_MS = 250;
-
-/** The server's resident memory in MB, from /proc (Linux; 0 elsewhere). */
-function rssMb(pid: number): number {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Math.round(Number(kb) / 1024) : 0;
-  } catch {
-    return 0;
-  }
-}
 
 let next = 0;
 /** Exports at a steady rate whatever the answers (an exporter does not wait for the last one), for `seconds`. */

@@ -3,6 +3,7 @@
  * built CLI (dist/coral.js, rebuilt first), timed from spawn until it says it listens.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -11,6 +12,16 @@ const ROOT = join(import.meta.dirname, '..');
 export function buildCli(): void {
   const r = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) throw new Error('build failed');
+}
+
+/** The server's resident memory in MB, from /proc (Linux; 0 elsewhere). */
+export function rssMb(pid: number): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+    return kb ? Math.round(Number(kb) / 1024) : 0;
+  } catch {
+    return 0;
+  }
 }
 
 export interface ServeChild {

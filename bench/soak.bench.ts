@@ -9,14 +9,14 @@
  * export failing. Run it alone on the machine: the latency targets are for a quiet one.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { nowNs } from '../src/core/time.js';
 import { exportBody, postExport } from './otlp-load.js';
 import { latencySummary, report } from './report.js';
-import { buildCli, startServe } from './serve-child.js';
+import { buildCli, rssMb, startServe } from './serve-child.js';
 
 const MINUTES = Number(process.env.BENCH_SOAK_MINUTES ?? 120);
 const REPORT_S = Number(process.env.BENCH_SOAK_REPORT_S ?? 300);
@@ -24,15 +24,6 @@ const SPANS_PER_S = Number(process.env.BENCH_SOAK_SPANS_PER_S ?? 2000);
 const CLIENTS = Number(process.env.BENCH_SOAK_CLIENTS ?? 8);
 const SPANS = 500;
 const TARGETS = { rssGrowthSecondHalfPct: 10, exportP95Ms: 250, exportMaxMs: 2000 };
-
-function rssMb(pid: number): number {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
-    return kb ? Math.round(Number(kb) / 1024) : 0;
-  } catch {
-    return 0;
-  }
-}
 
 buildCli();
 const dir = mkdtempSync(join(tmpdir(), 'coral-soak-'));
