@@ -171,7 +171,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
 }
 
 /** Serve's last line: what the colony gained, not what was received (a re-sent batch is received twice, stored once). */
-export function stopTally(totals: { accepted: number; exports: number }, tally: IngestTally | undefined): string {
+function stopTally(totals: { accepted: number; exports: number }, tally: IngestTally | undefined): string {
   const received = `${formatCount(totals.accepted)} items received in ${formatCount(totals.exports)} exports`;
   if (!tally) return `${received} this run`;
   return `${formatCount(tally.newSpans)} new spans stored this run (${received}; checkpoints ${formatCount(tally.checkpoints)})`;

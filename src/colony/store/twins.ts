@@ -14,8 +14,10 @@ const evidence = (t: string) =>
 
 /** The statements of one span upsert (spanUpsert), run in order in the caller's one transaction. */
 export interface SpanUpsert {
-  /** Finds the stored copies (by rowid) and drops from the stage what is stored as sent: its row count is how many went. */
-  dropResent: string[];
+  /** Finds the stored copies, by rowid. */
+  findStored: string;
+  /** Drops from the stage what is stored as sent: its row count is how many went. */
+  dropResent: string;
   /** Copies the stored copies of what is left out and merges the stage into them. */
   merge: string[];
   /** Deletes the stored copies being replaced: its row count is what the upsert took away. */
@@ -33,7 +35,7 @@ export interface SpanUpsert {
  * scanning that one column, read by rowid (DuckDB then skips the row groups without them: a
  * re-send's first copy is recent, so this reads little), merged with the batch, deleted, and the
  * merged rows inserted back. The rowids must not move meanwhile: the caller has made its transaction
- * a write one first (writer.ts PIN_ROWIDS).
+ * a write one first (upsert.ts PIN_ROWIDS).
  *
  * First, a staged span equal in every column to its stored copy (an exporter's retry: the usual
  * re-send) is dropped from the stage, and its stored row left alone; when that empties the stage the
@@ -50,12 +52,10 @@ export function spanUpsert(table: TableDef<unknown>, stage: string): SpanUpsert 
   const same = cols.map((c) => `s.${c} IS NOT DISTINCT FROM w.${c}`).join(' AND ');
   const stored = (what: string) => `SELECT ${what} FROM ${table.name} WHERE rowid IN (SELECT stored_rowid FROM ${work}_rows)`;
   return {
-    dropResent: [
-      `CREATE OR REPLACE TEMP TABLE ${work}_rows AS SELECT rowid AS stored_rowid FROM ${table.name} WHERE span_id IN (SELECT span_id FROM ${stage})`,
-      `DELETE FROM ${stage} WHERE rowid IN (
+    findStored: `CREATE OR REPLACE TEMP TABLE ${work}_rows AS SELECT rowid AS stored_rowid FROM ${table.name} WHERE span_id IN (SELECT span_id FROM ${stage})`,
+    dropResent: `DELETE FROM ${stage} WHERE rowid IN (
         SELECT s.rowid FROM ${stage} s JOIN (${stored(list)}) w ON ${same}
         JOIN (SELECT ${key} FROM ${stage} GROUP BY ${key} HAVING count(*) = 1) once ON ${keyOf('s', 'once')})`,
-    ],
     merge: [
       `CREATE OR REPLACE TEMP TABLE ${work} AS SELECT * FROM (${stored(`rowid AS stored_rowid, ${list}`)}) w
         WHERE EXISTS (SELECT 1 FROM ${stage} s WHERE ${keyOf('s', 'w')})`,

@@ -3,7 +3,7 @@ import duckdb from '@duckdb/node-bindings';
 import type { Database } from './db.js';
 import { createStageSql, storedColumnNames } from './columns.js';
 import { APPENDED_TABLES, SPANS } from './schema.js';
-import { spanUpsert } from './twins.js';
+import { rollback, upsertStaged } from './upsert.js';
 import { type SegmentsFor, RowSource } from './row-source.js';
 import { PreparedStatements } from './prepared.js';
 import { type IngestBatch, batchSize } from './rows.js';
@@ -364,44 +364,10 @@ export class StoreWriter {
       await this.source.serve(parts, async (from) => {
         for (const [i, p] of parts.entries()) await this.statements.run(conn, `INSERT INTO stage_${p.table.name} SELECT * FROM ${from[i]}`);
       });
-      await conn.run('BEGIN TRANSACTION');
-      try {
-        await conn.run(PIN_ROWIDS);
-        let gained = 0;
-        for (const { table } of parts) {
-          if (table.name === SPANS.name) {
-            gained = await this.upsertSpans(conn, table, spanRows(batch));
-            continue;
-          }
-          const cols = storedColumnNames(table);
-          // A key twice in the batch (a span repeated in one request, or two senders' copies in one
-          // group) would make DuckDB refuse the whole statement: the last copy wins, as across batches.
-          await conn.run(`INSERT OR REPLACE INTO ${table.name} (${cols}) SELECT ${cols} FROM stage_${table.name} QUALIFY row_number() OVER (PARTITION BY ${table.primaryKey.join(', ')} ORDER BY rowid DESC) = 1`);
-        }
-        await conn.run('COMMIT');
-        this.spansStored += gained;
-      } catch (err) {
-        await rollback(conn);
-        throw err;
-      }
+      this.spansStored += await upsertStaged(conn, parts.map((p) => p.table), spanRows(batch));
     } finally {
       for (const { table } of parts) await conn.run(`DELETE FROM stage_${table.name}`);
     }
-  }
-
-  /** The spans' upsert (twins.ts); resolves to how many spans the table gained (0 for a pure re-send). */
-  private async upsertSpans(conn: DuckDBConnection, table: (typeof APPENDED_TABLES)[number]['table'], staged: number): Promise<number> {
-    const upsert = spanUpsert(table, `stage_${table.name}`);
-    let gained = 0;
-    await conn.run(upsert.dropResent[0]);
-    // Every span stored as sent (an exporter's retry): nothing to merge, delete or insert.
-    if (Number((await conn.run(upsert.dropResent[1])).rowsChanged) < staged) {
-      await conn.run(upsert.merge.join(';\n'));
-      const removed = Number((await conn.run(upsert.remove)).rowsChanged);
-      gained = Number((await conn.run(upsert.insert)).rowsChanged) - removed;
-    }
-    await conn.run(upsert.finish.join(';\n'));
-    return gained;
   }
 
   /**
@@ -420,16 +386,6 @@ export class StoreWriter {
 
 const MAX_CONFLICT_RETRIES = 50;
 
-/**
- * Makes the upsert's transaction a write transaction before it reads a rowid. A checkpoint renumbers
- * the rows of a table that lost whole row groups, and it does so under a transaction that has only
- * read (a plain CHECKPOINT is refused, and a FORCE CHECKPOINT waits, only beside one that has
- * written): rowids read before it would then delete other spans and leave the stored copies, which
- * lost acknowledged batches and stored re-sent ones twice (issue 39). A write that changes nothing
- * pins them for the whole transaction, whoever checkpoints (the checkpointer, DuckDB's own).
- */
-export const PIN_ROWIDS = `UPDATE coral_meta SET value = value WHERE key = 'schema_version'`;
-
 function uint32Vector(chunk: DuckDBDataChunk, column: number): Uint32Array {
   const data = duckdb.vector_get_data(duckdb.data_chunk_get_vector(chunk.chunk, column), chunk.rowCount * 4);
   return data.byteOffset % 4 === 0 ? new Uint32Array(data.buffer, data.byteOffset, chunk.rowCount) : new Uint32Array(data.slice().buffer);
@@ -447,9 +403,4 @@ function partsOf(batch: ColumnarBatch): SegmentsFor[] {
 /** DuckDB's optimistic concurrency: another transaction touched the same rows; retrying succeeds. */
 function isConflict(err: unknown): boolean {
   return /conflict|transaction is aborted/i.test((err as Error)?.message ?? '');
-}
-
-/** A failed COMMIT may already have ended the transaction; then there is nothing to roll back. */
-async function rollback(conn: DuckDBConnection): Promise<void> {
-  await conn.run('ROLLBACK').catch(() => undefined);
 }
