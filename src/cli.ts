@@ -73,6 +73,7 @@ colony
   .option('--token-file <path>', 'read the bearer token from this file (other users see a --token in ps)')
   .option('--otlp-auth <mode>', 'token: OTLP requires --token too; none: OTLP open, only /mcp needs it', 'token')
   .option('--no-mcp', 'do not serve the MCP tools at /mcp')
+  .option('--max-mcp-sessions <n>', 'MCP sessions kept at once; each client (a remote address, or a program on this machine) may hold 16 of them', '64')
   .option('--list-deprecated-tools', 'also list the old coral_query_beyla_* tool names (they answer either way)')
   .action(async (opts) => (await import('./commands/colony-serve.js')).colonyServe(opts));
 

@@ -140,7 +140,7 @@ export async function openAgentSession(
       services = (await opened.listServices()).map((s) => s.serviceName);
     }
   }
-  const [{ createColonyServer }, { createToolContext }, { connectHoneycomb }, { createHoneycombServer }, { ToolHub }, { colonyMcpUrl, colonyTransport }, { configuredTransport }, { honeycombOptions }, { systemPrompt }] = await tools;
+  const [{ createColonyServer }, { createToolContext }, { connectHoneycomb }, { createHoneycombServer }, { ToolHub }, { colonyConnectError, colonyMcpUrl, colonyTransport }, { configuredTransport }, { honeycombOptions }, { systemPrompt }] = await tools;
   const entries: Parameters<typeof ToolHub.connect>[0] = [];
   if (choice.colony) entries.push({ name: 'colony', transport: colonyTransport(choice.colony, choice.token).transport });
   const disabledTools = resolveDisabledTools({ quiet: true });
@@ -164,8 +164,7 @@ export async function openAgentSession(
     // Whatever was started (the local Honeycomb fake, a store) would keep the process alive.
     for (const c of closers) await c().catch(() => undefined);
     if (!choice.colony) throw err;
-    const cause = ((err as Error).cause as Error | undefined)?.message ?? (err as Error).message;
-    throw new CoralError(`Cannot reach the colony at ${colonyMcpUrl(choice.colony).href}: ${cause}.`, 'Start one with coral colony serve (it prints its URL), or fix --colony (and its token: --token-file PATH or CORAL_COLONY_TOKEN, if it needs one).');
+    throw colonyConnectError(colonyMcpUrl(choice.colony), err);
   }
   // What the colony file's open found (a crash's log, one cut short) is said where warnings are.
   hub.warnings.push(...refused, ...(store?.notes ?? []));

@@ -13,7 +13,7 @@ export interface McpHttpOptions extends AccessPolicy {
   idleMs?: number;
   /** Sessions kept at most. Default 64. */
   maxSessions?: number;
-  /** Sessions one remote address may hold (all loopback clients share maxSessions). Default 16. */
+  /** Sessions one client (a remote address, a local process) may hold. Default 16. */
   maxSessionsPerClient?: number;
   /** A session used this recently is in use: never evicted to make room. Default 60 s. */
   busyMs?: number;
@@ -145,7 +145,7 @@ export function createMcpHttpHandler(makeServer: () => McpServer, opts: McpHttpO
         jsonRpcError(res, sessionId !== undefined ? 404 : 400, sessionId !== undefined ? 'Unknown or expired MCP session; initialize a new one.' : 'The first request of a session must be initialize.');
         return;
       }
-      const client = clientOf(req.socket.remoteAddress);
+      const client = await clientOf(req.socket, sessions.clients());
       const admitted = sessions.admit(client, Date.now());
       if (!admitted.ok) {
         jsonRpcError(res, 429, admitted.message, { 'retry-after': String(Math.ceil((opts.busyMs ?? DEFAULT_SESSION_BUSY_MS) / 1000)) });

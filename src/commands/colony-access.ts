@@ -72,13 +72,13 @@ export async function openResolvedAccess(opts: AccessOptions): Promise<ColonyAcc
 
 async function openRemote(base: string, token?: string): Promise<ColonyAccess> {
   const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-  const { colonyTransport } = await import('../agent/mcp-http.js');
+  const { colonyConnectError, colonyTransport } = await import('../agent/mcp-http.js');
   const { url, transport } = colonyTransport(base, token);
   const client = new Client({ name: 'coral-cli', version: '1' });
   try {
     await client.connect(transport);
   } catch (err) {
-    throw new CoralError(`Cannot reach the colony at ${url}: ${(err as Error).message}`, 'Start it with `coral colony serve`, check the URL, and give its token with --token-file PATH or CORAL_COLONY_TOKEN if it requires one.');
+    throw colonyConnectError(url, err);
   }
   return {
     describe: url.href,

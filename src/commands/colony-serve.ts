@@ -11,7 +11,7 @@ import type { IngestTally } from '../colony/store/colony.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
 import { type RunningGrpcReceiver, startGrpcReceiver } from '../colony/otlp/grpc.js';
 import { isSendableToken } from '../colony/otlp/auth.js';
-import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
+import { DEFAULT_MAX_SESSIONS, type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
 import { createColonyServer } from '../colony/server.js';
 import { createToolContext } from '../colony/tools/types.js';
 import { newRuntimeNonce, writeRuntime } from '../colony/runtime.js';
@@ -36,6 +36,7 @@ interface ServeOptions extends StoreOptions {
   token?: string;
   otlpAuth: string;
   mcp: boolean;
+  maxMcpSessions: string;
   listDeprecatedTools?: boolean;
 }
 
@@ -67,6 +68,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const budget = new InflightBudget(parseIntOption('--max-inflight-mb', opts.maxInflightMb, 1, 65536) * 1024 * 1024);
   const walMb = opts.maxWalMb === undefined ? SERVE_CHECKPOINT_THRESHOLD_MB : parseIntOption('--max-wal-mb', opts.maxWalMb, 1, 65536);
   const retainNs = parseRetain(opts.retain);
+  const maxSessions = parseIntOption('--max-mcp-sessions', opts.maxMcpSessions ?? String(DEFAULT_MAX_SESSIONS), 1, 4096);
   const decodeWorkers = opts.decodeWorkers === undefined ? undefined : parseIntOption('--decode-workers', opts.decodeWorkers, 0, 16);
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
   if (opts.otlpAuth !== 'token' && opts.otlpAuth !== 'none') throw new CoralError(`--otlp-auth ${opts.otlpAuth} is not a mode.`, 'Accepted: token (OTLP requires the --token too, the default) or none (OTLP open, /mcp still needs the token).');
@@ -111,7 +113,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
     const ctx = createToolContext(store);
     const gate = new Gate(TOOL_RUNS, TOOL_RUNS_WAITING);
     const disabledTools = resolveDisabledTools({ quiet: true });
-    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools, scenarios, gate, disabledTools }), { allowedHosts, token });
+    const handler = createMcpHttpHandler(() => createColonyServer(ctx, { listDeprecatedTools: opts.listDeprecatedTools, scenarios, gate, disabledTools }), { allowedHosts, token, maxSessions });
     mcp = handler;
     routes['/mcp'] = (req, res) => handler.handle(req, res);
   }

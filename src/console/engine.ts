@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { CoralError } from '../core/errors.js';
 import { type AskSettings, resolveAskSettings } from '../agent/config.js';
 import { historyForTurn } from '../agent/conversation.js';
 import { type AskWindow, windowToolArgs } from '../agent/ask-window.js';
@@ -136,9 +137,13 @@ export class ConsoleEngine {
       });
     } catch (err) {
       if (!choice.colony) throw err;
-      // "fetch failed" alone says nothing: name the URL and what to check.
-      this.emit({ type: 'status', patch: { message: `✗ colony unreachable: ${choice.colony}` } });
-      throw new Error(`Cannot reach the colony at ${choice.colony} (${(err as Error).message}). Check that it is running (coral colony serve prints its URL), the host and port, and --token if it needs one; or start without --colony for the demo.`);
+      // openAgentSession said what happened (refused, or unreachable) and what to do; the status bar says which.
+      const { ColonyConnectError } = await import('../agent/mcp-http.js');
+      const refused = err instanceof ColonyConnectError && err.refused;
+      this.emit({ type: 'status', patch: { message: `✗ colony ${refused ? 'refused' : 'unreachable'}: ${choice.colony}` } });
+      const said = (err as Error).message;
+      const hint = err instanceof CoralError && err.hint ? ` ${err.hint}` : '';
+      throw new Error(`${said}${/[.!?]$/.test(said) ? '' : '.'}${hint} Or start without --colony for the demo.`);
     }
     for (const w of this.session.hub.warnings) this.emit({ type: 'notice', text: w });
     this.loading = Boolean(choice.demo);

@@ -63,7 +63,7 @@ describe('coral ask (the built bundle)', () => {
     const r = await coral(['ask', 'status', '--colony', 'http://127.0.0.1:1', '--model', 'triage:automatic', '--json']);
     expect(Date.now() - t).toBeLessThan(15_000);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/Cannot reach the colony at http:\/\/127\.0\.0\.1:1\/mcp: .*\n\s+Start one with coral colony serve/);
+    expect(r.stderr).toMatch(/Cannot reach the colony at http:\/\/127\.0\.0\.1:1\/mcp: .*\n\s+Start one with `coral colony serve`/);
     const out = askJsonSchema.parse(JSON.parse(r.stdout));
     expect(out).toMatchObject({ finished: 'error', error: expect.stringMatching(/Cannot reach the colony/) });
   }, SLOW);

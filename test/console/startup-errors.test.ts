@@ -25,7 +25,7 @@ describe('console startup errors say what to do', () => {
     engine.subscribe((e) => {
       if (e.type === 'status' && e.patch.message) statuses.push(e.patch.message);
     });
-    await expect(engine.start()).rejects.toThrow(/Cannot reach the colony at http:\/\/127\.0\.0\.1:9 .*Check that it is running/);
+    await expect(engine.start()).rejects.toThrow(/^Cannot reach the colony at http:\/\/127\.0\.0\.1:9\/mcp: .*Start one with `coral colony serve`.* Or start without --colony for the demo\.$/);
     expect(statuses).toContain('✗ colony unreachable: http://127.0.0.1:9');
     await engine.close();
   });
