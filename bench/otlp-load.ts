@@ -3,13 +3,13 @@ import { Agent, request } from 'node:http';
 import { hexId, sdkResource, tracesBody } from '../test/support/otlp-json.js';
 import { END, SEC } from './synthetic.js';
 
-/** Export `n` of `spans` server spans, ids unique across n, times in the hour before `end` (the synthetic colony's end by default). */
-export function exportBody(n: number, spans = 512, end = END): Buffer {
+/** Export `n` of `spans` server spans, ids unique across n, starting in the `spreadS` seconds (an hour by default) before `end` (the synthetic colony's end by default). */
+export function exportBody(n: number, spans = 512, end = END, spreadS = 3600): Buffer {
   const list = Array.from({ length: spans }, (_, i) => {
     const k = n * spans + i;
     return {
       traceId: hexId(16, k, 91), spanId: hexId(8, k, 91), name: `GET /api/r${k % 10}`,
-      startNs: end - 3600n * SEC + BigInt(k % 3600) * SEC, durationMs: 1 + (k % 50),
+      startNs: end - BigInt(spreadS) * SEC + BigInt(k % spreadS) * SEC, durationMs: 1 + (k % 50),
       attributes: { 'http.request.method': 'GET', 'http.route': `/api/r${k % 10}`, 'http.response.status_code': k % 17 === 0 ? 500 : 200 },
       status: (k % 17 === 0 ? 2 : 0) as 0 | 2,
     };
