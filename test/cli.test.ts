@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import pkg from '../package.json' with { type: 'json' };
+import { DEFAULT_MAX_EXPORT_ITEMS } from '../src/colony/otlp/export-items.js';
 
 const run = promisify(execFile);
 const home = mkdtempSync(join(tmpdir(), 'coral-cli-'));
@@ -28,6 +29,9 @@ describe('coral CLI (the built bundle)', () => {
     const help = await coral('--help');
     expect(help.stdout).toMatch(/colony/);
     expect(help.stdout).toMatch(/demo/);
+    // The help's default is a literal (cli.ts loads no colony module): it must be the receivers' own.
+    const serve = (await coral('colony', 'serve', '--help')).stdout.replace(/\s+/g, ' ');
+    expect(serve).toContain(`--max-export-items <n> most spans (with their events and links), log records and metric data points in one export (beyond: 413, gRPC RESOURCE_EXHAUSTED) (default: "${DEFAULT_MAX_EXPORT_ITEMS}")`);
   });
 
   it('lists the demo scenarios as text and JSON', async () => {
@@ -56,6 +60,8 @@ describe('coral CLI (the built bundle)', () => {
     expect(port.stderr).toMatch(/Invalid --otlp-port "http"\.\n\s+Expected a whole number from 0 to 65535/);
     const workers = await coral('colony', 'serve', '--db', ':memory:', '--decode-workers', '99');
     expect(workers.stderr).toMatch(/Invalid --decode-workers "99"\.\n\s+Expected a whole number from 0 to 16/);
+    const items = await coral('colony', 'serve', '--db', ':memory:', '--max-export-items', '0');
+    expect(items.stderr).toMatch(/Invalid --max-export-items "0"\.\n\s+Expected a whole number from 1 to 16777216/);
     const wal = await coral('colony', 'serve', '--clickhouse', 'http://127.0.0.1:1', '--max-wal-mb', '8');
     expect(wal.stderr).toMatch(/--max-wal-mb sets the write-ahead log of a DuckDB colony file[^\n]*\n\s+Drop --max-wal-mb, or serve a --db FILE/);
     const speed = await coral('demo', 'replay', 'healthy', '--speed', 'fast');

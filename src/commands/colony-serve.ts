@@ -6,6 +6,7 @@ import { CoralError } from '../core/errors.js';
 import { formatCount } from '../core/format.js';
 import { Gate } from '../core/gate.js';
 import { InflightBudget } from '../colony/otlp/limits.js';
+import { MAX_EXPORT_ITEMS_LIMIT } from '../colony/otlp/export-items.js';
 import { SERVE_CHECKPOINT_THRESHOLD_MB } from '../colony/store/db.js';
 import type { IngestTally } from '../colony/store/colony.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
@@ -29,6 +30,7 @@ interface ServeOptions extends StoreOptions {
   /** false with --no-otlp-grpc. */
   otlpGrpc: boolean;
   maxBodyMb: string;
+  maxExportItems: string;
   maxInflightMb: string;
   maxWalMb?: string;
   retain?: string;
@@ -65,6 +67,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const port = parseIntOption('--otlp-port', opts.otlpPort, 0, 65535);
   const grpcPort = opts.otlpGrpc ? parseIntOption('--otlp-grpc-port', opts.otlpGrpcPort, 0, 65535) : null;
   const maxBodyBytes = parseIntOption('--max-body-mb', opts.maxBodyMb, 1, 1024) * 1024 * 1024;
+  const maxExportItems = parseIntOption('--max-export-items', opts.maxExportItems, 1, MAX_EXPORT_ITEMS_LIMIT);
   const budget = new InflightBudget(parseIntOption('--max-inflight-mb', opts.maxInflightMb, 1, 65536) * 1024 * 1024);
   const walMb = opts.maxWalMb === undefined ? SERVE_CHECKPOINT_THRESHOLD_MB : parseIntOption('--max-wal-mb', opts.maxWalMb, 1, 65536);
   const retainNs = parseRetain(opts.retain);
@@ -121,10 +124,10 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   let grpc: RunningGrpcReceiver | null = null;
   try {
     const access = { allowedHosts, token: opts.otlpAuth === 'none' ? undefined : token };
-    receiver = await startReceiver({ sink: store, host: opts.otlpHost, port, maxBodyBytes, budget, routes, access, onExport: count, decodeWorkers });
+    receiver = await startReceiver({ sink: store, host: opts.otlpHost, port, maxBodyBytes, maxExportItems, budget, routes, access, onExport: count, decodeWorkers });
     if (grpcPort !== null) {
       try {
-        grpc = await startGrpcReceiver({ sink: store, host: opts.otlpHost, port: grpcPort, maxBodyBytes, token: access.token, onExport: count, decoders: receiver.decoders });
+        grpc = await startGrpcReceiver({ sink: store, host: opts.otlpHost, port: grpcPort, maxBodyBytes, maxExportItems, budget, token: access.token, onExport: count, decoders: receiver.decoders });
       } catch (err) {
         await receiver.close();
         throw err;

@@ -24,7 +24,8 @@ import {
 } from './model.js';
 import { WIRE_FIXED64_REPEATED, WIRE_I32, WIRE_I64, WIRE_LEN, WIRE_VARINT, WireReader, messageSpec } from './wire.js';
 
-// Field numbers from opentelemetry-proto (common, resource, trace, metrics, logs v1).
+// Field numbers from opentelemetry-proto (common, resource, trace, metrics, logs v1). The
+// envelope's specs are exported for export-items.ts, which walks the same messages to count them.
 const L = WIRE_LEN;
 const V = WIRE_VARINT;
 const F64 = WIRE_I64;
@@ -34,13 +35,13 @@ const KV_LIST = messageSpec('KeyValueList', { 1: ['values', L] });
 const KEY_VALUE = messageSpec('KeyValue', { 1: ['key', L], 2: ['value', L] });
 const RESOURCE = messageSpec('Resource', { 1: ['attributes', L], 2: ['dropped_attributes_count', V] });
 const SCOPE = messageSpec('InstrumentationScope', { 1: ['name', L], 2: ['version', L], 3: ['attributes', L], 4: ['dropped_attributes_count', V] });
-const RESOURCE_GROUP = messageSpec('Resource{Spans,Metrics,Logs}', { 1: ['resource', L], 2: ['scope_items', L], 3: ['schema_url', L] });
-const REQUEST = messageSpec('Export*ServiceRequest', { 1: ['resource_items', L] });
-const SCOPE_GROUP = messageSpec('Scope{Spans,Metrics,Logs}', { 1: ['scope', L], 2: ['items', L], 3: ['schema_url', L] });
+export const RESOURCE_GROUP = messageSpec('Resource{Spans,Metrics,Logs}', { 1: ['resource', L], 2: ['scope_items', L], 3: ['schema_url', L] });
+export const REQUEST = messageSpec('Export*ServiceRequest', { 1: ['resource_items', L] });
+export const SCOPE_GROUP = messageSpec('Scope{Spans,Metrics,Logs}', { 1: ['scope', L], 2: ['items', L], 3: ['schema_url', L] });
 const EVENT = messageSpec('Span.Event', { 1: ['time_unix_nano', F64], 2: ['name', L], 3: ['attributes', L], 4: ['dropped_attributes_count', V] });
 const LINK = messageSpec('Span.Link', { 1: ['trace_id', L], 2: ['span_id', L], 3: ['trace_state', L], 4: ['attributes', L], 5: ['dropped_attributes_count', V], 6: ['flags', WIRE_I32] });
 const STATUS = messageSpec('Status', { 2: ['message', L], 3: ['code', V] });
-const SPAN = messageSpec('Span', {
+export const SPAN = messageSpec('Span', {
   1: ['trace_id', L], 2: ['span_id', L], 3: ['trace_state', L], 4: ['parent_span_id', L], 5: ['name', L], 6: ['kind', V],
   7: ['start_time_unix_nano', F64], 8: ['end_time_unix_nano', F64], 9: ['attributes', L], 10: ['dropped_attributes_count', V],
   11: ['events', L], 12: ['dropped_events_count', V], 13: ['links', L], 14: ['dropped_links_count', V], 15: ['status', L], 16: ['flags', WIRE_I32],
@@ -60,8 +61,8 @@ const SUMMARY_POINT = messageSpec('SummaryDataPoint', {
   2: ['start_time_unix_nano', F64], 3: ['time_unix_nano', F64], 4: ['count', F64], 5: ['sum', F64], 6: ['quantile_values', L], 7: ['attributes', L], 8: ['flags', V],
 });
 const QUANTILE = messageSpec('SummaryDataPoint.ValueAtQuantile', { 1: ['quantile', F64], 2: ['value', F64] });
-const METRIC_BODY = messageSpec('Gauge/Sum/Histogram', { 1: ['data_points', L], 2: ['aggregation_temporality', V], 3: ['is_monotonic', V] });
-const METRIC = messageSpec('Metric', { 1: ['name', L], 2: ['description', L], 3: ['unit', L], 5: ['gauge', L], 7: ['sum', L], 9: ['histogram', L], 10: ['exponential_histogram', L], 11: ['summary', L], 12: ['metadata', L] });
+export const METRIC_BODY = messageSpec('Gauge/Sum/Histogram', { 1: ['data_points', L], 2: ['aggregation_temporality', V], 3: ['is_monotonic', V] });
+export const METRIC = messageSpec('Metric', { 1: ['name', L], 2: ['description', L], 3: ['unit', L], 5: ['gauge', L], 7: ['sum', L], 9: ['histogram', L], 10: ['exponential_histogram', L], 11: ['summary', L], 12: ['metadata', L] });
 const LOG_RECORD = messageSpec('LogRecord', {
   1: ['time_unix_nano', F64], 2: ['severity_number', V], 3: ['severity_text', L], 5: ['body', L], 6: ['attributes', L], 7: ['dropped_attributes_count', V],
   8: ['flags', WIRE_I32], 9: ['trace_id', L], 10: ['span_id', L], 11: ['observed_time_unix_nano', F64], 12: ['event_name', L],

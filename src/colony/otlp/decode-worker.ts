@@ -11,6 +11,7 @@ import { IngestError, decodeColumnar } from './ingest.js';
 import { OtlpDecodeError } from './model.js';
 import type { DecodeReply, DecodeRequest, RecycleRequest } from './decode-protocol.js';
 
+// Keeps at most MAX_POOLED_BYTES (32 MiB) of the segments handed back: one huge export's are not kept for good.
 const buffers = new BufferPool();
 const port = parentPort;
 port?.on('message', (m: DecodeRequest | RecycleRequest) => {

@@ -5,6 +5,8 @@ import type { Signal } from './model.js';
 import { rejectionMessage } from './normalize.js';
 import { type IngestSink, IngestError, ingestExport } from './ingest.js';
 import type { DecodePool } from './decode-pool.js';
+import { DEFAULT_MAX_EXPORT_ITEMS } from './export-items.js';
+import { BUDGET_RETRY_AFTER_S, BudgetHold, InflightBudget, overBudgetMessage } from './limits.js';
 import { exportResponse } from './responses.js';
 import { WireWriter } from './wire.js';
 
@@ -17,6 +19,13 @@ export interface GrpcReceiverOptions {
   port: number;
   /** Largest accepted message after decompression; larger ones get RESOURCE_EXHAUSTED (not retried). */
   maxBodyBytes: number;
+  /** Items one export may hold (default DEFAULT_MAX_EXPORT_ITEMS); beyond, RESOURCE_EXHAUSTED without RetryInfo. */
+  maxExportItems?: number;
+  /**
+   * Bytes of exports in flight, messages and decoded batches: the OTLP/HTTP receiver's, so that the
+   * two transports together stay within it (default: a budget of its own, 64 MiB).
+   */
+  budget?: InflightBudget;
   /** When set, every export must carry `authorization: Bearer <token>` metadata. */
   token?: string;
   onExport?: (e: { signal: Signal; encoding: 'protobuf'; accepted: number; rejected: number }) => void;
@@ -38,8 +47,8 @@ const SERVICES: Record<Signal, string> = {
   logs: 'opentelemetry.proto.collector.logs.v1.LogsService',
 };
 
-/** How long a client should wait before retrying into a saturated store. */
-const RETRY_DELAY_SECONDS = 1;
+/** How long a client should wait before retrying into a saturated store or a full budget. */
+const RETRY_DELAY_SECONDS = BUDGET_RETRY_AFTER_S;
 
 const raw = (b: Buffer) => b;
 
@@ -72,7 +81,9 @@ export function retryStatusDetails(code: number, message: string, delaySeconds: 
 export function grpcFailure(err: unknown): { code: status; details: string; metadata?: Metadata } {
   if (err instanceof IngestError) {
     if (err.kind === 'invalid') return { code: status.INVALID_ARGUMENT, details: err.message };
-    if (err.kind === 'busy') {
+    // Without RetryInfo: exporters drop it, as they should (the same export would be refused again).
+    if (err.kind === 'too-large') return { code: status.RESOURCE_EXHAUSTED, details: err.message };
+    if (err.kind === 'busy' || err.kind === 'over-budget') {
       const metadata = new Metadata();
       metadata.set('grpc-status-details-bin', retryStatusDetails(status.RESOURCE_EXHAUSTED, err.message, RETRY_DELAY_SECONDS));
       return { code: status.RESOURCE_EXHAUSTED, details: err.message, metadata };
@@ -92,6 +103,8 @@ function authorized(metadata: Metadata, token: string): boolean {
 export function startGrpcReceiver(opts: GrpcReceiverOptions): Promise<RunningGrpcReceiver> {
   // grpc-js would also print its own line ("E No address added...") for failures reported below.
   setLogVerbosity(logVerbosity.NONE);
+  const budget = opts.budget ?? new InflightBudget();
+  const maxItems = opts.maxExportItems ?? DEFAULT_MAX_EXPORT_ITEMS;
   const server = new Server({
     // Checked by grpc-js after gzip/deflate decompression too, answering RESOURCE_EXHAUSTED.
     'grpc.max_receive_message_length': opts.maxBodyBytes,
@@ -104,12 +117,22 @@ export function startGrpcReceiver(opts: GrpcReceiverOptions): Promise<RunningGrp
           callback({ code: status.UNAUTHENTICATED, details: 'missing or wrong bearer token: send authorization: Bearer <token> metadata (the --token the colony was started with)' });
           return;
         }
-        ingestExport(opts.sink, signal, 'protobuf', call.request, opts.decoders).then(
+        // grpc-js has read the whole message by now: it is held from here, as an HTTP body is once read.
+        const hold = new BudgetHold(budget);
+        if (!hold.tryAdd(call.request.length)) {
+          callback(grpcFailure(new IngestError('over-budget', overBudgetMessage(budget))));
+          return;
+        }
+        ingestExport(opts.sink, signal, 'protobuf', call.request, opts.decoders, { maxItems, hold }).then(
           (n) => {
+            hold.releaseAll();
             opts.onExport?.({ signal, encoding: 'protobuf', accepted: n.accepted, rejected: n.rejected });
             callback(null, exportResponse(signal, 'protobuf', n.rejected, rejectionMessage(n)));
           },
-          (err: unknown) => callback(grpcFailure(err)),
+          (err: unknown) => {
+            hold.releaseAll();
+            callback(grpcFailure(err));
+          },
         );
       },
     });

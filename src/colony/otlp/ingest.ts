@@ -1,10 +1,13 @@
-import { type ColumnarBatch, encodeBatch } from '../store/columnar-batch.js';
+import { type ColumnarBatch, batchBytes, encodeBatch } from '../store/columnar-batch.js';
 import type { BufferPool } from '../store/columnar.js';
 import type { IngestBatch } from '../store/rows.js';
 import { StoreBusyError } from '../store/busy.js';
 import { decodeLogsJson, decodeMetricsJson, decodeTracesJson } from './decode-json.js';
 import { decodeLogsProto, decodeMetricsProto, decodeTracesProto } from './decode-proto.js';
 import type { DecodedExport, ExportDecoder } from './decoded-export.js';
+import { decodedBytesEstimate } from './decoded-bytes.js';
+import { countExportItems, tooManyItemsMessage } from './export-items.js';
+import { type BudgetHold, overBudgetMessage } from './limits.js';
 import { OtlpDecodeError, type Signal } from './model.js';
 import { type Normalized, normalizeLogs, normalizeMetrics, normalizeTraces } from './normalize.js';
 import type { Encoding } from './responses.js';
@@ -41,13 +44,14 @@ export function decodeExport(signal: Signal, encoding: Encoding, body: Buffer): 
 }
 
 /**
- * Why an export was refused, independent of the transport: `invalid` is final (HTTP 400,
- * INVALID_ARGUMENT), `busy` and `unavailable` are worth retrying (HTTP 503; gRPC RESOURCE_EXHAUSTED
- * with RetryInfo, UNAVAILABLE).
+ * Why an export was refused, independent of the transport: `invalid` and `too-large` (more items
+ * than the cap) are final (HTTP 400 and 413; INVALID_ARGUMENT, RESOURCE_EXHAUSTED without
+ * RetryInfo); `over-budget`, `busy` and `unavailable` are worth retrying (HTTP 429 and 503; gRPC
+ * RESOURCE_EXHAUSTED with RetryInfo, UNAVAILABLE).
  */
 export class IngestError extends Error {
   constructor(
-    readonly kind: 'invalid' | 'busy' | 'unavailable',
+    readonly kind: 'invalid' | 'too-large' | 'over-budget' | 'busy' | 'unavailable',
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -80,15 +84,48 @@ export function decodeColumnar(signal: Signal, encoding: Encoding, body: Buffer,
   return { batch, accepted: n.accepted, rejected: n.rejected, reasons: n.reasons };
 }
 
+/** What a receiver lets one export take: the item cap, and the request's share of the in-flight budget (its body held already). */
+export interface ExportAdmission {
+  maxItems: number;
+  hold: BudgetHold;
+}
+
 /**
- * Decode -> normalise -> store: the one path every OTLP transport (HTTP, gRPC) takes. With
- * `decoders` and a sink taking columnar batches, the first two steps run on a decode worker.
+ * Before an export is decoded: its items counted (a malformed envelope is `invalid`), more than
+ * the cap refused (`too-large`), then the batch it will decode into reserved beside its body
+ * (`over-budget` when that does not fit). Nothing is decoded or stored for a refused export.
  */
-export async function ingestExport(sink: IngestSink, signal: Signal, encoding: Encoding, body: Buffer, decoders?: ExportDecoder | null): Promise<ExportOutcome> {
-  const cannotDecode = (err: unknown) => (err instanceof OtlpDecodeError ? new IngestError('invalid', `cannot decode ${signal} ${encoding}: ${err.message}`) : err);
+export function admitExport(signal: Signal, encoding: Encoding, body: Buffer, admission: ExportAdmission): void {
+  let items: number;
+  try {
+    items = countExportItems(signal, encoding, body);
+  } catch (err) {
+    throw cannotDecode(signal, encoding, err);
+  }
+  if (items > admission.maxItems) throw new IngestError('too-large', tooManyItemsMessage(items, admission.maxItems));
+  const estimate = decodedBytesEstimate(signal, encoding, items, body.length);
+  if (!admission.hold.tryAdd(estimate)) throw new IngestError('over-budget', overBudgetMessage(admission.hold.budget, estimate));
+}
+
+function cannotDecode(signal: Signal, encoding: Encoding, err: unknown): unknown {
+  return err instanceof OtlpDecodeError ? new IngestError('invalid', `cannot decode ${signal} ${encoding}: ${err.message}`) : err;
+}
+
+/**
+ * Admission (with `admission`), decode -> normalise -> store: the one path every OTLP transport
+ * (HTTP, gRPC) takes. With `decoders` and a sink taking columnar batches, the decoding runs on a
+ * decode worker, and once it is done the budget holds the body and the batch's measured size in
+ * place of the estimate (the body may still be referenced: a gRPC message, a body copied to the worker).
+ */
+export async function ingestExport(sink: IngestSink, signal: Signal, encoding: Encoding, body: Buffer, decoders?: ExportDecoder | null, admission?: ExportAdmission): Promise<ExportOutcome> {
+  if (admission) admitExport(signal, encoding, body, admission);
+  const bodyBytes = body.length;
   const writeColumnar = sink.writeColumnar?.bind(sink);
   if (decoders && writeColumnar) {
-    const decoding = decoders.decode(signal, encoding, body);
+    const decoding = decoders.decode(signal, encoding, body).then((d) => {
+      admission?.hold.resize(bodyBytes + batchBytes(d.batch));
+      return d;
+    });
     const written = store(() => writeColumnar(decoding.then((d) => d.batch)));
     let decoded: DecodedExport;
     try {
@@ -96,7 +133,7 @@ export async function ingestExport(sink: IngestSink, signal: Signal, encoding: E
     } catch (err) {
       // The store saw the same failure and stored nothing; the sender hears why.
       written.catch(() => undefined);
-      throw cannotDecode(err);
+      throw cannotDecode(signal, encoding, err);
     }
     try {
       await written;
@@ -109,7 +146,7 @@ export async function ingestExport(sink: IngestSink, signal: Signal, encoding: E
   try {
     n = decodeExport(signal, encoding, body);
   } catch (err) {
-    throw cannotDecode(err);
+    throw cannotDecode(signal, encoding, err);
   }
   await store(() => sink.write(n.batch));
   return n;

@@ -1,7 +1,9 @@
 /**
- * A byte budget for request bodies in flight (counted raw while they arrive, then decompressed,
- * and held until the batch is stored). Without it, N concurrent maximum-size exports cost N times
- * the body limit, and more once decoded. Shared by every receiver of one colony (HTTP and gRPC).
+ * A byte budget for exports in flight: a body is counted raw while it arrives, then decompressed;
+ * before it is decoded the batch it will decode into is reserved beside it (decoded-bytes.ts), and
+ * once decoded the batch's measured size is held instead, until the batch is stored. Without it, N
+ * concurrent exports cost N times the body limit, and a minimal span's batch is ~12 times its
+ * protobuf. Shared by every receiver of one colony (HTTP and gRPC).
  */
 export const DEFAULT_MAX_INFLIGHT_BYTES = 64 * 1024 * 1024;
 
@@ -37,13 +39,30 @@ export class InflightBudget {
   release(bytes: number): void {
     this.used = Math.max(0, this.used - bytes);
   }
+
+  /** Takes `bytes` whatever is left: for memory already spent, which requests after it must see. */
+  force(bytes: number): void {
+    this.used += bytes;
+    if (this.used > this.peak) this.peak = this.used;
+  }
+}
+
+/** What a sender refused for lack of budget is told (HTTP 429, gRPC RESOURCE_EXHAUSTED with RetryInfo); `wanted`: what this export would have taken. */
+export function overBudgetMessage(budget: InflightBudget, wanted?: number): string {
+  const own = wanted === undefined ? '' : `this export would decode into about ${wanted} bytes, and `;
+  return `${own}the colony is already holding ${budget.inUse} bytes of exports in flight (limit ${budget.capacity}, --max-inflight-mb); retry after ${BUDGET_RETRY_AFTER_S} s`;
 }
 
 /** One request's share of the budget: acquired step by step, released once, whatever happens. */
 export class BudgetHold {
   private held = 0;
 
-  constructor(private readonly budget: InflightBudget) {}
+  constructor(readonly budget: InflightBudget) {}
+
+  /** The bytes this request holds. */
+  get bytes(): number {
+    return this.held;
+  }
 
   tryAdd(bytes: number): boolean {
     if (!this.budget.tryAcquire(bytes, this.held)) return false;
@@ -54,6 +73,17 @@ export class BudgetHold {
   /** What the request could hold in place of what it holds now (its own bytes count as free). */
   room(): number {
     return this.budget.available(this.held) === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : this.budget.available(this.held) + this.held;
+  }
+
+  /**
+   * Holds exactly `bytes` from now on, even past the capacity: an export's batch once decoded, in
+   * place of what was reserved for it. The memory is spent by then; refusing it would only waste
+   * the work, while holding it keeps further exports out until it is stored.
+   */
+  resize(bytes: number): void {
+    if (bytes >= this.held) this.budget.force(bytes - this.held);
+    else this.budget.release(this.held - bytes);
+    this.held = bytes;
   }
 
   releaseAll(): void {

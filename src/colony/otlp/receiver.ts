@@ -6,7 +6,8 @@ import { type AccessPolicy, checkAccess } from './auth.js';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits, applyHttpLimits, httpServerOptions } from './http-limits.js';
 import { type IngestSink, IngestError, ingestExport } from './ingest.js';
 import { DEFAULT_DECODE_WORKERS, DecodePool } from './decode-pool.js';
-import { BUDGET_RETRY_AFTER_S, BudgetHold, InflightBudget } from './limits.js';
+import { DEFAULT_MAX_EXPORT_ITEMS } from './export-items.js';
+import { BUDGET_RETRY_AFTER_S, BudgetHold, InflightBudget, overBudgetMessage } from './limits.js';
 import type { Signal } from './model.js';
 import { rejectionMessage } from './normalize.js';
 import {
@@ -36,11 +37,13 @@ export interface ReceiverOptions {
   /** 0 picks a free port. */
   port?: number;
   maxBodyBytes?: number;
+  /** Spans (with events and links), log records and data points one export may hold (default DEFAULT_MAX_EXPORT_ITEMS); beyond, 413. */
+  maxExportItems?: number;
   /** Called after each export with what it stored and rejected. */
   onExport?: (e: ExportReport) => void;
   /** Host and bearer-token checks for the OTLP paths (the /mcp route applies its own). */
   access?: AccessPolicy;
-  /** Bytes of bodies in flight across requests (default 64 MiB); share one with other receivers. */
+  /** Bytes of exports in flight across requests, bodies and decoded batches (default 64 MiB); share one with other receivers. */
   budget?: InflightBudget;
   /** Called with an unexpected error (the sender only hears "internal error"); default: stderr. */
   onError?: (err: unknown) => void;
@@ -100,7 +103,11 @@ function mediaType(req: IncomingMessage): Encoding | null {
  * the sender sees a broken connection instead of the 429.
  */
 function overBudget(budget: InflightBudget): HttpError {
-  return new HttpError(429, RPC_RESOURCE_EXHAUSTED, `the colony is already holding ${budget.inUse} bytes of exports in flight (limit ${budget.capacity}); retry after ${BUDGET_RETRY_AFTER_S} s`, { 'retry-after': String(BUDGET_RETRY_AFTER_S) });
+  return retryLater(overBudgetMessage(budget));
+}
+
+function retryLater(message: string): HttpError {
+  return new HttpError(429, RPC_RESOURCE_EXHAUSTED, message, { 'retry-after': String(BUDGET_RETRY_AFTER_S) });
 }
 
 function readBody(req: IncomingMessage, limit: number, hold: BudgetHold, budget: InflightBudget): Promise<Buffer> {
@@ -174,7 +181,7 @@ async function decompress(req: IncomingMessage, body: Buffer, limit: number, hol
 export async function handleExport(
   req: IncomingMessage,
   res: ServerResponse,
-  opts: Required<Pick<ReceiverOptions, 'sink' | 'maxBodyBytes' | 'budget'>> & Pick<ReceiverOptions, 'onExport' | 'onError' | 'access'> & { decoders?: DecodePool | null },
+  opts: Required<Pick<ReceiverOptions, 'sink' | 'maxBodyBytes' | 'budget'>> & Pick<ReceiverOptions, 'maxExportItems' | 'onExport' | 'onError' | 'access'> & { decoders?: DecodePool | null },
 ): Promise<void> {
   const hold = new BudgetHold(opts.budget);
   const path = (req.url ?? '').split('?')[0];
@@ -200,10 +207,12 @@ export async function handleExport(
     const body = await decompress(req, raw, opts.maxBodyBytes, hold, opts.budget);
     let n;
     try {
-      n = await ingestExport(opts.sink, signal, encoding, body, opts.decoders);
+      n = await ingestExport(opts.sink, signal, encoding, body, opts.decoders, { maxItems: opts.maxExportItems ?? DEFAULT_MAX_EXPORT_ITEMS, hold });
     } catch (err) {
       if (!(err instanceof IngestError)) throw err;
       if (err.kind === 'invalid') throw new HttpError(400, RPC_INVALID_ARGUMENT, err.message);
+      if (err.kind === 'too-large') throw new HttpError(413, RPC_RESOURCE_EXHAUSTED, err.message);
+      if (err.kind === 'over-budget') throw retryLater(err.message);
       // 503 means only "retry later" (the exporter keeps the data and sends it again); the
       // database's own words stay in the colony's log.
       if (err.cause !== undefined) (opts.onError ?? logInternalError)(err.cause);
@@ -221,7 +230,7 @@ export async function handleExport(
     (opts.onError ?? logInternalError)(err);
     send(500, statusBody(encoding, RPC_INTERNAL, INTERNAL_ERROR));
   } finally {
-    // Held until the batch is stored: the decoded rows cost memory in proportion to the body.
+    // Held until the batch is stored: the body, then the batch it decoded into.
     hold.releaseAll();
   }
 }
@@ -237,7 +246,7 @@ export function startReceiver(opts: ReceiverOptions): Promise<RunningReceiver> {
   const port = opts.port ?? DEFAULT_OTLP_PORT;
   const workers = opts.decodeWorkers ?? DEFAULT_DECODE_WORKERS;
   const decoders = opts.sink.writeColumnar && workers > 0 ? new DecodePool(workers, opts.onError) : null;
-  const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, budget: opts.budget ?? new InflightBudget(), onExport: opts.onExport, onError: opts.onError, access: opts.access, decoders };
+  const handlerOpts = { sink: opts.sink, maxBodyBytes: opts.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, maxExportItems: opts.maxExportItems, budget: opts.budget ?? new InflightBudget(), onExport: opts.onExport, onError: opts.onError, access: opts.access, decoders };
   const limits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
   const server: Server = createServer(httpServerOptions(limits), (req, res) => {
     const route = opts.routes?.[(req.url ?? '').split('?')[0]];

@@ -80,6 +80,14 @@ export function transferList(b: ColumnarBatch): ArrayBuffer[] {
   return [...segmentBuffers(b), ...b.spanKeys.map((k) => k.buffer)];
 }
 
+/** The memory a batch's rows take (segments and span keys): what the in-flight budget holds for it until it is stored. */
+export function batchBytes(b: ColumnarBatch): number {
+  let bytes = 0;
+  for (const s of b.segments) bytes += s.bytes;
+  for (const k of b.spanKeys) bytes += k.byteLength;
+  return bytes;
+}
+
 /** The segments' memory, to use again once they are stored. */
 export function segmentBuffers(b: ColumnarBatch): ArrayBuffer[] {
   return b.segments.flatMap((s) => (s.heap.byteLength > 0 ? [s.data, s.heap] : [s.data]));

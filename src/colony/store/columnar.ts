@@ -14,6 +14,11 @@ export interface ColumnarSegment {
   data: ArrayBuffer;
   /** The bytes of the string columns' long (more than 12 bytes) strings, each distinct one once per column. */
   heap: ArrayBuffer;
+  /**
+   * The bytes of `data` and `heap` it uses: what it costs. Its buffers may be larger (BufferPool
+   * rounds them up), their rest never written, so never made resident.
+   */
+  bytes: number;
   columns: ColumnVector[];
 }
 
@@ -48,6 +53,16 @@ export function validityBytes(rows: number): number {
 const align8 = (n: number) => (n + 7) & ~7;
 
 /**
+ * Bytes per row of `table` in a segment's `data` (values, validity bits, long-string row lists),
+ * not counting alignment (a few bytes per column and segment) nor strings' bytes in the heap.
+ */
+export function columnarRowBytes<R>(table: TableDef<R>): number {
+  let bytes = 0;
+  for (const c of table.columns) bytes += VALUE_BYTES[c.kind] + (c.kind === 'varchar' ? 4 : 0) + 1 / 8;
+  return Math.ceil(bytes);
+}
+
+/**
  * Memory for segments: buffers handed back once their rows are stored (DecodePool.recycle) are
  * used again. Fresh ones cost more than their allocation: every transferred buffer is external
  * memory to the receiving thread's heap, and tens of megabytes a second of it made V8 run a full
@@ -55,33 +70,57 @@ const align8 = (n: number) => (n + 7) & ~7;
  */
 export class BufferPool {
   private readonly free: ArrayBuffer[] = [];
+  private held = 0;
 
-  /** A zeroed buffer of at least `bytes` bytes. */
+  constructor(readonly maxBytes: number = MAX_POOLED_BYTES) {}
+
+  /** A buffer of at least `bytes` bytes, zeroed up to `bytes` (past them a recycled one may hold old bytes, never read). */
   take(bytes: number): ArrayBuffer {
     for (let k = 0; k < this.free.length; k++) {
       const b = this.free[k];
       // Not a buffer far larger than needed: it is worth keeping for a segment that needs it.
       if (b.byteLength >= bytes && b.byteLength <= 4 * bytes) {
         this.free.splice(k, 1);
-        new Uint8Array(b).fill(0);
+        this.held -= b.byteLength;
+        // Only what the segment uses: zeroing the rest would make pages resident that nothing reads.
+        new Uint8Array(b, 0, bytes).fill(0);
         return b;
       }
     }
     return new ArrayBuffer(bytes <= MIN_POOLED_BYTES ? bytes : 2 ** Math.ceil(Math.log2(bytes)));
   }
 
+  /** Keeps what fits in `maxBytes` (and MAX_POOLED buffers); the rest is left to the collector. */
   give(buffers: readonly ArrayBuffer[]): void {
-    for (const b of buffers) if (b.byteLength >= MIN_POOLED_BYTES && this.free.length < MAX_POOLED) this.free.push(b);
+    for (const b of buffers) {
+      if (b.byteLength < MIN_POOLED_BYTES || this.free.length >= MAX_POOLED || this.held + b.byteLength > this.maxBytes) continue;
+      this.free.push(b);
+      this.held += b.byteLength;
+    }
   }
 
   get size(): number {
     return this.free.length;
+  }
+
+  /** The bytes of the buffers kept. */
+  get bytes(): number {
+    return this.held;
   }
 }
 
 /** Smaller buffers are cheap enough to allocate each time. */
 const MIN_POOLED_BYTES = 16 * 1024;
 const MAX_POOLED = 64;
+/**
+ * What a pool may keep. Bounded by count alone, it kept whatever the largest exports left (a
+ * 380k-span export's spans alone are a 256 MiB buffer), held by the worker for good; 32 MiB holds
+ * the segments of about four of the Collector's 8,192-span batches, the steady stream reuse is for.
+ */
+export const MAX_POOLED_BYTES = 32 * 1024 * 1024;
+
+/** The scratch heap is dropped after a segment that grew it past this, rather than kept by the thread for good. */
+const MAX_KEPT_SCRATCH_BYTES = 8 * 1024 * 1024;
 
 /** Grows by doubling: the heap's size is known only once every string is encoded. */
 class Heap {
@@ -136,7 +175,9 @@ export function encodeSegment<R>(table: TableDef<R>, rows: readonly R[], buffers
   }
   const heapBytes = buffers && heap.at > 0 ? buffers.take(heap.at) : new ArrayBuffer(heap.at);
   new Uint8Array(heapBytes).set(heap.buf.subarray(0, heap.at));
-  return { table: table.name, rows: n, data, heap: heapBytes, columns: layout };
+  const used = size + heap.at;
+  if (heap.buf.length > MAX_KEPT_SCRATCH_BYTES) heap.buf = Buffer.allocUnsafe(0);
+  return { table: table.name, rows: n, data, heap: heapBytes, bytes: used, columns: layout };
 }
 
 /** Writes one column's values; returns how many are NULL. */

@@ -1,5 +1,6 @@
 import { type Socket, connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { decodedBytesEstimate } from '../../../src/colony/otlp/decoded-bytes.js';
 import { InflightBudget } from '../../../src/colony/otlp/limits.js';
 import { type RunningReceiver, startReceiver } from '../../../src/colony/otlp/receiver.js';
 import type { IngestBatch } from '../../../src/colony/store/rows.js';
@@ -78,7 +79,8 @@ describe('the in-flight budget is taken before a body is read', () => {
     await g.first;
     g.open();
     await vi.waitFor(() => expect(first.responses()).toEqual([200]));
-    expect(budget.peak).toBe(body.length);
+    // Its body, then beside it the batch it decodes into (reserved before decoding).
+    expect(budget.peak).toBe(body.length + decodedBytesEstimate('traces', 'json', 1, body.length));
     first.socket.destroy();
     second.socket.destroy();
   });

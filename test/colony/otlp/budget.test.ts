@@ -1,5 +1,5 @@
 import { gzipSync } from 'node:zlib';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { InflightBudget } from '../../../src/colony/otlp/limits.js';
 import { type RunningReceiver, startReceiver } from '../../../src/colony/otlp/receiver.js';
 import type { IngestBatch } from '../../../src/colony/store/rows.js';
@@ -14,7 +14,8 @@ function gatedSink() {
     open = r;
   });
   const stored: IngestBatch[] = [];
-  return { stored, open, sink: { write: async (b: IngestBatch) => { await gate; stored.push(b); } } };
+  let arrived = 0;
+  return { stored, open, arrived: () => arrived, sink: { write: async (b: IngestBatch) => { arrived++; await gate; stored.push(b); } } };
 }
 
 /** A valid traces export of about `bytes` (one span with a long attribute). */
@@ -28,7 +29,7 @@ afterEach(async () => {
   receiver = undefined;
 });
 
-describe('byte budget for bodies in flight', () => {
+describe('byte budget for exports in flight (bodies and the batches they decode into)', () => {
   it('admits one request alone whatever its size, and never more than the capacity beside others', () => {
     const b = new InflightBudget(100);
     expect(b.tryAcquire(150)).toBe(true);
@@ -41,23 +42,28 @@ describe('byte budget for bodies in flight', () => {
   });
 
   it('answers 429 + Retry-After beyond the budget, stays bounded, and serves the retries once memory frees', async () => {
-    const budget = new InflightBudget(3 * MiB);
+    // Each export holds its body (~1 MiB) and, reserved before decoding, the batch it becomes (its
+    // padding is a string in the batch as in the body): ~2 MiB. Three fit in 6 MiB.
+    const budget = new InflightBudget(6 * MiB);
     const g = gatedSink();
     receiver = await startReceiver({ sink: g.sink, port: 0, maxBodyBytes: 2 * MiB, budget });
     const send = (body: string | Buffer, headers: Record<string, string> = {}) =>
       fetch(`${receiver!.url}/v1/traces`, { method: 'POST', body: typeof body === 'string' ? body : new Uint8Array(body), headers: { 'content-type': 'application/json', ...headers } });
-    const inFlight = Array.from({ length: 8 }, (_, i) => send(exportOf(MiB - 4096, i)));
-    // The refused ones answer while the admitted ones are still held by the sink.
+    // One at a time, each held by the sink or answered before the next: sent together, which of
+    // them find room depends on whose body is read first (a body is admitted as it arrives, its
+    // batch once it is read), and the test would pin an order.
+    const inFlight: Promise<Response>[] = [];
     const settled: Response[] = [];
-    await new Promise<void>((resolve) => {
-      for (const p of inFlight) void p.then((r) => {
-        settled.push(r);
-        if (settled.length === 5) resolve();
-      });
-    });
+    for (let i = 0; i < 8; i++) {
+      const p = send(exportOf(MiB - 4096, i));
+      inFlight.push(p);
+      void p.then((r) => settled.push(r));
+      await vi.waitFor(() => expect(g.arrived() + settled.length).toBe(i + 1));
+    }
+    expect(g.arrived()).toBe(3);
     expect(settled.map((r) => r.status)).toEqual([429, 429, 429, 429, 429]);
     expect(settled[0].headers.get('retry-after')).toBe('1');
-    expect(await settled[0].text()).toMatch(/exports in flight \(limit 3145728\); retry after 1 s/);
+    expect(await settled[0].text()).toMatch(/exports in flight \(limit 6291456, --max-inflight-mb\); retry after 1 s/);
     // A small gzip body that inflates past what is left is refused before it is inflated.
     const bomb = await send(gzipSync(Buffer.from(exportOf(1.5 * MiB, 99))), { 'content-encoding': 'gzip' });
     expect(bomb.status).toBe(429);
@@ -69,8 +75,7 @@ describe('byte budget for bodies in flight', () => {
     expect(g.stored).toHaveLength(3);
     expect(budget.inUse).toBe(0);
     // Retried after the wait, the refused exports go through.
-    const retried = await Promise.all([8, 9, 10].map((i) => send(exportOf(MiB - 4096, i))));
-    expect(retried.map((r) => r.status)).toEqual([200, 200, 200]);
+    for (const i of [8, 9, 10]) expect((await send(exportOf(MiB - 4096, i))).status).toBe(200);
     expect(budget.inUse).toBe(0);
   });
 });

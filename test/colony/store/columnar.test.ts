@@ -5,7 +5,7 @@ import { decodeExport } from '../../../src/colony/otlp/ingest.js';
 import type { Signal } from '../../../src/colony/otlp/model.js';
 import type { Encoding } from '../../../src/colony/otlp/responses.js';
 import { type TableDef, createTableSql, storedColumnNames, varchar } from '../../../src/colony/store/columns.js';
-import { BufferPool, type ColumnarSegment, encodeSegment } from '../../../src/colony/store/columnar.js';
+import { BufferPool, type ColumnarSegment, MAX_POOLED_BYTES, columnarRowBytes, encodeSegment } from '../../../src/colony/store/columnar.js';
 import { RowSource } from '../../../src/colony/store/row-source.js';
 import { type IngestBatch, appendBatch, emptyBatch } from '../../../src/colony/store/rows.js';
 import { APPENDED_TABLES, SPANS } from '../../../src/colony/store/schema.js';
@@ -175,15 +175,48 @@ describe('encodeSegment', () => {
 });
 
 describe('BufferPool', () => {
-  it('hands a buffer given back out again, zeroed, for a segment it suits', () => {
+  it('hands a buffer given back out again, zeroed as far as the segment needs, for a segment it suits', () => {
     const pool = new BufferPool();
     const used = new ArrayBuffer(64 * 1024);
     new Uint8Array(used).fill(7);
     pool.give([used]);
     const again = pool.take(40 * 1024);
     expect(again).toBe(used);
-    expect(new Uint8Array(again).every((b) => b === 0)).toBe(true);
-    expect(pool.size).toBe(0);
+    expect(new Uint8Array(again, 0, 40 * 1024).every((b) => b === 0)).toBe(true);
+    // The rest is not touched: zeroing it would make pages resident that no segment reads.
+    expect(new Uint8Array(again, 40 * 1024).every((b) => b === 7)).toBe(true);
+    expect([pool.size, pool.bytes]).toEqual([0, 0]);
+  });
+
+  it('keeps at most 32 MiB of buffers: a huge export\'s segments are left to the collector', () => {
+    expect(MAX_POOLED_BYTES).toBe(32 * 1024 * 1024);
+    const pool = new BufferPool();
+    const MiB = 1024 * 1024;
+    // One segment of a 380k-span export: never kept, whatever else the pool holds.
+    pool.give([new ArrayBuffer(256 * MiB)]);
+    expect([pool.size, pool.bytes]).toEqual([0, 0]);
+    pool.give([new ArrayBuffer(16 * MiB), new ArrayBuffer(8 * MiB), new ArrayBuffer(16 * MiB), new ArrayBuffer(8 * MiB)]);
+    expect([pool.size, pool.bytes]).toEqual([3, 32 * MiB]);
+    // Taking one out makes room again.
+    expect(pool.take(12 * MiB).byteLength).toBe(16 * MiB);
+    pool.give([new ArrayBuffer(16 * MiB)]);
+    expect([pool.size, pool.bytes]).toEqual([3, 32 * MiB]);
+    const small = new BufferPool(64 * 1024);
+    small.give([new ArrayBuffer(48 * 1024), new ArrayBuffer(32 * 1024)]);
+    expect([small.size, small.bytes]).toEqual([1, 48 * 1024]);
+  });
+
+  it('says the bytes a segment uses, however large the pooled buffers holding it are', () => {
+    const T: TableDef<{ s: string }> = { name: 't', primaryKey: [], columns: [varchar('s', (r) => r.s)] };
+    const rows = Array.from({ length: 3000 }, (_, i) => ({ s: `a string longer than twelve bytes ${i}` }));
+    const fresh = encodeSegment(T, rows);
+    const pooled = encodeSegment(T, rows, new BufferPool());
+    expect(fresh.bytes).toBe(fresh.data.byteLength + fresh.heap.byteLength);
+    expect(pooled.bytes).toBe(fresh.bytes);
+    // Rounded up to a power of two, so that buffers suit later segments of about the same size.
+    expect(pooled.data.byteLength + pooled.heap.byteLength).toBeGreaterThan(pooled.bytes);
+    // Values, validity and long-row list per row, plus the strings.
+    expect(fresh.data.byteLength).toBeLessThanOrEqual(rows.length * columnarRowBytes(T) + 16);
   });
 
   it('keeps neither small buffers nor hands out one four times larger than needed', () => {
