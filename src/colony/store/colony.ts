@@ -52,7 +52,8 @@ export interface ColonyReader {
   operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]>;
   /** Server, consumer and client spans of a stable sample of traces (self time, time in callees). */
   callSpans(range: TimeRange, maxTraces: number): Promise<CallSpanRow[]>;
-  minuteSeries(range: TimeRange): Promise<MinuteRow[]>;
+  /** Per service, source and minute: requests, errors and summed duration (the onset's series); `service`: that service's rows only. */
+  minuteSeries(range: TimeRange, service?: string): Promise<MinuteRow[]>;
   /** A service's spans per attribute value, failure and latency bucket (the breakdown's read). */
   breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]>;
   gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]>;

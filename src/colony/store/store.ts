@@ -132,8 +132,8 @@ export class ColonyStore implements Colony {
     return callSpans(this.db, range, maxTraces);
   }
 
-  minuteSeries(range: TimeRange): Promise<MinuteRow[]> {
-    return minuteSeries(this.db, range);
+  minuteSeries(range: TimeRange, service?: string): Promise<MinuteRow[]> {
+    return minuteSeries(this.db, range, service);
   }
 
   breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]> {

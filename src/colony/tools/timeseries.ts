@@ -374,7 +374,8 @@ export const timeseriesTool = defineTool({
     const prevFromNs = range.fromNs - span;
     const [c, minutes] = await Promise.all([
       SPAN_SIGNALS.includes(a.signal) ? spanSeries(ctx, a, gridOf(range, asked)) : a.signal === 'logs' ? logSeries(ctx, a, gridOf(range, asked)) : metricSeries(ctx, a, gridOf(range, asked), auto, range),
-      a.service ? ctx.store.minuteSeries({ fromNs: prevFromNs, toNs: range.toNs }) : Promise.resolve([]),
+      // The summary's minute read over the same two windows, the service's rows only (the rest it would read are other services').
+      a.service ? ctx.store.minuteSeries({ fromNs: prevFromNs, toNs: range.toNs }, a.service) : Promise.resolve([]),
     ]);
     const { grid } = c;
     const stepNs = grid.stepNs;

@@ -140,6 +140,12 @@ describe.skipIf(!HAVE_CHDB)(`time series on DuckDB and ClickHouse${HAVE_CHDB ? '
     const c = await ClickHouseStore.open({ target: { kind: 'chdb', dir: DIR, database: 'timeseries_demo' }, create: true });
     try {
       await loadScenario(all([d, c]), 'payment-failure', { endAtNs: SCENARIO_END });
+      // The onset's read, one service's rows: the summary's rows of that service, on both.
+      const both = { fromNs: SCENARIO_END - 120n * MIN, toNs: SCENARIO_END };
+      const minutes = await d.minuteSeries(both, 'payment');
+      expect(new Set(minutes.map((r) => r.service))).toEqual(new Set(['payment']));
+      expect(minutes).toEqual((await d.minuteSeries(both)).filter((r) => r.service === 'payment'));
+      expect(firstDifference(await c.minuteSeries(both, 'payment'), minutes)).toBeNull();
       const calls: Record<string, unknown>[] = [
         ...SIGNALS.filter((s) => s !== 'metric').map((signal) => ({ signal, service: 'payment' })),
         { signal: 'errors', service: 'checkout', group_by: 'k8s.pod.name' },

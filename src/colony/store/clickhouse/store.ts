@@ -182,8 +182,8 @@ export class ClickHouseStore implements Colony {
     return this.calls.ask(range, String(maxTraces));
   }
 
-  minuteSeries(range: TimeRange): Promise<MinuteRow[]> {
-    return spans.minuteSeries(this.ch, this.schema, range);
+  minuteSeries(range: TimeRange, service?: string): Promise<MinuteRow[]> {
+    return spans.minuteSeries(this.ch, this.schema, range, service);
   }
 
   breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]> {
