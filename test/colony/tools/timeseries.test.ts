@@ -162,6 +162,14 @@ describe('coral_query_timeseries refuses bad arguments, saying what is accepted'
     return r.text;
   };
 
+  it('a service the colony does not know: an answer saying so, with the names it knows', async () => {
+    const r = await mcp.call('coral_query_timeseries', { service: 'paymnt', signal: 'errors' });
+    expect(r.isError).toBe(false);
+    expect(r.text).toMatch(/No service in this colony is named "paymnt"\. Known services, closest first: payment/);
+    expect(result(r).series[0].points.every((v) => v === null)).toBe(true);
+    expect(r.structured.unknownService).toMatch(/paymnt/);
+  });
+
   it('an unknown signal: every signal listed', async () => {
     expect(await refused({ signal: 'latency' })).toContain('signal must be one of: requests, errors, error_rate, p50, p95, p99, latency_heatmap, metric, logs');
   });
