@@ -232,6 +232,24 @@ queryCommand(query, 'breakdown [service]', 'what the failing or slow requests of
     await runQuery('coral_query_breakdown', { service: o.service ?? service, operation: o.operation, compare: o.compare, threshold_ms: ms(o.threshold) }, o, 'text');
   });
 
+queryCommand(query, 'timeseries [service]', 'a signal over time, a point per step, with a sparkline (coral_query_timeseries)')
+  .option('--signal <s>', 'requests, errors, error_rate, p50, p95, p99, latency_heatmap, metric (with --metric) or logs', 'requests')
+  .option('--metric <name>', 'with --signal metric: the metric\'s name, e.g. process.memory.usage')
+  .option('--operation <op>', 'only this operation, route or span name')
+  .option('--attr <key=value>', 'only what has this attribute value (the span\'s own, else its resource\'s); repeatable', (v: string, all: string[] = []) => [...all, v])
+  .option('--group-by <key>', 'one series per value of this attribute (k8s.pod.name, service.version, service.name), the largest apart, the rest as other')
+  .option('--limit <n>', 'with --group-by: how many series apart (1-20)', '5')
+  .option('--step <d>', 'the width of a point: 10s, 1m, 5m (default: automatic, 60-120 points)')
+  .option('--quantile <q>', 'with a histogram metric: the quantile per step, e.g. 0.99 (default 0.95)')
+  .option('--aggregate <a>', 'with a gauge metric: how its series combine per step: avg, sum, min or max')
+  .action(async (service, o) => {
+    const { runQuery, int, attributes, number } = await q();
+    await runQuery('coral_query_timeseries', {
+      service, signal: o.signal, metric: o.metric, operation: o.operation, attributes: attributes(o.attr), group_by: o.groupBy,
+      limit: int('--limit', o.limit, 1, 20), step: o.step, quantile: number('--quantile', o.quantile), aggregate: o.aggregate,
+    }, o, 'table');
+  });
+
 queryCommand(query, 'health [service]', 'service health (coral_get_service_health)')
   .action(async (service, o) => (await q()).runQuery('coral_get_service_health', { service }, o, 'table'));
 

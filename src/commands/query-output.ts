@@ -6,6 +6,8 @@ import type { ToolOutput } from '../colony/tools/types.js';
 import { httpOperation } from '../colony/unified/names.js';
 import { isStreamMethod } from '../colony/unified/streams.js';
 import type { OutputFormat } from './output-option.js';
+import { sparkline } from '../core/sparkline.js';
+import { fromZero } from '../colony/tools/timeseries.js';
 
 type Rec = Record<string, unknown>;
 const tagOf = (s: unknown) => (s === 'ebpf' ? '[eBPF]' : '[OTLP]');
@@ -18,8 +20,49 @@ function table(head: string[], rows: (string | number)[][]): string {
   return t.toString();
 }
 
+/** A point in a table cell: a latency in ms, a ratio as a percentage, a count grouped, others to 3 digits. */
+function pointText(v: unknown, shape: unknown): string {
+  if (typeof v !== 'number') return '';
+  if (shape === 'duration') return formatMs(v);
+  if (shape === 'ratio') return formatPercent(v);
+  return Number.isInteger(v) ? formatCount(v) : String(Number(v.toPrecision(3)));
+}
+
+/**
+ * coral_query_timeseries as a table: one row per series (a heatmap: per latency band, slowest first),
+ * its figures, and last its sparkline over the steps (a gap is a space); then the onset and the gaps.
+ */
+function timeseriesTable(s: Rec): string {
+  const step = s.step as Rec;
+  const times = s.times as string[];
+  const over = `${String(step.count)} x ${String(step.text)}, ${(times[0] ?? '').slice(11, 16)}-${String(step.end).slice(11, 16)} UTC`;
+  const zero = fromZero(String(s.shape)) ? { min: 0 } : {};
+  const series = s.series as Rec[];
+  const heatmap = s.heatmap as { bands: Rec[]; cells: (number[] | null)[] } | null;
+  const parts = [`${String(s.signal === 'metric' ? s.metric : s.signal)} (unit ${String(s.unit) || 'none'})${s.source ? ` ${tagOf(s.source)}` : ''}`];
+  if (heatmap && heatmap.bands.length > 0) {
+    const top = Math.max(...heatmap.cells.flatMap((c) => c ?? []));
+    const rows = heatmap.bands.map((b, i) => {
+      const row = heatmap.cells.map((c) => (c === null ? null : c[i]));
+      return [`${formatMs(b.lowMs as number)}-${formatMs(b.highMs as number)}`, formatCount(row.reduce<number>((n, v) => n + (v ?? 0), 0)), sparkline(row, { min: 0, max: top })];
+    }).reverse();
+    parts.push(table(['latency', 'spans', over], rows));
+  } else {
+    parts.push(table(['series', 'samples', 'min', 'max', 'last', over], series.map((x) => [
+      String(x.label), formatCount(x.samples as number), pointText(x.min, s.shape), pointText(x.max, s.shape), pointText(x.last, s.shape), sparkline(x.points as (number | null)[], zero),
+    ])));
+  }
+  const onset = s.onset as Rec | null;
+  if (onset) parts.push(`Onset: ${String(onset.metric)} began to rise at ${String(onset.time).slice(11, 16)} UTC${onset.step === null ? ', before the steps shown' : ` (step ${String(onset.step)})`}, as coral_query_summary dates it.`);
+  const gaps = s.gaps as Rec[];
+  if (gaps.length > 0 && series.some((x) => (x.samples as number) > 0)) parts.push(`Nothing sent in ${gaps.length} ${gaps.length === 1 ? 'run' : 'runs'} of steps (blank in the sparkline).`);
+  return parts.join('\n');
+}
+
 /** Tables for the structured results that are tabular; null when a tool's result is not. */
 function asTable(tool: string, s: Rec): string | null {
+  // With nothing sent, the text says why (an unknown service, no data in the window).
+  if (tool === 'coral_query_timeseries') return (s.series as Rec[]).some((x) => (x.samples as number) > 0) ? timeseriesTable(s) : null;
   if (Array.isArray(s.sections)) {
     const rows = (s.sections as Rec[]).flatMap((sec) => (sec.rows as Rec[]).map((r) => [
       tagOf(r.source),

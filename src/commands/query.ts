@@ -42,3 +42,23 @@ export const ms = (text: string | undefined): number | undefined => {
 
 /** An integer option within [min, max], as its help text states it. */
 export const int = (name: string, text: string | undefined, min: number, max: number) => (text === undefined ? undefined : parseIntOption(name, text, min, max));
+
+/** `--attr key=value`, repeated, as a tool's attributes object; undefined when none was given. */
+export function attributes(pairs: readonly string[] | undefined): Record<string, string> | undefined {
+  if (pairs === undefined || pairs.length === 0) return undefined;
+  const out: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new CoralError(`Invalid --attr "${pair}".`, 'Give an attribute and its value: --attr k8s.pod.name=payment-5c2e (repeat --attr for more).');
+    out[pair.slice(0, at)] = pair.slice(at + 1);
+  }
+  return out;
+}
+
+/** A number option as its help text states it; undefined when not given. */
+export function number(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const v = Number(text);
+  if (text.trim() === '' || !Number.isFinite(v)) throw new CoralError(`Invalid ${name} "${text}".`, `${name} takes a number, e.g. 0.99.`);
+  return v;
+}

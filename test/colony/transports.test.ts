@@ -35,7 +35,7 @@ describe('stdio: coral mcp --demo (the built binary)', () => {
   afterAll(async () => client.close());
 
   it('serves the tools, and the porcelain tools surface the ground truth', async () => {
-    expect((await client.listTools()).tools.length).toBe(15);
+    expect((await client.listTools()).tools.length).toBe(16);
     await investigate(client, 'payment-failure');
     // payment is instrumented both ways: both sources answer.
     expect(text(await client.callTool({ name: 'coral_query_metrics', arguments: { service: 'payment' } }))).toMatch(/\[eBPF\][\s\S]*\[OTLP\]/);

@@ -15,6 +15,7 @@ import type { GaugePoint, MinuteRow } from './queries/timeline.js';
 import type { MessagingDelayRow } from './queries/messaging.js';
 import type { NodeCpuRow } from './queries/node-cpu.js';
 import type { BreakdownQuery, BreakdownRow } from './queries/breakdown.js';
+import type { LatencyStepRow, LogStepRow, MetricPointQuery, MetricPoints, SeriesFilter, SpanGroupRow, SpanSeriesQuery, SpanStepRow } from './queries/timeseries.js';
 
 export interface StoreCounts {
   spans: number;
@@ -51,10 +52,21 @@ export interface ColonyReader {
   operationHistograms(range: TimeRange): Promise<HistogramOperationRow[]>;
   /** Server, consumer and client spans of a stable sample of traces (self time, time in callees). */
   callSpans(range: TimeRange, maxTraces: number): Promise<CallSpanRow[]>;
-  minuteSeries(range: TimeRange): Promise<MinuteRow[]>;
+  /** Per service, source and minute: requests, errors and summed duration (the onset's series); `service`: that service's rows only. */
+  minuteSeries(range: TimeRange, service?: string): Promise<MinuteRow[]>;
   /** A service's spans per attribute value, failure and latency bucket (the breakdown's read). */
   breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]>;
   gaugePoints(range: TimeRange, names: readonly string[]): Promise<GaugePoint[]>;
+  /** Spans per source, series and step of a grid: requests, errors, exact quantiles when asked (coral_query_timeseries). */
+  spanSteps(q: SpanSeriesQuery): Promise<SpanStepRow[]>;
+  /** Spans per source and value of an attribute over a grid: the largest values, before spanSteps keeps them apart. */
+  spanGroups(q: SpanSeriesQuery & { groupBy: string }): Promise<SpanGroupRow[]>;
+  /** Spans per source, step and log latency bucket (a latency heatmap's cells). */
+  latencySteps(q: SpanSeriesQuery): Promise<LatencyStepRow[]>;
+  /** Log records per level and step. */
+  logSteps(q: SeriesFilter): Promise<LogStepRow[]>;
+  /** A metric's points over a grid and the lookback before it, as stored (the steps are computed by unified/metric-steps.ts). */
+  metricPoints(q: MetricPointQuery): Promise<MetricPoints>;
   listMetrics(q: MetricQuery): Promise<MetricInfo[]>;
   topology(range: TimeRange): Promise<TopologyEdge[]>;
   /** Per consumer service, how long messages waited between their producer span and its consumer span. */

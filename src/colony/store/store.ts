@@ -20,6 +20,7 @@ import { type MessagingDelayRow, messagingDelays } from './queries/messaging.js'
 import { type NodeCpuRow, nodeCpu } from './queries/node-cpu.js';
 import { type GaugePoint, type MinuteRow, gaugePoints, minuteSeries } from './queries/timeline.js';
 import { type BreakdownQuery, type BreakdownRow, breakdownRows } from './queries/breakdown.js';
+import * as timeseries from './queries/timeseries.js';
 
 import type { Colony, IngestTally, StoreCounts } from './colony.js';
 
@@ -131,8 +132,8 @@ export class ColonyStore implements Colony {
     return callSpans(this.db, range, maxTraces);
   }
 
-  minuteSeries(range: TimeRange): Promise<MinuteRow[]> {
-    return minuteSeries(this.db, range);
+  minuteSeries(range: TimeRange, service?: string): Promise<MinuteRow[]> {
+    return minuteSeries(this.db, range, service);
   }
 
   breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]> {
@@ -145,6 +146,26 @@ export class ColonyStore implements Colony {
 
   listMetrics(q: MetricQuery): Promise<MetricInfo[]> {
     return listMetrics(this.db, q);
+  }
+
+  spanSteps(q: timeseries.SpanSeriesQuery): Promise<timeseries.SpanStepRow[]> {
+    return timeseries.spanSteps(this.db, q);
+  }
+
+  spanGroups(q: timeseries.SpanSeriesQuery & { groupBy: string }): Promise<timeseries.SpanGroupRow[]> {
+    return timeseries.spanGroups(this.db, q);
+  }
+
+  latencySteps(q: timeseries.SpanSeriesQuery): Promise<timeseries.LatencyStepRow[]> {
+    return timeseries.latencySteps(this.db, q);
+  }
+
+  logSteps(q: timeseries.SeriesFilter): Promise<timeseries.LogStepRow[]> {
+    return timeseries.logSteps(this.db, q);
+  }
+
+  metricPoints(q: timeseries.MetricPointQuery): Promise<timeseries.MetricPoints> {
+    return timeseries.metricPoints(this.db, q);
   }
 
   topology(range: TimeRange): Promise<TopologyEdge[]> {

@@ -2,12 +2,13 @@ import { deprecatedMetricsTools, ebpfMetricsTools, queryMetrics } from './metric
 import { deprecatedBeylaTraces, ebpfTraces, getTraceById, queryTraces, telemetrySpans } from './traces.js';
 import { summaryTool } from './summary.js';
 import { breakdownTool } from './breakdown.js';
+import { timeseriesTool } from './timeseries.js';
 import { eventsTool, serviceHealthTool, topologyTool } from './services.js';
 import { telemetryLogsTool, telemetryMetricsTool } from './telemetry.js';
 import type { ToolDef } from './types.js';
 
 /** Porcelain first: what an LLM should reach for. */
-export const PORCELAIN_TOOLS: readonly ToolDef[] = [summaryTool, queryMetrics, queryTraces, breakdownTool];
+export const PORCELAIN_TOOLS: readonly ToolDef[] = [summaryTool, queryMetrics, queryTraces, breakdownTool, timeseriesTool];
 
 export const PLUMBING_TOOLS: readonly ToolDef[] = [
   ...ebpfMetricsTools,

@@ -74,6 +74,26 @@ export const traceIdField = z
 
 export const text = (what: string) => z.string().max(MAX_NAME, { error: `${what} must be at most ${MAX_NAME} characters` });
 
+/** An attribute's name as OpenTelemetry spells them (k8s.pod.name, http.route, service.version): letters, digits and . _ - / : only. */
+const ATTRIBUTE_KEY = /^[A-Za-z0-9_.\-/:]+$/;
+const attributeKeyHint = 'an attribute name such as k8s.pod.name, service.version or http.route (letters, digits and . _ - / :)';
+
+/** An attribute by name: a span's (or point's, record's) own, else its resource's; service.name is the service. */
+export const attributeKey = (field: string) => z
+  .string({ error: `${field} must be ${attributeKeyHint}` })
+  .min(1, { error: `${field} must be ${attributeKeyHint}` })
+  .max(256, { error: `${field} must be at most 256 characters` })
+  .regex(ATTRIBUTE_KEY, { error: `${field} must be ${attributeKeyHint}` });
+
+/** At most this many attribute conditions at once. */
+export const MAX_ATTRIBUTE_FILTERS = 8;
+
+/** Exact attribute values every counted span (point, record) must have, e.g. {"k8s.pod.name": "payment-5c2e", "service.version": "2.1.0"}. */
+export const attributeFilter = z
+  .record(attributeKey('an attributes key'), text('an attribute value'), { error: 'attributes must be an object of attribute names and values, e.g. {"k8s.pod.name": "payment-5c2e"}' })
+  .refine((r) => Object.keys(r).length <= MAX_ATTRIBUTE_FILTERS, { error: `attributes takes at most ${MAX_ATTRIBUTE_FILTERS} names` })
+  .describe('Only what carries these attribute values exactly (its own attribute, else its resource\'s), e.g. {"k8s.pod.name": "payment-5c2e"}; service.name is the service');
+
 export const protocol = z.enum(['auto', ...PROTOCOLS], { error: 'protocol must be one of: auto, http, grpc, sql' });
 export const statusCodeRange = z.enum(STATUS_CLASSES.filter((c) => c !== '1xx') as ['2xx', '3xx', '4xx', '5xx'], {
   error: 'status_code_range must be one of: 2xx, 3xx, 4xx, 5xx',

@@ -1,4 +1,5 @@
 import type { EventKind } from '../store/rows.js';
+import type { MinuteRow } from '../store/queries/timeline.js';
 
 /**
  * When did it start, and what changed just before (pure). The onset is the minute that best splits a
@@ -37,6 +38,29 @@ export function onsetMinute(points: readonly MinutePoint[], metric: OnsetMetric,
     if (t >= 3 && (best === null || t > best.t)) best = { minute: series[k].minute, t };
   }
   return best?.minute ?? null;
+}
+
+/** A service's per-minute series from the source that served the most requests (the summary's view of it). */
+export function minutePoints(rows: readonly MinuteRow[], service: string): MinutePoint[] {
+  const bySource = new Map<string, MinutePoint[]>();
+  for (const r of rows) if (r.service === service) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
+  let best: MinutePoint[] = [];
+  for (const list of bySource.values()) if (list.reduce((s, p) => s + p.requests, 0) > best.reduce((s, p) => s + p.requests, 0)) best = list;
+  return best;
+}
+
+const MIN_NS = 60_000_000_000n;
+
+/**
+ * When a service's change began, as coral_query_summary dates it: over the minute series of its
+ * window and the one of the same length before (`rows`, minute 0 at `prevFromNs`), the onset of
+ * `metric` searched from halfway through the window before; null when no minute splits it.
+ * coral_query_timeseries dates its onset with this too, so the chart and the ranking agree.
+ */
+export function serviceOnsetNs(rows: readonly MinuteRow[], service: string, metric: OnsetMetric, windowSec: number, prevFromNs: bigint): bigint | null {
+  const windowMinutes = Math.round(windowSec / 60);
+  const minute = onsetMinute(minutePoints(rows, service), metric, Math.floor(windowMinutes / 2));
+  return minute === null ? null : prevFromNs + BigInt(minute) * MIN_NS;
 }
 
 export interface ChangeEvent {

@@ -3,7 +3,7 @@ import { nsToIso } from '../../core/time.js';
 import type { ServiceHealth } from '../store/queries/services.js';
 import type { GaugePoint, MinuteRow } from '../store/queries/timeline.js';
 import { type OperationChange, type OperationView, type ServiceView, bestViews, compareOperations, errorChange, serviceViews, viewLabel } from './operations.js';
-import { type ChangeEvent, type MinutePoint, onsetMinute, triggeringEvent } from './onset.js';
+import { type ChangeEvent, serviceOnsetNs, triggeringEvent } from './onset.js';
 import { saturation } from './saturation.js';
 import { isDefaultServiceName } from '../otlp/normalize.js';
 import { type SpanP95Index, shownP95, spanP95Index } from './exact-p95.js';
@@ -99,14 +99,6 @@ function selfTimeSignal(now: ServiceTime | undefined, prev: ServiceTime | undefi
   return { text: `own time per request ${formatMs(m0)} -> ${formatMs(m1)} (not spent in its callees)`, magnitude: Math.log2(m1 / Math.max(m0, 0.05)) };
 }
 
-function minutePoints(rows: readonly MinuteRow[], service: string): MinutePoint[] {
-  const bySource = new Map<string, MinutePoint[]>();
-  for (const r of rows) if (r.service === service) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
-  let best: MinutePoint[] = [];
-  for (const list of bySource.values()) if (list.reduce((s, p) => s + p.requests, 0) > best.reduce((s, p) => s + p.requests, 0)) best = list;
-  return best;
-}
-
 export function compareServices(input: SummaryInput): ServiceChange[] {
   const vNow = serviceViews(input.opsNow);
   const vPrev = serviceViews(input.opsPrev);
@@ -115,7 +107,6 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
   const ops = compareOperations(input.opsNow, input.opsPrev);
   const tNow = bestTimes(input.timesNow);
   const tPrev = new Map(input.timesPrev.map((t) => [`${t.service}|${t.source}`, t]));
-  const windowMinutes = Math.round(input.windowSec / 60);
   const p95Now = spanP95Index(input.spanP95?.now ?? []);
   const p95Prev = spanP95Index(input.spanP95?.prev ?? []);
   const out: ServiceChange[] = [];
@@ -222,9 +213,8 @@ export function compareServices(input: SummaryInput): ServiceChange[] {
     let onset: string | null = null;
     let trigger: string | null = null;
     if (failing || slower || sat.score > 0) {
-      const minute = onsetMinute(minutePoints(input.minutes, h.serviceName), failing ? 'errors' : 'latency', Math.floor(windowMinutes / 2));
-      if (minute !== null) {
-        const onsetNs = input.prevFromNs + BigInt(minute) * MIN_NS;
+      const onsetNs = serviceOnsetNs(input.minutes, h.serviceName, failing ? 'errors' : 'latency', input.windowSec, input.prevFromNs);
+      if (onsetNs !== null) {
         onset = nsToIso(onsetNs);
         const ev = triggeringEvent(input.events, h.serviceName, onsetNs);
         if (ev) {

@@ -45,6 +45,7 @@ describe('start/end beside time_range', () => {
       ['coral_query_metrics', { service: 'checkout' }],
       ['coral_query_summary', {}],
       ['coral_query_breakdown', { service: 'checkout' }],
+      ['coral_query_timeseries', { service: 'checkout', signal: 'p95' }],
       ['coral_get_service_health', {}],
       ['coral_get_service_topology', {}],
       ['coral_query_events', {}],

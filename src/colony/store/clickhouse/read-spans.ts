@@ -161,11 +161,11 @@ export async function callSpans(ch: ChClient, s: ChSchema, ranges: readonly Time
   return byWindow(rows, ranges.length).map((window) => window.map((r) => ({ ...r, error: Boolean(r.error) })));
 }
 
-export async function minuteSeries(ch: ChClient, s: ChSchema, range: TimeRange): Promise<MinuteRow[]> {
+export async function minuteSeries(ch: ChClient, s: ChSchema, range: TimeRange, service?: string): Promise<MinuteRow[]> {
   return ch.query<MinuteRow>(
     `SELECT service_name AS service, source, toInt32(intDiv(start_ns - ${lit(range.fromNs)}, 60000000000)) AS minute,
        toInt32(count()) AS requests, toInt32(countIf(${errorSpanSql()})) AS errors, toFloat64(sum(duration_ns) / 1e6) AS durationMs
-     FROM ${spans(s, inRange('Timestamp', range), ['service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'http_status_code', 'rpc_status_code', 'rpc_method'])}
+     FROM ${spans(s, `${inRange('Timestamp', range)}${service === undefined ? '' : ` AND ServiceName = ${lit(service)}`}`, ['service_name', 'source', 'kind', 'start_ns', 'duration_ns', 'status_code', 'http_status_code', 'rpc_status_code', 'rpc_method'])}
      WHERE kind IN ('SERVER', 'CONSUMER') AND NOT ${STREAM_RPC_SQL}
      GROUP BY service, source, minute ORDER BY service, source, minute`,
   );

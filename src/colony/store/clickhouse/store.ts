@@ -37,6 +37,8 @@ import * as spans from './read-spans.js';
 import * as other from './read-other.js';
 import { breakdownRows } from './read-breakdown.js';
 import type { BreakdownQuery, BreakdownRow } from '../queries/breakdown.js';
+import type { LatencyStepRow, LogStepRow, MetricPointQuery, MetricPoints, SeriesFilter, SpanGroupRow, SpanSeriesQuery, SpanStepRow } from '../queries/timeseries.js';
+import * as timeseries from './read-timeseries.js';
 
 export interface ClickHouseOptions {
   target: ClickHouseTarget;
@@ -180,8 +182,8 @@ export class ClickHouseStore implements Colony {
     return this.calls.ask(range, String(maxTraces));
   }
 
-  minuteSeries(range: TimeRange): Promise<MinuteRow[]> {
-    return spans.minuteSeries(this.ch, this.schema, range);
+  minuteSeries(range: TimeRange, service?: string): Promise<MinuteRow[]> {
+    return spans.minuteSeries(this.ch, this.schema, range, service);
   }
 
   breakdownRows(q: BreakdownQuery): Promise<BreakdownRow[]> {
@@ -194,6 +196,26 @@ export class ClickHouseStore implements Colony {
 
   listMetrics(q: MetricQuery): Promise<MetricInfo[]> {
     return other.listMetrics(this.ch, this.schema, q);
+  }
+
+  spanSteps(q: SpanSeriesQuery): Promise<SpanStepRow[]> {
+    return timeseries.spanSteps(this.ch, this.schema, q);
+  }
+
+  spanGroups(q: SpanSeriesQuery & { groupBy: string }): Promise<SpanGroupRow[]> {
+    return timeseries.spanGroups(this.ch, this.schema, q);
+  }
+
+  latencySteps(q: SpanSeriesQuery): Promise<LatencyStepRow[]> {
+    return timeseries.latencySteps(this.ch, this.schema, q);
+  }
+
+  logSteps(q: SeriesFilter): Promise<LogStepRow[]> {
+    return timeseries.logSteps(this.ch, this.schema, q);
+  }
+
+  metricPoints(q: MetricPointQuery): Promise<MetricPoints> {
+    return timeseries.metricPoints(this.ch, this.schema, q);
   }
 
   private readonly edges = new TickBatcher((ranges: readonly TimeRange[]) => other.topology(this.ch, this.schema, ranges));

@@ -16,9 +16,10 @@ export interface MinuteRow {
   durationMs: number;
 }
 
-export async function minuteSeries(db: Database, range: TimeRange): Promise<MinuteRow[]> {
+export async function minuteSeries(db: Database, range: TimeRange, service?: string): Promise<MinuteRow[]> {
   // Streams close at any minute after any length: no onset to read in them (unified/streams.ts).
   const w = new Where().range('start_ns', range).add(`kind IN ('SERVER', 'CONSUMER') AND NOT ${STREAM_RPC_SQL}`);
+  w.maybe(service, 'service_name = ?');
   const from = w.bind(range.fromNs);
   return db.query<MinuteRow>(
     `SELECT service_name AS service, source, ((start_ns - ${from}::BIGINT) // 60000000000)::INTEGER AS minute,
