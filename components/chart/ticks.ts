@@ -1,0 +1,101 @@
+/**
+ * Axis ticks (pure): times at round UTC clock intervals with HH:MM labels (HH:MM:SS below a minute,
+ * MM-DD from a day), spaced so labels never touch; values at nice numbers from zero or the lowest
+ * point up to a nice top. No scale library: these few rules are all a terminal chart needs.
+ */
+
+const S = 1000;
+const M = 60 * S;
+const H = 60 * M;
+const D = 24 * H;
+/** Tick intervals a clock reader expects, finest first. */
+export const TIME_INTERVALS = [S, 2 * S, 5 * S, 10 * S, 15 * S, 30 * S, M, 2 * M, 5 * M, 10 * M, 15 * M, 30 * M, H, 2 * H, 3 * H, 6 * H, 12 * H, D, 2 * D, 7 * D] as const;
+
+export interface TimeTick {
+  ms: number;
+  /** The character column the tick is at, 0 .. cols-1. */
+  col: number;
+  label: string;
+  /** The column the label starts at: centred on the tick, inside the axis. */
+  labelAt: number;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** A time's label for ticks `interval` apart, in UTC. */
+export function timeLabel(ms: number, interval: number): string {
+  const d = new Date(ms);
+  if (interval >= D) return `${two(d.getUTCMonth() + 1)}-${two(d.getUTCDate())}`;
+  const hm = `${two(d.getUTCHours())}:${two(d.getUTCMinutes())}`;
+  return interval < M ? `${hm}:${two(d.getUTCSeconds())}` : hm;
+}
+
+/** The column of `ms` on an axis from `fromMs` (column 0) to `toMs` (column cols-1). */
+export function timeCol(ms: number, fromMs: number, toMs: number, cols: number): number {
+  if (toMs <= fromMs || cols <= 1) return 0;
+  return Math.round(((ms - fromMs) / (toMs - fromMs)) * (cols - 1));
+}
+
+/**
+ * Ticks for an axis of `cols` characters from `fromMs` to `toMs`: the finest round interval whose
+ * labels stand at least `gap` cells apart, each tick at a multiple of it (UTC). A label is centred on
+ * its tick, or moved inside the axis at either end (`labelAt`).
+ */
+export function timeTicks(fromMs: number, toMs: number, cols: number, gap = 3): TimeTick[] {
+  if (!(toMs > fromMs) || cols < 1) return [];
+  const span = toMs - fromMs;
+  const fits = (interval: number) => (interval / span) * (cols - 1) >= timeLabel(fromMs, interval).length + gap;
+  const interval = TIME_INTERVALS.find(fits);
+  if (interval === undefined) return [];
+  const ticks: TimeTick[] = [];
+  for (let t = Math.ceil(fromMs / interval) * interval; t <= toMs; t += interval) {
+    const label = timeLabel(t, interval);
+    const col = timeCol(t, fromMs, toMs, cols);
+    const labelAt = Math.min(Math.max(0, col - Math.floor(label.length / 2)), cols - label.length);
+    const prev = ticks[ticks.length - 1];
+    // A label moved inside at an end must still stand apart from its neighbour.
+    if (labelAt < 0 || (prev && labelAt <= prev.labelAt + prev.label.length)) continue;
+    ticks.push({ ms: t, col, label, labelAt });
+  }
+  return ticks;
+}
+
+/** The nice number at or above `v` (1, 2, 2.5, 5 times a power of ten). */
+export function niceCeil(v: number): number {
+  if (!(v > 0)) return v === 0 ? 1 : -niceFloor(-v);
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v * (1 - 1e-12)) return m * p;
+  return 10 * p;
+}
+
+/** The nice number at or below `v` (for a range that does not start at zero). */
+export function niceFloor(v: number): number {
+  if (v <= 0) return v === 0 ? 0 : -niceCeil(-v);
+  const p = 10 ** Math.floor(Math.log10(v));
+  for (const m of [10, 5, 2.5, 2, 1]) if (m * p <= v * (1 + 1e-12)) return m * p;
+  return p;
+}
+
+/**
+ * The value range of a chart: counts, ratios and rates from zero; others from a nice number under
+ * their lowest point. The top is a nice number over the highest; a flat or empty series still gets
+ * a range (a flat line is drawn at the bottom of it when it is the lowest value).
+ */
+export function valueRange(values: readonly (number | null)[], fromZero: boolean): { lo: number; hi: number } {
+  const seen = values.filter((v): v is number => v !== null && Number.isFinite(v));
+  if (seen.length === 0) return { lo: 0, hi: 1 };
+  const min = Math.min(...seen);
+  const max = Math.max(...seen);
+  const lo = fromZero ? Math.min(0, niceFloor(min)) : niceFloor(min);
+  const hi = max > lo ? niceCeil(max) : lo + (lo === 0 ? 1 : niceCeil(Math.abs(lo) / 10));
+  return { lo, hi: Math.max(hi, lo + Number.EPSILON) };
+}
+
+/** A value on an axis, compact: 3 significant digits, k and M for thousands and millions. */
+export function axisNumber(v: number): string {
+  const a = Math.abs(v);
+  const sig = (x: number) => String(Number(x.toPrecision(3)));
+  if (a >= 1e6) return `${sig(v / 1e6)}M`;
+  if (a >= 1e4) return `${sig(v / 1e3)}k`;
+  return sig(v);
+}

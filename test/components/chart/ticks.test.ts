@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { axisNumber, niceCeil, niceFloor, timeTicks, valueRange } from '../../../components/chart/ticks.js';
+
+const at = (hhmm: string) => Date.parse(`2026-12-07T${hhmm}Z`);
+
+describe('time ticks', () => {
+  it('chooses round clock times (HH:MM, UTC) spaced so the labels never touch', () => {
+    const ticks = timeTicks(at('13:02:00'), at('14:01:00'), 40);
+    expect(ticks.map((t) => t.label)).toEqual(['13:15', '13:30', '13:45', '14:00']);
+    for (let i = 1; i < ticks.length; i++) expect(ticks[i].col - ticks[i - 1].col).toBeGreaterThanOrEqual(5 + 3);
+  });
+
+  it('goes finer on a wide axis and coarser on a narrow one', () => {
+    expect(timeTicks(at('13:02:00'), at('14:01:00'), 160).map((t) => t.label).slice(0, 3)).toEqual(['13:05', '13:10', '13:15']);
+    expect(timeTicks(at('13:02:00'), at('14:01:00'), 16).map((t) => [t.label, t.col, t.labelAt])).toEqual([['14:00', 15, 11]]);
+  });
+
+  it('labels seconds below a minute and keeps every label inside the axis', () => {
+    const ticks = timeTicks(at('13:00:03'), at('13:02:00'), 60);
+    expect(ticks[0].label).toMatch(/^13:0\d:\d\d$/);
+    for (const t of ticks) {
+      expect(t.labelAt).toBeGreaterThanOrEqual(0);
+      expect(t.labelAt + t.label.length).toBeLessThanOrEqual(60);
+    }
+    for (let i = 1; i < ticks.length; i++) expect(ticks[i].labelAt).toBeGreaterThan(ticks[i - 1].labelAt + ticks[i - 1].label.length);
+  });
+
+  it('places a tick at its time: column 0 is the first step, the last column the last', () => {
+    const [t] = timeTicks(at('13:00:00'), at('14:00:00'), 61).filter((x) => x.label === '13:30');
+    expect(t.col).toBe(30);
+  });
+
+  it('gives no ticks for an empty axis', () => {
+    expect(timeTicks(at('13:00:00'), at('13:00:00'), 40)).toEqual([]);
+  });
+});
+
+describe('value range', () => {
+  it('rounds to nice numbers', () => {
+    expect([niceCeil(34), niceCeil(17.8), niceCeil(0.3), niceCeil(100), niceFloor(120), niceFloor(2.3)]).toEqual([50, 20, 0.5, 100, 100, 2]);
+  });
+
+  it('starts counts at zero and latency at a nice number under its lowest point; gaps do not count', () => {
+    expect(valueRange([0, 3, null, 34], true)).toEqual({ lo: 0, hi: 50 });
+    expect(valueRange([120, null, 812], false)).toEqual({ lo: 100, hi: 1000 });
+    expect(valueRange([null, null], true)).toEqual({ lo: 0, hi: 1 });
+    const flat = valueRange([5, 5], false);
+    expect(flat.hi).toBeGreaterThan(flat.lo);
+  });
+
+  it('writes axis numbers compactly', () => {
+    expect([axisNumber(0), axisNumber(2.5), axisNumber(1000), axisNumber(25000), axisNumber(3_400_000)]).toEqual(['0', '2.5', '1000', '25k', '3.4M']);
+  });
+});
