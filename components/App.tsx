@@ -57,6 +57,8 @@ function fromEngine(e: EngineEvent): ConsoleAction {
       return { type: 'queued', items: e.items };
     case 'help':
       return { type: 'overlay', overlay: 'help' };
+    case 'chart':
+      return { type: 'chart_open', service: e.service, signals: e.signals };
   }
 }
 

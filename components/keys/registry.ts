@@ -11,7 +11,7 @@ import { cursorLink } from '../trace/links.js';
  * The one key registry: each binding's id, keys, description and scope drive key handling, the
  * status-bar hints and the `?` help overlay alike, so the three can never disagree.
  */
-export type Scope = 'global' | 'chat' | 'tools' | 'traces' | 'columns' | 'metrics' | 'summary' | 'help';
+export type Scope = 'global' | 'chat' | 'tools' | 'traces' | 'columns' | 'metrics' | 'summary' | 'chart' | 'help';
 
 /** Each scope's title, in the order the help overlay and the README list them. */
 export const SCOPE_TITLES: readonly [Scope, string][] = [['global', 'Everywhere'], ['chat', 'Chat'], ['tools', 'Tool calls'], ['traces', 'Trace view'], ['columns', 'Columns'], ['metrics', 'Metrics'], ['summary', 'Summary'], ['help', 'This help']];
@@ -144,6 +144,7 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'tab.columns', keys: ['2'], description: 'column search', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'columns' }) },
   { id: 'tab.metrics', keys: ['3'], description: 'metrics table', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'metrics' }) },
   { id: 'tab.summary', keys: ['4'], description: 'summary: where to look first', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'summary' }) },
+  { id: 'tab.chart', keys: ['5'], description: 'chart: signals over time (:chart <service>)', scope: 'global', run: (c) => c.dispatch({ type: 'tab', tab: 'chart' }) },
   { id: 'zoom', keys: ['z'], description: 'zoom the view to the whole width (z again: both panes)', scope: 'global', run: (c) => c.dispatch({ type: 'zoom' }) },
   { id: 'live.pause', keys: ['p'], description: 'pause / resume the live refresh (a running colony)', scope: 'global', run: (c) => {
     if (!c.state.status.live) return c.dispatch({ type: 'status', patch: { message: 'Nothing to pause: live refresh runs against a running colony (--colony URL)', messageError: false } });
@@ -204,6 +205,10 @@ export const BINDINGS: readonly KeyBinding[] = [
     const svc = summaryServices(c.state.summary.data)[c.state.summary.cursor];
     if (svc) c.actions.breakdownService?.(svc.service);
   } },
+  { id: 'summary.chart', keys: ['c'], description: 'chart its errors and P95 over time (the Chart tab)', scope: 'summary', run: (c) => {
+    const svc = summaryServices(c.state.summary.data)[c.state.summary.cursor];
+    if (svc) c.actions.runCommand(`:chart ${svc.service}`);
+  } },
 
   { id: 'metrics.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'metrics', hint: true, run: (c, key) => c.dispatch({ type: 'metrics_move', delta: STEP[key] }) },
   { id: 'metrics.page', keys: ['pagedown', 'pageup'], description: 'page', scope: 'metrics', run: (c, key) => c.dispatch({ type: 'metrics_move', delta: key === 'pagedown' ? c.page : -c.page }) },
@@ -213,6 +218,10 @@ export const BINDINGS: readonly KeyBinding[] = [
   { id: 'metrics.breakdown', keys: ['b'], description: "breakdown of the table's service: what its failing or slow requests have in common", scope: 'metrics', hint: true, run: (c) => {
     const service = (c.state.metrics?.args as { service?: unknown } | undefined)?.service;
     if (typeof service === 'string') c.actions.breakdownService?.(service);
+  } },
+  { id: 'metrics.chart', keys: ['c'], description: "chart the table's service: errors and P95 over time", scope: 'metrics', run: (c) => {
+    const service = (c.state.metrics?.args as { service?: unknown } | undefined)?.service;
+    if (typeof service === 'string') c.actions.runCommand(`:chart ${service}`);
   } },
 
   { id: 'columns.move', keys: ['j', 'k', 'down', 'up'], description: 'move', scope: 'columns', run: (c, key) => c.dispatch({ type: 'columns_move', delta: STEP[key] }) },

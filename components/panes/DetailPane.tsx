@@ -5,11 +5,12 @@ import { TraceView } from '../trace/TraceView.js';
 import { ColumnsView } from './ColumnsView.js';
 import { MetricsView } from './MetricsView.js';
 import { SummaryView } from '../summary/SummaryView.js';
+import { ChartView } from '../chart/ChartView.js';
 import { tabLabels } from './tab-strip.js';
 
-const TITLES = { traces: '1 Traces', columns: '2 Columns', metrics: '3 Metrics', summary: '4 Summary' } as const;
+const TITLES = { traces: '1 Traces', columns: '2 Columns', metrics: '3 Metrics', summary: '4 Summary', chart: '5 Chart' } as const;
 
-/** The tabbed detail area: trace view, Honeycomb columns, metrics table, where to look first. */
+/** The tabbed detail area: trace view, Honeycomb columns, metrics table, where to look first, a chart. */
 export function DetailPane({ width, height, focused }: { width: number; height: number; focused: boolean }) {
   const s = useConsoleState();
   const inner = { width: width - 2, height: height - 3 };
@@ -26,6 +27,7 @@ export function DetailPane({ width, height, focused }: { width: number; height: 
         {s.tab === 'columns' && <ColumnsView width={inner.width} height={inner.height} />}
         {s.tab === 'metrics' && <MetricsView width={inner.width} height={inner.height} />}
         {s.tab === 'summary' && <SummaryView width={inner.width} height={inner.height} />}
+        {s.tab === 'chart' && <ChartView width={inner.width} height={inner.height} />}
       </Box>
     </Box>
   );

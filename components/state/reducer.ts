@@ -6,7 +6,7 @@ import { listQuery, withPage } from '../trace/paging.js';
 import { metricRows, nextMetricSort } from '../panes/metric-rows.js';
 import { deepestErrorStart, findSpan, flagged, reveal, spanMatches } from '../trace/search.js';
 import { type ConsoleAction, type ConsoleState, PANES, type Pane, type SummaryJson, type ToolCallEntry, type TraceJson, type TraceNodeJson } from './types.js';
-import { clamp, cursorTrace, refreshTraces, summaryServices, summaryView, traceView } from './views.js';
+import { chartResult, clamp, cursorTrace, refreshTraces, summaryServices, summaryView, traceView } from './views.js';
 
 /** The console's state transitions (pure): agent events in, key actions in, new state out. */
 export function initialState(o: { cols: number; rows: number; colony: string; source: string; model: string }): ConsoleState {
@@ -38,6 +38,7 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
     metrics: null,
     metricsView: { cursor: 0, sort: 'p95' },
     summary: { data: null, timeRange: '30m', error: null, cursor: 0 },
+    chart: null,
     commandHistory: [],
     commandHistoryAt: null,
     status: { colony: o.colony, source: o.source, model: o.model, tokensIn: 0, tokensOut: 0, loading: null, message: null, live: null },
@@ -47,6 +48,7 @@ export function initialState(o: { cols: number; rows: number; colony: string; so
 export const TRACE_TOOLS = new Set(['coral_query_traces', 'coral_get_trace_by_id', 'coral_query_ebpf_traces', 'coral_query_telemetry_spans']);
 export const METRIC_TOOLS = new Set(['coral_query_metrics', 'coral_query_ebpf_http_metrics', 'coral_query_ebpf_grpc_metrics', 'coral_query_ebpf_sql_metrics']);
 export const SUMMARY_TOOL = 'coral_query_summary';
+export const TIMESERIES_TOOL = 'coral_query_timeseries';
 
 const short = (tool: string) => tool.replace(/^coral_|^honeycomb_/, '');
 const firstLine = (text: string) => text.split('\n').find((l) => l.trim())?.trim() ?? '';
@@ -77,6 +79,7 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
     if (TRACE_TOOLS.has(tool)) return { ...withStatus, tab: show('traces'), trace: traceView([], { notice: { text: `${short(tool)} failed: ${firstLine(text)}`, error: true }, sort: s.trace.sort }) };
     if (METRIC_TOOLS.has(tool)) return { ...withStatus, tab: show('metrics'), metrics: { error: `${short(tool)} failed: ${firstLine(text)}` } };
     if (tool === SUMMARY_TOOL) return { ...withStatus, tab: show('summary'), summary: { ...s.summary, error: `${short(tool)} failed: ${firstLine(text)}` } };
+    if (tool === TIMESERIES_TOOL) return { ...withStatus, tab: show('chart'), chart: chartResult(s.chart, args, { error: firstLine(text) }) };
     return withStatus;
   }
   if (!structured) return s;
@@ -100,6 +103,7 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
     const range = typeof args.time_range === 'string' ? args.time_range : '30m';
     return { ...s, tab: show('summary'), summary: { ...summaryView(s.summary, structured as unknown as SummaryJson, range, false), newest } };
   }
+  if (tool === TIMESERIES_TOOL && Array.isArray(structured.series)) return { ...s, tab: show('chart'), chart: chartResult(s.chart, args, { structured }) };
   if (tool === 'honeycomb_search_columns') return { ...s, tab: 'columns', columns: { ...s.columns, search: structured, view: 'search', cursor: 0 } };
   if (tool === 'honeycomb_get_environment_summary') return { ...s, tab: 'columns', columns: { ...s.columns, env: structured, view: 'env', cursor: 0 } };
   return s;
@@ -118,6 +122,11 @@ function refresh(s: ConsoleState, tool: string, structured: Record<string, unkno
     // from its top (where to look first), not the same one kept under the cursor.
     const range = typeof args.time_range === 'string' ? args.time_range : s.summary.timeRange;
     return { ...s, summary: { ...summaryView(s.summary, structured as unknown as SummaryJson, range, !s.summary.newest), timeRange: range, newest: null } };
+  }
+  // A chart's signal asked again: taken in place only by the chart that asked for it.
+  if (tool === TIMESERIES_TOOL && Array.isArray(structured.series) && s.chart) {
+    const chart = chartResult(s.chart, args, { structured }, true);
+    return chart === s.chart ? s : { ...s, chart };
   }
   return s;
 }
@@ -296,6 +305,8 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
       return { ...s, metricsView: metricsCursor(s, s.metrics, a.to === 'top' ? 0 : Number.MAX_SAFE_INTEGER) };
     case 'metrics_sort':
       return { ...s, metricsView: { sort: nextMetricSort(s.metricsView.sort), cursor: 0 } };
+    case 'chart_open':
+      return { ...s, tab: 'chart', chart: { service: a.service, signals: a.signals, results: {}, errors: {} } };
     case 'trace_pending_filter':
       return { ...s, trace: { ...s.trace, pendingFilter: a.text } };
     case 'summary_search': {
@@ -336,6 +347,6 @@ export function reducer(s: ConsoleState, a: ConsoleAction): ConsoleState {
     case 'queued':
       return { ...s, queued: a.items };
     case 'clear_session':
-      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView([], { sort: s.trace.sort }), metrics: null, metricsView: { ...s.metricsView, cursor: 0 }, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, scroll: { chat: 0, tool: 0, detail: 0, help: 0 } };
+      return { ...s, chat: [], toolCalls: [], toolCursor: 0, expandedTool: null, live: '', trace: traceView([], { sort: s.trace.sort }), metrics: null, metricsView: { ...s.metricsView, cursor: 0 }, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, chart: null, scroll: { chat: 0, tool: 0, detail: 0, help: 0 } };
   }
 }

@@ -4,12 +4,13 @@ import type { listedTraceJson, treeJson } from '../../src/colony/tools/traces.js
 import type { ServiceChange } from '../../src/colony/unified/summary.js';
 import type { TraceOrder } from '../../src/colony/unified/trace-digest.js';
 import type { MetricSort } from '../panes/metric-rows.js';
+import type { ChartViewState } from '../chart/chart-lines.js';
 
 /** Everything the console shows, in one read-only value that components get from context. */
 export type Pane = 'chat' | 'tools' | 'detail';
-export type Tab = 'traces' | 'columns' | 'metrics' | 'summary';
+export type Tab = 'traces' | 'columns' | 'metrics' | 'summary' | 'chart';
 export const PANES: readonly Pane[] = ['chat', 'tools', 'detail'];
-export const TABS: readonly Tab[] = ['traces', 'columns', 'metrics', 'summary'];
+export const TABS: readonly Tab[] = ['traces', 'columns', 'metrics', 'summary', 'chart'];
 
 export interface ChatEntry {
   role: 'user' | 'assistant' | 'notice' | 'error';
@@ -139,6 +140,8 @@ export interface ConsoleState {
   /** The Metrics tab's cursor (into the sorted rows) and order (s cycles). */
   metricsView: { cursor: number; sort: MetricSort };
   summary: SummaryViewState;
+  /** The Chart tab: a service's signals over time (coral_query_timeseries), null before any. */
+  chart: ChartViewState | null;
   /** `:` lines run, oldest first, and where Up/Down are in them (null: the line being typed). */
   commandHistory: string[];
   commandHistoryAt: number | null;
@@ -186,6 +189,8 @@ export type ConsoleAction =
   | { type: 'metrics_move'; delta: number }
   | { type: 'metrics_jump'; to: 'top' | 'bottom' }
   | { type: 'metrics_sort' }
+  /** `:chart`: these signals of the service are being asked; their results fill the Chart tab, in this order. */
+  | { type: 'chart_open'; service: string; signals: string[] }
   /** The next trace list to arrive opens filtered with this text. */
   | { type: 'trace_pending_filter'; text: string }
   | { type: 'command_history'; delta: 1 | -1 }

@@ -1,6 +1,8 @@
 import type { ServiceChange } from '../../src/colony/unified/summary.js';
 import type { TraceOrder } from '../../src/colony/unified/trace-digest.js';
 import { listedTraces } from '../trace/list-view.js';
+import { chartKey } from '../../src/console/commands.js';
+import type { ChartViewState, TimeseriesJson } from '../chart/chart-lines.js';
 import type { SummaryJson, SummaryViewState, ToolCallEntry, TraceJson, TraceViewState } from './types.js';
 
 /**
@@ -74,4 +76,28 @@ export function summaryView(prev: SummaryViewState, data: SummaryJson, timeRange
   const was = summaryServices(prev.data)[prev.cursor]?.service;
   const at = list.findIndex((c) => c.service === was);
   return { ...prev, data, error: null, cursor: at >= 0 ? at : clamp(prev.cursor, 0, Math.max(0, list.length - 1)) };
+}
+
+/**
+ * A time series result (or its failure) in the Chart tab: a signal the shown chart asked for fills
+ * its place; any other (a call the model made) opens a chart of its own. `refresh`: only the chart
+ * that asked takes it (a live refresh never opens a chart).
+ */
+export function chartResult(chart: ChartViewState | null, args: Record<string, unknown>, r: { structured?: Record<string, unknown>; error?: string }, refresh = false): ChartViewState | null {
+  const key = chartKey(args);
+  const service = typeof args.service === 'string' ? args.service : 'every service';
+  const mine = chart !== null && chart.service === service && chart.signals.includes(key);
+  if (!mine && refresh) return chart;
+  const base: ChartViewState = mine ? chart : { service, signals: [key], results: {}, errors: {} };
+  const results = { ...base.results };
+  const errors = { ...base.errors };
+  if (r.structured) {
+    results[key] = r.structured as unknown as TimeseriesJson;
+    delete errors[key];
+  } else {
+    // A failed refresh keeps what is shown; a failed first answer says why.
+    if (refresh && results[key]) return base;
+    errors[key] = r.error ?? 'failed';
+  }
+  return { ...base, results, errors };
 }

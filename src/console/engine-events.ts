@@ -12,6 +12,8 @@ export type EngineEvent =
   | { type: 'refresh'; tool: string; args: Record<string, unknown>; structured: Record<string, unknown> }
   | { type: 'status'; patch: { colony?: string; source?: string; model?: string; loading?: number | null; message?: string | null; live?: 'on' | 'paused' | null } }
   | { type: 'notice'; text: string; error?: boolean }
+  /** `:chart`: a chart of these signals of the service opens; its calls' results fill it. */
+  | { type: 'chart'; service: string; signals: string[] }
   /** What waits to run, in order, as the chat shows it (never logged: the turns themselves are). */
   | { type: 'queue'; items: string[] }
   | { type: 'clear' }

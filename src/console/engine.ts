@@ -435,7 +435,15 @@ export class ConsoleEngine {
     // A tool or a load needs the colony: while it opens, the line waits its turn.
     if (!this.session) return void this.enqueue('command', line);
     if (cmd.kind === 'load') return void this.load(cmd.scenario);
+    if (cmd.kind === 'chart') return this.chart(cmd.service, cmd.calls);
     void this.callTool(cmd.tool, cmd.args);
+  }
+
+  /** `:chart`: the chart opens at once, then one coral_query_timeseries call per signal fills it; the live refresh follows these signals only. */
+  private chart(service: string, calls: { key: string; args: Record<string, unknown> }[]): void {
+    this.poller?.forget('chart:');
+    this.emit({ type: 'chart', service, signals: calls.map((c) => c.key) });
+    for (const c of calls) void this.callTool('coral_query_timeseries', c.args);
   }
 
   /**

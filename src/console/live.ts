@@ -1,11 +1,12 @@
 import type { ToolResult } from '../agent/events.js';
+import { chartKey } from './commands.js';
 
 /**
- * Live views of a running colony: the summary, trace list and metrics the user last asked for are
+ * Live views of a running colony: the summary, trace list, metrics and charted signals the user last asked for are
  * asked again every few seconds, and a result goes to the UI only when it differs from the last one.
  * The UI updates those views in place (it never switches tabs for a refresh).
  */
-export type LiveView = 'summary' | 'traces' | 'metrics';
+export type LiveView = 'summary' | 'traces' | 'metrics' | `chart:${string}`;
 
 export const DEFAULT_LIVE_INTERVAL_MS = 5000;
 /**
@@ -26,7 +27,8 @@ const VIEWS: Record<string, LiveView> = {
   coral_query_ebpf_sql_metrics: 'metrics',
 };
 
-export const liveViewOf = (tool: string): LiveView | null => VIEWS[tool] ?? null;
+/** The view a result fills; each charted signal is a view of its own (a chart shows several). */
+export const liveViewOf = (tool: string, args: Record<string, unknown> = {}): LiveView | null => (tool === 'coral_query_timeseries' ? `chart:${chartKey(args)}` : (VIEWS[tool] ?? null));
 
 /** The window's bounds move with the clock; the data is what counts as a change. */
 const MOVING = new Set(['from', 'to', 'previousFrom']);
@@ -60,9 +62,14 @@ export class LivePoller {
 
   /** A result the user was shown: its view now follows that query. A trace id lookup is not a list to follow. */
   note(tool: string, args: Record<string, unknown>, structured: Record<string, unknown> | undefined): void {
-    const view = liveViewOf(tool);
+    const view = liveViewOf(tool, args);
     if (!view || !structured || args.trace_id !== undefined) return;
     this.views.set(view, { tool, args, key: resultKey(structured) });
+  }
+
+  /** Stops following the views whose name starts with `prefix` (a new chart replaces the old one's signals). */
+  forget(prefix: string): void {
+    for (const view of [...this.views.keys()]) if (view.startsWith(prefix)) this.views.delete(view);
   }
 
   start(): void {

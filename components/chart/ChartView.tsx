@@ -1,0 +1,34 @@
+import { Box, Text } from 'ink';
+import { useMemo } from 'react';
+import { useConsoleState } from '../state/context.js';
+import { cut, width as cellsOf } from '../text/width.js';
+import type { Span } from '../text/markdown-inline.js';
+import { chartLines } from './chart-lines.js';
+
+/** Spans cut to `cells` in all (a line never wraps). */
+function spansIn(spans: Span[], cells: number): Span[] {
+  const out: Span[] = [];
+  let left = cells;
+  for (const s of spans) {
+    if (left <= 0) break;
+    const w = cellsOf(s.text);
+    out.push(w <= left ? s : { ...s, text: cut(s.text, left) });
+    left -= w;
+  }
+  return out;
+}
+
+/** The Chart tab: a pure function of the chart's state and the pane's size (chart-lines.ts), drawn line by line. */
+export function ChartView({ width, height }: { width: number; height: number }) {
+  const s = useConsoleState();
+  const lines = useMemo(() => chartLines(s.chart, width, height), [s.chart, width, height]);
+  return (
+    <Box flexDirection="column">
+      {lines.map((l, i) => (
+        <Text key={i} color={l.color} bold={l.bold}>
+          {l.spans && l.text.trim() ? spansIn(l.spans, width).map((p, k) => <Text key={k} bold={p.bold} color={p.color}>{p.text}</Text>) : cut(l.text, width) || ' '}
+        </Text>
+      ))}
+    </Box>
+  );
+}
