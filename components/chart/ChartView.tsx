@@ -21,7 +21,8 @@ function spansIn(spans: Span[], cells: number): Span[] {
 /** The Chart tab: a pure function of the chart's state and the pane's size (chart-lines.ts), drawn line by line. */
 export function ChartView({ width, height }: { width: number; height: number }) {
   const s = useConsoleState();
-  const lines = useMemo(() => chartLines(s.chart, width, height), [s.chart, width, height]);
+  const zoom = !s.zoomed;
+  const lines = useMemo(() => chartLines(s.chart, width, height, { zoom }), [s.chart, width, height, zoom]);
   return (
     <Box flexDirection="column">
       {lines.map((l, i) => (

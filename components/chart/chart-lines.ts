@@ -296,8 +296,8 @@ function headerOf(v: ChartViewState, ready: TimeseriesJson[], cells: number): St
   return { text: cut(text, cells), bold: true };
 }
 
-/** The Chart tab for `v` in `cells` x `height` (pure). */
-export function chartLines(v: ChartViewState | null, cells: number, height: number): StyledLine[] {
+/** The Chart tab for `v` in `cells` x `height` (pure); `zoom`: the view could have the whole width (z), said when it had to squeeze. */
+export function chartLines(v: ChartViewState | null, cells: number, height: number, opts: { zoom?: boolean } = {}): StyledLine[] {
   if (!v) return [{ text: cut('No chart yet: run :chart <service> [errors p95 ...]', cells), color: 'gray' }];
   const ready: [string, TimeseriesJson][] = [];
   const notes: StyledLine[] = [];
@@ -322,7 +322,8 @@ export function chartLines(v: ChartViewState | null, cells: number, height: numb
   if (layout.mode === 'spark') {
     const series = ready.reduce((n, [, r]) => n + r.series.filter((x) => x.samples > 0).length, 0);
     const tall = 1 + 2 * series + 1 + notes.length <= height;
-    return [header, ...sparkLines(ready, cells, axis, tall), ...notes].slice(0, height);
+    const zoom: StyledLine[] = opts.zoom ? [{ text: cut('z: zoom for the line chart', cells), color: 'gray' }] : [];
+    return [header, ...sparkLines(ready, cells, axis, tall), ...notes, ...zoom].slice(0, height);
   }
   const ticks = timeTicks(axis.fromMs, axis.toMs, layout.plotCols);
   const o = { cells, axisCols, plotCols: layout.plotCols, plotRows: layout.plotRows, axis, ticks: ticks.map((t) => t.col) };

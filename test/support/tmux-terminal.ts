@@ -34,12 +34,12 @@ export class TmuxTerminal {
     return execFileSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8' });
   }
 
-  /** Starts the binary in a shell, so the test can also see the terminal it leaves behind. */
-  start(args = ''): void {
+  /** Starts the binary in a shell, so the test can also see the terminal it leaves behind; `env`: more VAR=value words for it (NO_COLOR=1). */
+  start(args = '', env = ''): void {
     this.tmux('new-session', '-d', '-s', 't', '-x', String(this.cols), '-y', String(this.rows), 'bash --norc --noprofile');
     // Ink prints only the last frame when CI=true: the app runs without it (T7). No job control
     // (set +m): a console stopped by resizeAndBackUnseen is not taken for a job stopped at the prompt.
-    this.tmux('send-keys', '-t', 't', `set +m; env -u CI CORAL_HOME=${this.home} HONEYCOMB_API_KEY= CORAL_SCREEN_LOG=${this.log} PS1='$ ' ${process.execPath} dist/coral.js ${args}; echo CORAL-EXITED-$?`, 'Enter');
+    this.tmux('send-keys', '-t', 't', `set +m; env -u CI CORAL_HOME=${this.home} HONEYCOMB_API_KEY= CORAL_SCREEN_LOG=${this.log} PS1='$ ' ${env ? `${env} ` : ''}${process.execPath} dist/coral.js ${args}; echo CORAL-EXITED-$?`, 'Enter');
   }
 
   /** Keys by tmux name (Enter, Escape, C-l, PageDown, BTab) or literal text with `literal`. */

@@ -101,6 +101,8 @@ describe('chart layout', () => {
     expect(lines[3]).toMatch(/^P95 latency ms/);
     expect(lines[5]).toMatch(/^13:02 .*onset 13:42/);
     for (const l of lines) expect(width(l)).toBeLessThanOrEqual(28);
+    expect(lines).not.toContain('z: zoom for the line chart');
+    expect(chartLines(view({ errors, p95 }), 28, 16, { zoom: true }).map((l) => l.text)).toContain('z: zoom for the line chart');
   });
 
   it('resamples to the cells: the largest point in each, a cell with no point blank', () => {
