@@ -171,11 +171,18 @@ function titleRow(key: string, r: TimeseriesJson, cells: number, axisCols: numbe
         return [[{ text: ` · latest ${valueText(last, unit)}`, color: AXIS_COLOR }], [{ text: ` · max ${valueText(max, unit)}`, color: AXIS_COLOR }]];
       })()
       : [];
-  for (const parts of extras) {
+  let drawn = 0;
+  for (const [k, parts] of extras.entries()) {
     const len = parts.reduce((n, p) => n + p.text.length, 0);
-    if (at + len + keep > cells) break;
+    // A legend entry that is not the last leaves room for the count of those after it.
+    const tail = shown.length > 1 && k < extras.length - 1 ? 3 + String(extras.length - k - 1).length : 0;
+    if (at + len + keep + tail > cells) break;
     for (const p of parts) put(p.text, p.color);
+    drawn++;
   }
+  // Series the legend had no room for are counted (z gives it the width).
+  const left = shown.length > 1 ? shown.length - drawn : 0;
+  if (left > 0 && at + 3 + String(left).length + keep <= cells) put(`  +${left}`, AXIS_COLOR);
   if (onsetLabel) {
     // Before the window, and no room to say it in full: "(before)".
     const label = onset === null && at + 3 + onsetLabel.length > cells ? `onset ${hhmm((r.onset as { time: string }).time)} (before)` : onsetLabel;
@@ -245,15 +252,20 @@ export function resample(points: readonly (number | null)[], times: readonly str
 /**
  * Labelled sparklines: per series its label (unit, latest) over a sparkline of the whole width when
  * `tall`, else label, sparkline and latest on one line; then a line with the window's ends and the onset.
+ * At most `room` lines for the series: what does not fit is counted on the last of them.
  */
-function sparkLines(ready: [string, TimeseriesJson][], cells: number, axis: { fromMs: number; toMs: number }, tall: boolean): StyledLine[] {
-  const rows = ready.flatMap(([key, r]) => {
+function sparkLines(ready: [string, TimeseriesJson][], cells: number, axis: { fromMs: number; toMs: number }, tall: boolean, room: number): StyledLine[] {
+  const all = ready.flatMap(([key, r]) => {
     const shown = r.series.filter((s) => s.samples > 0);
-    return shown.map((s, i) => ({ key, r, s, i, label: shown.length > 1 ? `${signalTitle(key)} ${s.label}` : signalTitle(key) }));
+    // A series by its own name when the chart is of one signal (the header and the pane say which).
+    const name = (label: string) => (shown.length <= 1 ? signalTitle(key) : ready.length === 1 ? label : `${signalTitle(key)} ${label}`);
+    return shown.map((s, i) => ({ key, r, s, i, label: name(s.label) }));
   });
+  const fits = tall ? Math.floor(room / 2) : room;
+  const rows = all.length > fits ? all.slice(0, Math.max(0, fits - (tall ? 0 : 1))) : all;
   const values = rows.map((x) => valueText(displayPoints(x.r, [x.s.last])[0], displayUnit(x.r)));
-  const labelCols = tall ? 0 : Math.min(12, Math.max(...rows.map((x) => x.label.length)));
-  const valueCols = tall ? 0 : Math.max(...values.map((v) => v.length));
+  const labelCols = tall ? 0 : Math.min(12, Math.max(0, ...rows.map((x) => x.label.length)));
+  const valueCols = tall ? 0 : Math.max(0, ...values.map((v) => v.length));
   const spark = tall ? cells : Math.max(1, cells - labelCols - valueCols - 2);
   const out = rows.flatMap((x, n) => {
     const pts = resample(displayPoints(x.r, x.s.points), x.r.times, axis, spark);
@@ -267,6 +279,7 @@ function sparkLines(ready: [string, TimeseriesJson][], cells: number, axis: { fr
     }
     return [line([{ text: `${cut(x.label, labelCols).padEnd(labelCols)} `, bold: true }, bar, { text: ` ${values[n].padStart(valueCols)}`, color: AXIS_COLOR }])];
   });
+  if (rows.length < all.length) out.push({ text: cut(`+${all.length - rows.length} more series not shown (z zooms)`, cells), color: AXIS_COLOR });
   const row = new Row(cells);
   const base = tall ? 0 : labelCols + 1;
   const ends = [{ at: base, text: timeLabel(axis.fromMs, 60_000) }, { at: base + spark - 5, text: timeLabel(axis.toMs, 60_000) }];
@@ -290,7 +303,7 @@ function sparkLines(ready: [string, TimeseriesJson][], cells: number, axis: { fr
 /** The view's first line: service, window, steps. */
 function headerOf(v: ChartViewState, ready: TimeseriesJson[], cells: number): StyledLine {
   const r = ready[0];
-  const win = r?.window ? (r.window.absolute ? r.window.label : r.window.label.replace(/^last /, 'last ')) : '';
+  const win = r?.window?.label ?? '';
   const steps = r ? `step ${r.step.text}` : '';
   const text = [v.service, win, steps, r ? 'UTC' : ''].filter(Boolean).join(' · ');
   return { text: cut(text, cells), bold: true };
@@ -321,9 +334,11 @@ export function chartLines(v: ChartViewState | null, cells: number, height: numb
   const layout = chartLayout(ready.length, cells, height, axisCols, notes.length);
   if (layout.mode === 'spark') {
     const series = ready.reduce((n, [, r]) => n + r.series.filter((x) => x.samples > 0).length, 0);
-    const tall = 1 + 2 * series + 1 + notes.length <= height;
     const zoom: StyledLine[] = opts.zoom ? [{ text: cut('z: zoom for the line chart', cells), color: 'gray' }] : [];
-    return [header, ...sparkLines(ready, cells, axis, tall), ...notes, ...zoom].slice(0, height);
+    // What the series may take: the header, the time line, the notes and the zoom hint keep theirs.
+    const room = height - 2 - notes.length - zoom.length;
+    const tall = 2 * series <= room;
+    return [header, ...sparkLines(ready, cells, axis, tall, Math.max(1, room)), ...notes, ...zoom].slice(0, height);
   }
   const ticks = timeTicks(axis.fromMs, axis.toMs, layout.plotCols);
   const o = { cells, axisCols, plotCols: layout.plotCols, plotRows: layout.plotRows, axis, ticks: ticks.map((t) => t.col) };

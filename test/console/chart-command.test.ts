@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CommandError, complete, parseCommand } from '../../src/console/commands.js';
 import { LivePoller, liveViewOf } from '../../src/console/live.js';
 import { initialState, reducer } from '../../components/state/reducer.js';
-import type { ConsoleAction } from '../../components/state/types.js';
+import type { ConsoleAction, ConsoleState } from '../../components/state/types.js';
+import { type ConsoleActions, resolveKey } from '../../components/keys/registry.js';
 
 const TS = 'coral_query_timeseries';
 const started = (id: string, args: Record<string, unknown>): ConsoleAction => ({ type: 'agent', event: { type: 'tool_call_started', id, server: 'colony', tool: TS, args } });
@@ -74,5 +75,20 @@ describe(':chart', () => {
     asked.length = 0;
     await poller.tick();
     expect(asked).toEqual([`${TS} requests`]);
+  });
+
+  it('c on a Summary or Metrics service charts it (errors and p95), 5 shows the Chart tab', () => {
+    const ran: string[] = [];
+    const actions = { runCommand: (l: string) => ran.push(l) } as unknown as ConsoleActions;
+    const base = initialState({ cols: 120, rows: 40, colony: 'c', source: 's', model: 'm' });
+    const summary = { from: '', to: '', previousFrom: '', standOut: [{ service: 'payment' }], services: [], events: [], lookFirst: '' };
+    const inSummary = { ...base, focus: 'detail', tab: 'summary', summary: { ...base.summary, data: summary } } as unknown as ConsoleState;
+    const inMetrics = { ...base, focus: 'detail', tab: 'metrics', metrics: { args: { service: 'cart' } } } as ConsoleState;
+    for (const s of [inSummary, inMetrics]) resolveKey(s, 'c')?.run({ state: s, dispatch: () => undefined, actions, page: 10 }, 'c');
+    expect(ran).toEqual([':chart payment', ':chart cart']);
+    const seen: ConsoleAction[] = [];
+    const inTools: ConsoleState = { ...base, focus: 'tools' };
+    resolveKey(inTools, '5')?.run({ state: inTools, dispatch: (a) => seen.push(a), actions, page: 10 }, '5');
+    expect(seen).toEqual([{ type: 'tab', tab: 'chart' }]);
   });
 });

@@ -92,6 +92,8 @@ describe('chart layout', () => {
     const title = chartLines(view({ p95: grouped }), 60, 20).map((l) => l.text)[1];
     expect(title).toContain(`${legendMark(0)} pod-0`);
     expect(title).toContain(`${legendMark(1)} pod-1`);
+    const crowded = chartLines(view({ p95: result('p95', 'ms', 'duration', (i) => 100 + i, { series: 9 }) }), 60, 20).map((l) => l.text)[1];
+    expect(crowded).toMatch(/pod-1  \+7 /);
   });
 
   it('degrades to labelled sparklines at 60x20 (a 28-cell pane): label, unit, latest, the bars, then the window\'s ends and the onset', () => {
@@ -103,6 +105,15 @@ describe('chart layout', () => {
     for (const l of lines) expect(width(l)).toBeLessThanOrEqual(28);
     expect(lines).not.toContain('z: zoom for the line chart');
     expect(chartLines(view({ errors, p95 }), 28, 16, { zoom: true }).map((l) => l.text)).toContain('z: zoom for the line chart');
+  });
+
+  it('counts the series a small pane cannot show, and never draws more lines than the pane has', () => {
+    const many = result('p95', 'ms', 'duration', (i) => 100 + (i % 10), { series: 20 });
+    const lines = chartLines(view({ p95: many }), 28, 16, { zoom: true }).map((l) => l.text);
+    expect(lines).toHaveLength(16);
+    expect(lines.join('\n')).toMatch(/^\+8 more series not shown/m);
+    expect(lines[1]).toMatch(/^pod-0 /);
+    expect(lines[lines.length - 1]).toBe('z: zoom for the line chart');
   });
 
   it('resamples to the cells: the largest point in each, a cell with no point blank', () => {
