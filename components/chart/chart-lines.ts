@@ -52,8 +52,8 @@ const WORDS: Record<string, string> = { requests: 'requests', errors: 'errors', 
 /** The signal as a chart's title names it. */
 export const signalTitle = (key: string): string => WORDS[key] ?? key.replace(/^metric:/, '');
 
-/** The unit a chart's axis shows: a ratio in percent, "1" (a plain number) as nothing. */
-export const displayUnit = (r: TimeseriesJson): string => (r.shape === 'ratio' ? '%' : r.unit === '1' ? '' : r.unit);
+/** The unit a chart's axis shows: a ratio in percent, "1" (a plain number) as nothing, bytes (UCUM By) as B. */
+export const displayUnit = (r: TimeseriesJson): string => (r.shape === 'ratio' ? '%' : r.unit === '1' ? '' : r.unit.replace(/^By\b/, 'B'));
 /** The points as drawn: a ratio in percent. */
 const displayPoints = (r: TimeseriesJson, points: readonly (number | null)[]) => (r.shape === 'ratio' ? points.map((v) => (v === null ? null : v * 100)) : [...points]);
 const fromZero = (shape: string) => shape === 'count' || shape === 'ratio' || shape === 'rate' || shape === 'heatmap';
@@ -63,7 +63,7 @@ export function valueText(v: number | null, unit: string): string {
   if (v === null) return '-';
   const n = axisNumber(v);
   if (unit === '%') return `${n}%`;
-  if (unit === 'ms' || unit === 's' || unit === 'By' || unit === '') return `${n}${unit}`;
+  if (unit === 'ms' || unit === 's' || unit === 'B' || unit === 'B/s' || unit === '') return `${n}${unit}`;
   return n;
 }
 

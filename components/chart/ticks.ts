@@ -60,35 +60,45 @@ export function timeTicks(fromMs: number, toMs: number, cols: number, gap = 3): 
   return ticks;
 }
 
-/** The nice number at or above `v` (1, 2, 2.5, 5 times a power of ten). */
+/** `v` without the float noise of a multiplication (0.030000000000000002 is 0.03). */
+const tidy = (v: number) => Number(v.toPrecision(12));
+
+/** The nice number at or above `v` (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten): a chart's top from zero. */
 export function niceCeil(v: number): number {
-  if (!(v > 0)) return v === 0 ? 1 : -niceFloor(-v);
+  if (!(v > 0)) return v === 0 ? 1 : -niceStep(-v);
   const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v * (1 - 1e-12)) return m * p;
+  for (const m of [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10]) if (m * p >= v * (1 - 1e-12)) return tidy(m * p);
   return 10 * p;
 }
 
-/** The nice number at or below `v` (for a range that does not start at zero). */
-export function niceFloor(v: number): number {
-  if (v <= 0) return v === 0 ? 0 : -niceCeil(-v);
+/** The tick step at or above `v` (1, 2, 2.5 or 5 times a power of ten). */
+export function niceStep(v: number): number {
+  if (!(v > 0)) return 1;
   const p = 10 ** Math.floor(Math.log10(v));
-  for (const m of [10, 5, 2.5, 2, 1]) if (m * p <= v * (1 + 1e-12)) return m * p;
-  return p;
+  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= v * (1 - 1e-12)) return tidy(m * p);
+  return 10 * p;
 }
 
 /**
- * The value range of a chart: counts, ratios and rates from zero; others from a nice number under
- * their lowest point. The top is a nice number over the highest; a flat or empty series still gets
- * a range (a flat line is drawn at the bottom of it when it is the lowest value).
+ * The value range of a chart: counts, ratios and rates from zero up to a nice number over the
+ * highest point; others around their points, on multiples of a nice step of about a quarter of their
+ * spread (a gauge between 114M and 126M is drawn from 110M to 130M, not from 100M to 200M). A flat
+ * or empty series still gets a range.
  */
 export function valueRange(values: readonly (number | null)[], fromZero: boolean): { lo: number; hi: number } {
   const seen = values.filter((v): v is number => v !== null && Number.isFinite(v));
   if (seen.length === 0) return { lo: 0, hi: 1 };
   const min = Math.min(...seen);
   const max = Math.max(...seen);
-  const lo = fromZero ? Math.min(0, niceFloor(min)) : niceFloor(min);
-  const hi = max > lo ? niceCeil(max) : lo + (lo === 0 ? 1 : niceCeil(Math.abs(lo) / 10));
-  return { lo, hi: Math.max(hi, lo + Number.EPSILON) };
+  if (fromZero && min >= 0) return { lo: 0, hi: max > 0 ? niceCeil(max) : 1 };
+  if (max === min) {
+    const step = niceStep(Math.abs(min) / 10 || 1);
+    return { lo: tidy(Math.floor(min / step) * step), hi: tidy(Math.floor(min / step) * step + step) };
+  }
+  const step = niceStep((max - min) / 4);
+  const lo = tidy(Math.floor(min / step) * step);
+  const hi = tidy(Math.ceil(max / step) * step);
+  return { lo: fromZero ? Math.min(0, lo) : lo, hi: hi > lo ? hi : lo + step };
 }
 
 /** A value on an axis, compact: 3 significant digits, k and M for thousands and millions. */

@@ -47,7 +47,7 @@ describe('chart layout', () => {
     expect(text).toContain('errors {error}');
     expect(text).toContain('P95 latency ms');
     expect(text).toMatch(/onset 13:42/);
-    expect(text).toMatch(/ 50┤/);
+    expect(text).toMatch(/ 40┤/);
     expect(lines[lines.length - 1]).toMatch(/13:15 +13:30 +13:45/);
     expect(lines.length).toBeLessThanOrEqual(20);
     for (const l of lines) expect(width(l)).toBeLessThanOrEqual(45);

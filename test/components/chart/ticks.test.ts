@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisNumber, niceCeil, niceFloor, timeTicks, valueRange } from '../../../components/chart/ticks.js';
+import { axisNumber, niceCeil, niceStep, timeTicks, valueRange } from '../../../components/chart/ticks.js';
 
 const at = (hhmm: string) => Date.parse(`2026-12-07T${hhmm}Z`);
 
@@ -37,15 +37,20 @@ describe('time ticks', () => {
 
 describe('value range', () => {
   it('rounds to nice numbers', () => {
-    expect([niceCeil(34), niceCeil(17.8), niceCeil(0.3), niceCeil(100), niceFloor(120), niceFloor(2.3)]).toEqual([50, 20, 0.5, 100, 100, 2]);
+    expect([niceCeil(34), niceCeil(17.8), niceCeil(0.3), niceCeil(100), niceCeil(126e6)]).toEqual([40, 20, 0.3, 100, 150e6]);
+    expect([niceStep(173), niceStep(2.97e6), niceStep(0.0018), niceStep(1)]).toEqual([200, 5e6, 0.002, 1]);
   });
 
-  it('starts counts at zero and latency at a nice number under its lowest point; gaps do not count', () => {
-    expect(valueRange([0, 3, null, 34], true)).toEqual({ lo: 0, hi: 50 });
-    expect(valueRange([120, null, 812], false)).toEqual({ lo: 100, hi: 1000 });
+  it('starts counts at zero; others sit around their points on a nice step; gaps do not count', () => {
+    expect(valueRange([0, 3, null, 34], true)).toEqual({ lo: 0, hi: 40 });
+    expect(valueRange([120, null, 812], false)).toEqual({ lo: 0, hi: 1000 });
+    expect(valueRange([114.6e6, 126.5e6], false)).toEqual({ lo: 110e6, hi: 130e6 });
+    expect(valueRange([0.0305, 0.0377], false)).toEqual({ lo: 0.03, hi: 0.038 });
     expect(valueRange([null, null], true)).toEqual({ lo: 0, hi: 1 });
     const flat = valueRange([5, 5], false);
     expect(flat.hi).toBeGreaterThan(flat.lo);
+    expect(flat.lo).toBeLessThanOrEqual(5);
+    expect(valueRange([0, 0], true)).toEqual({ lo: 0, hi: 1 });
   });
 
   it('writes axis numbers compactly', () => {
