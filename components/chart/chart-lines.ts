@@ -48,7 +48,7 @@ export const MIN_PLOT_COLS = 30;
 export const MIN_PLOT_ROWS = 3;
 const MAX_PLOT_ROWS = 12;
 
-const WORDS: Record<string, string> = { requests: 'requests', errors: 'errors', error_rate: 'error rate', p50: 'P50 latency', p95: 'P95 latency', p99: 'P99 latency' };
+const WORDS: Record<string, string> = { requests: 'requests', errors: 'errors', error_rate: 'error rate', p50: 'P50 latency', p95: 'P95 latency', p99: 'P99 latency', logs: 'log records' };
 /** The signal as a chart's title names it. */
 export const signalTitle = (key: string): string => WORDS[key] ?? key.replace(/^metric:/, '');
 

@@ -6,7 +6,7 @@ import { listQuery, withPage } from '../trace/paging.js';
 import { metricRows, nextMetricSort } from '../panes/metric-rows.js';
 import { deepestErrorStart, findSpan, flagged, reveal, spanMatches } from '../trace/search.js';
 import { type ConsoleAction, type ConsoleState, PANES, type Pane, type SummaryJson, type ToolCallEntry, type TraceJson, type TraceNodeJson } from './types.js';
-import { chartResult, clamp, cursorTrace, refreshTraces, summaryServices, summaryView, traceView } from './views.js';
+import { chartResult, chartable, clamp, cursorTrace, refreshTraces, summaryServices, summaryView, traceView } from './views.js';
 
 /** The console's state transitions (pure): agent events in, key actions in, new state out. */
 export function initialState(o: { cols: number; rows: number; colony: string; source: string; model: string }): ConsoleState {
@@ -79,7 +79,7 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
     if (TRACE_TOOLS.has(tool)) return { ...withStatus, tab: show('traces'), trace: traceView([], { notice: { text: `${short(tool)} failed: ${firstLine(text)}`, error: true }, sort: s.trace.sort }) };
     if (METRIC_TOOLS.has(tool)) return { ...withStatus, tab: show('metrics'), metrics: { error: `${short(tool)} failed: ${firstLine(text)}` } };
     if (tool === SUMMARY_TOOL) return { ...withStatus, tab: show('summary'), summary: { ...s.summary, error: `${short(tool)} failed: ${firstLine(text)}` } };
-    if (tool === TIMESERIES_TOOL) return { ...withStatus, tab: show('chart'), chart: chartResult(s.chart, args, { error: firstLine(text) }) };
+    if (tool === TIMESERIES_TOOL && chartable(args)) return { ...withStatus, tab: show('chart'), chart: chartResult(s.chart, args, { error: firstLine(text) }) };
     return withStatus;
   }
   if (!structured) return s;
@@ -103,7 +103,7 @@ function absorbResult(s: ConsoleState, tool: string, call: ToolCallEntry | undef
     const range = typeof args.time_range === 'string' ? args.time_range : '30m';
     return { ...s, tab: show('summary'), summary: { ...summaryView(s.summary, structured as unknown as SummaryJson, range, false), newest } };
   }
-  if (tool === TIMESERIES_TOOL && Array.isArray(structured.series)) return { ...s, tab: show('chart'), chart: chartResult(s.chart, args, { structured }) };
+  if (tool === TIMESERIES_TOOL && chartable(args) && Array.isArray(structured.series)) return { ...s, tab: show('chart'), chart: chartResult(s.chart, args, { structured }) };
   if (tool === 'honeycomb_search_columns') return { ...s, tab: 'columns', columns: { ...s.columns, search: structured, view: 'search', cursor: 0 } };
   if (tool === 'honeycomb_get_environment_summary') return { ...s, tab: 'columns', columns: { ...s.columns, env: structured, view: 'env', cursor: 0 } };
   return s;

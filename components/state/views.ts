@@ -78,6 +78,9 @@ export function summaryView(prev: SummaryViewState, data: SummaryJson, timeRange
   return { ...prev, data, error: null, cursor: at >= 0 ? at : clamp(prev.cursor, 0, Math.max(0, list.length - 1)) };
 }
 
+/** A time series the Chart tab draws as lines: not a latency heatmap (its bands are not a line; the tool call shows it). */
+export const chartable = (args: Record<string, unknown>): boolean => args.signal !== 'latency_heatmap';
+
 /**
  * A time series result (or its failure) in the Chart tab: a signal the shown chart asked for fills
  * its place; any other (a call the model made) opens a chart of its own. `refresh`: only the chart

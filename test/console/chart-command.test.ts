@@ -57,6 +57,11 @@ describe(':chart', () => {
     s = reducer(s, started('c', { service: 'cart', signal: 'requests' }));
     s = reducer(s, finished('c', true, result('requests', 5)));
     expect([s.tab, s.chart?.service, s.chart?.signals]).toEqual(['chart', 'cart', ['requests']]);
+    // A latency heatmap is not a line: it stays in the tool calls, the chart as it was.
+    const before = s;
+    s = reducer(s, started('d', { service: 'cart', signal: 'latency_heatmap' }));
+    s = reducer(s, finished('d', true, result('latency_heatmap', 5)));
+    expect([s.chart, s.tab]).toEqual([before.chart, 'chart']);
     expect(reducer(s, { type: 'clear_session' }).chart).toBeNull();
   });
 
