@@ -28,7 +28,7 @@ describe('the initial state', () => {
       chat: [], live: '', busy: false, queued: [], history: [], toolCalls: [], toolCursor: 0, expandedTool: null, turnCalls: [],
       trace: { traces: [], open: null, listCursor: 0, cursor: 0, folded: {}, detail: false, notice: null, sort: 'errors', filter: '', filtering: false, search: '', searching: false },
       columns: { search: null, env: null, view: 'search', cursor: 0, filter: '', filtering: false },
-      metrics: null, metricsView: { cursor: 0, sort: 'p95' }, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, commandHistory: [], commandHistoryAt: null,
+      metrics: null, metricsView: { cursor: 0, sort: 'p95' }, summary: { data: null, timeRange: '30m', error: null, cursor: 0 }, chart: null, commandHistory: [], commandHistoryAt: null,
       status: { colony: 'col', source: 'src', model: 'mod', tokensIn: 0, tokensOut: 0, loading: null, message: null, live: null },
     });
   });
