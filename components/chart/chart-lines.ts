@@ -1,7 +1,7 @@
 import { sparkline } from '../../src/core/sparkline.js';
 import type { Span } from '../text/markdown-inline.js';
 import type { StyledLine } from '../text/markdown-lines.js';
-import { cut, padStart, width as cellsOf } from '../text/width.js';
+import { cut, padStart, width as cellsOf, wrap } from '../text/width.js';
 import { TAG_COLORS } from '../theme/palette.js';
 import { type BrailleGrid, brailleChar, dotY, emptyGrid, legendMark, plotSeries } from './braille.js';
 import { axisNumber, timeCol, timeLabel, timeTicks, valueRange } from './ticks.js';
@@ -317,9 +317,10 @@ export function chartLines(v: ChartViewState | null, cells: number, height: numb
   for (const key of v.signals) {
     const r = v.results[key];
     const err = v.errors[key];
-    if (err) notes.push({ text: cut(`✗ ${signalTitle(key)}: ${err}`, cells), color: TAG_COLORS.error });
+    // What went wrong is wrapped, not cut: an unknown service's answer names the closest ones.
+    if (err) notes.push(...wrap(`✗ ${signalTitle(key)}: ${err}`, cells).map((text) => ({ text: cut(text, cells), color: TAG_COLORS.error })));
     else if (!r) notes.push({ text: cut(`⋯ ${signalTitle(key)}: asking coral_query_timeseries…`, cells), color: 'gray' });
-    else if (!hasData(r)) notes.push({ text: cut(`${signalTitle(key)}: ${r.unknownService ?? 'nothing was sent in the window (every step is a gap)'}`, cells), color: 'gray' });
+    else if (!hasData(r)) notes.push(...wrap(`${signalTitle(key)}: ${r.unknownService ?? 'nothing was sent in the window (every step is a gap)'}`, cells).map((text) => ({ text: cut(text, cells), color: 'gray' })));
     else ready.push([key, r]);
   }
   const header = headerOf(v, ready.map(([, r]) => r), cells);

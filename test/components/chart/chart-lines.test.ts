@@ -129,5 +129,9 @@ describe('chart layout', () => {
     expect(a.map((l) => l.text).join('\n')).toContain('✗ x: metric "x" is not in payment\'s data');
     expect(chartLines(v, 45, 20)).toEqual(a);
     expect(chartLines(null, 45, 20)[0].text).toMatch(/No chart yet: run :chart/);
+    const unknown = { ...errors, series: [{ ...errors.series[0], samples: 0 }], unknownService: 'No service "paymnt" in the window; did you mean payment?' };
+    const said = chartLines(view({ errors: unknown }), 30, 20).map((l) => l.text);
+    expect(said.slice(1).join(' ')).toBe('errors: No service "paymnt" in the window; did you mean payment?');
+    for (const l of said) expect(width(l)).toBeLessThanOrEqual(30);
   });
 });
