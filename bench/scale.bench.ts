@@ -16,7 +16,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Colony } from '../src/colony/store/colony.js';
 import { ColonyStore } from '../src/colony/store/store.js';
 import { ClickHouseStore } from '../src/colony/store/clickhouse/store.js';
@@ -27,23 +27,15 @@ import { runTool } from '../src/colony/tools/run.js';
 import { createToolContext } from '../src/colony/tools/types.js';
 import { SCALE_END, hoursFor, populateScale, scaleScenario, templateHour } from './scale-colony.js';
 import { report, timeRuns } from './report.js';
+import { type Backend, HAVE_CHDB, chDir, doneMark, duckPath, log } from './scale-files.js';
 import { copyHours } from './scale-clickhouse.js';
 
-type Backend = 'duckdb' | 'clickhouse';
-const DIR = process.env.BENCH_SCALE_DIR ?? '/tmp';
 const RUNS = Number(process.env.BENCH_SCALE_RUNS ?? 5);
 const SERVICE = 'checkout';
 const WINDOW_NS = 30n * 60_000_000_000n;
 /** BENCH_SCALE_TRACE_PROJECTION=0: ClickHouse without coral's trace projection (trace-projection.ts), for a before/after. */
 const TRACE_PROJECTION = process.env.BENCH_SCALE_TRACE_PROJECTION === '0' ? false : undefined;
-process.env.CORAL_CHDB_PATH ??= resolve(import.meta.dirname, '../.cache/chdb/node_modules');
-const HAVE_CHDB = existsSync(join(process.env.CORAL_CHDB_PATH, 'chdb'));
 
-const duckPath = (n: number) => join(DIR, `coral-scale-${n}.duckdb`);
-const chDir = (n: number) => join(DIR, `coral-scale-${n}-chdb`);
-/** Written once a build has finished: a build cut short is built again. */
-const doneMark = (b: Backend, n: number) => `${b === 'duckdb' ? duckPath(n) : chDir(n)}.done.json`;
-const log = (s: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`);
 
 async function openStore(b: Backend, n: number, forWriting: boolean): Promise<Colony> {
   if (b === 'duckdb') {

@@ -11,7 +11,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Colony } from '../src/colony/store/colony.js';
 import { ColonyStore } from '../src/colony/store/store.js';
 import { ClickHouseStore } from '../src/colony/store/clickhouse/store.js';
@@ -20,16 +20,9 @@ import { runTool } from '../src/colony/tools/run.js';
 import { createToolContext } from '../src/colony/tools/types.js';
 import { SCALE_END } from './scale-colony.js';
 import { report, timeRuns } from './report.js';
+import { type Backend, HAVE_CHDB, chDir, doneMark, duckPath, log } from './scale-files.js';
 
-type Backend = 'duckdb' | 'clickhouse';
-const DIR = process.env.BENCH_SCALE_DIR ?? '/tmp';
 const RUNS = Number(process.env.BENCH_TIMESERIES_RUNS ?? 7);
-process.env.CORAL_CHDB_PATH ??= resolve(import.meta.dirname, '../.cache/chdb/node_modules');
-const HAVE_CHDB = existsSync(join(process.env.CORAL_CHDB_PATH, 'chdb'));
-const duckPath = (n: number) => join(DIR, `coral-scale-${n}.duckdb`);
-const chDir = (n: number) => join(DIR, `coral-scale-${n}-chdb`);
-const doneMark = (b: Backend, n: number) => `${b === 'duckdb' ? duckPath(n) : chDir(n)}.done.json`;
-const log = (s: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${s}\n`);
 
 const WINDOW = { time_range: '1h', step: '30s' };
 /** The calls measured, each with its target at 1M and at 10M spans. */
