@@ -12,7 +12,7 @@ import {
 } from '../queries/red.js';
 import type { SpanRecord, TraceSearch, TraceSearchResult } from '../queries/spans.js';
 import { type HistogramOperationRow, OPERATION, PROTOCOL_OF, type SpanBucketRow, operationsFromDeltas } from '../queries/operations.js';
-import type { CallSpanRow } from '../queries/calls.js';
+import { type CallSpanRow, SAMPLE_KEY_SQL, SAMPLE_ROOTS_PER_TRACE } from '../queries/calls.js';
 import type { MinuteRow } from '../queries/timeline.js';
 import { LOG_BUCKETS_PER_DOUBLING } from '../../unified/stats.js';
 import type { ChClient } from './client.js';
@@ -141,7 +141,7 @@ export async function operationSpanBuckets(ch: ChClient, s: ChSchema, ranges: re
 
 /**
  * The same stable sample as the DuckDB colony, for each window asked in one tick: root server or
- * consumer traces ordered by the md5 of their id, `maxTraces` per window; their server, consumer and
+ * consumer traces in SAMPLE_KEY_SQL order (queries/calls.ts), `maxTraces` per window; their server, consumer and
  * non-database client spans (database calls are the caller's own time).
  */
 export async function callSpans(ch: ChClient, s: ChSchema, ranges: readonly TimeRange[], maxTraces: number): Promise<CallSpanRow[][]> {
@@ -154,8 +154,10 @@ export async function callSpans(ch: ChClient, s: ChSchema, ranges: readonly Time
        ${errorSpanSql()} AS error,
        if(kind = 'CLIENT', coalesce(peer_service, server_address, rpc_service), NULL) AS peer
      FROM ${view} WHERE ${kinds} AND (w, trace_id) IN (
-       SELECT DISTINCT w, trace_id FROM ${view} WHERE ${kinds} AND parent_span_id = '' AND kind IN ('SERVER', 'CONSUMER')
-       ORDER BY w, lower(hex(MD5(trace_id))) LIMIT ${lit(maxTraces)} BY w)
+       SELECT w, trace_id FROM (
+         SELECT w, trace_id FROM ${view} WHERE ${kinds} AND parent_span_id = '' AND kind IN ('SERVER', 'CONSUMER')
+         ORDER BY w, ${SAMPLE_KEY_SQL} LIMIT ${lit(maxTraces * SAMPLE_ROOTS_PER_TRACE)} BY w)
+       GROUP BY w, trace_id ORDER BY w, ${SAMPLE_KEY_SQL} LIMIT ${lit(maxTraces)} BY w)
      ORDER BY w, traceId, start_ns, spanId`,
   );
   return byWindow(rows, ranges.length).map((window) => window.map((r) => ({ ...r, error: Boolean(r.error) })));
