@@ -309,6 +309,7 @@ export class Database {
     await this.reopening?.catch(() => undefined);
     const h = this.handle;
     await h.checkpointer?.close();
+    await h.reads.close();
     for (const w of h.writers) w.closeSync();
     h.registry.closeSync();
     h.retention.closeSync();

@@ -22,6 +22,8 @@ export const DEFAULT_READ_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESULT_ROWS = 1_000_000;
 /** Rows turned into objects between two yields to the event loop, which receives exports meanwhile. */
 const ROWS_PER_SLICE = 8192;
+/** How often closing interrupts the reads still running. */
+const INTERRUPT_AGAIN_MS = 20;
 
 /**
  * Read connections handed out one query at a time, the rest queued here in order. Every statement
@@ -30,9 +32,18 @@ const ROWS_PER_SLICE = 8192;
  * those threads and the two cores (issue 31: OTLP export P50 from ~25 ms to ~7 s under 8 MCP
  * clients, measured ~0.2-0.5 s with this pool and the tool gate on a machine at load 14).
  */
+interface Waiter {
+  resolve: (conn: DuckDBConnection) => void;
+  reject: (err: Error) => void;
+}
+
 export class ReadPool {
   private readonly idle: DuckDBConnection[];
-  private readonly waiting: ((conn: DuckDBConnection) => void)[] = [];
+  private readonly waiting: Waiter[] = [];
+  /** Connections running a read now. */
+  private readonly busy = new Set<DuckDBConnection>();
+  private closing = false;
+  private drained: (() => void) | null = null;
 
   constructor(
     connections: DuckDBConnection[],
@@ -49,6 +60,7 @@ export class ReadPool {
   async query<T>(sql: string, params: Record<string, DuckDBValue>): Promise<T[]> {
     const conn = await this.acquire();
     try {
+      if (this.closing) throw closingError();
       const result = await this.runLimited(conn, sql, params);
       if (result.rowCount > this.limits.maxRows) {
         throw new QueryLimitError(`The query's answer has ${result.rowCount} rows, more than the ${this.limits.maxRows} a read may return.`, 'Narrow it: a shorter time range, a service, or a lower limit.');
@@ -56,6 +68,25 @@ export class ReadPool {
       return (await rowObjects(result)) as T[];
     } finally {
       this.release(conn);
+    }
+  }
+
+  /**
+   * Stops the reads running (DuckDB's interrupt), refuses the ones waiting and any new one, and
+   * resolves once none runs: the connections may then be closed. Closed under a running statement, a
+   * DuckDB connection can abort the whole process (a pthread mutex assertion, seen when a console
+   * closed while its first look still read).
+   */
+  async close(): Promise<void> {
+    this.closing = true;
+    for (const w of this.waiting.splice(0)) w.reject(closingError());
+    while (this.busy.size > 0) {
+      // Again until they end: an interrupt that comes before its statement has begun is not kept.
+      for (const conn of this.busy) conn.interrupt();
+      await new Promise<void>((r) => {
+        this.drained = r;
+        setTimeout(r, INTERRUPT_AGAIN_MS).unref();
+      });
     }
   }
 
@@ -75,17 +106,31 @@ export class ReadPool {
     }
   }
 
+  /** A connection, counted busy from now until released (handed to the next waiter, it stays busy). */
   private acquire(): Promise<DuckDBConnection> {
+    if (this.closing) return Promise.reject(closingError());
     const conn = this.idle.pop();
-    if (conn) return Promise.resolve(conn);
-    return new Promise((resolve) => this.waiting.push(resolve));
+    if (conn) {
+      this.busy.add(conn);
+      return Promise.resolve(conn);
+    }
+    return new Promise((resolve, reject) => this.waiting.push({ resolve, reject }));
   }
 
   private release(conn: DuckDBConnection): void {
     const next = this.waiting.shift();
-    if (next) next(conn);
-    else this.idle.push(conn);
+    if (next) {
+      next.resolve(conn);
+      return;
+    }
+    this.busy.delete(conn);
+    this.idle.push(conn);
+    if (this.busy.size === 0) this.drained?.();
   }
+}
+
+function closingError(): CoralError {
+  return new CoralError('The colony is closing: the read was not run.');
 }
 
 /**

@@ -47,4 +47,16 @@ describe('reads beside ingest', () => {
     expect(rows).toHaveLength(1000);
     expect(rows[999]).toEqual({ i: 999n, s: 'r999' });
   });
+
+  it('closes while reads run and wait: the running ones are stopped, the waiting ones refused, and no connection is closed under a statement', async () => {
+    store = await ColonyStore.open({ path: ':memory:', threads: 1, memoryLimit: '1GB' });
+    const endless = 'SELECT sum(i * i % 7)::DOUBLE AS s FROM range(100000000000) t(i)';
+    // Two read connections: two run, two wait.
+    const reads = Array.from({ length: 4 }, () => store!.db.query(endless).then(() => 'answered', (e: Error) => e.message));
+    await store.close();
+    store = undefined;
+    const said = await Promise.all(reads);
+    expect(said.filter((m) => /INTERRUPT|interrupt/.test(m))).toHaveLength(2);
+    expect(said.filter((m) => m === 'The colony is closing: the read was not run.')).toHaveLength(2);
+  }, 60_000);
 });
