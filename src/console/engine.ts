@@ -18,7 +18,7 @@ import type { EngineEvent } from './engine-events.js';
 import { exportMarkdown, exportResults } from './export.js';
 import { sessionLines, sessionRecord } from './session-record.js';
 import { jsonForTerminal } from '../core/terminal-text.js';
-import { DEFAULT_LIVE_INTERVAL_MS, LivePoller } from './live.js';
+import { DEFAULT_LIVE_INTERVAL_MS, type LiveView, LivePoller, liveViewOf } from './live.js';
 import { InputQueue, queuedLabel } from './input-queue.js';
 import { LoadProgress } from './load-progress.js';
 import { FIRST_LOOK_MINUTES as EARLY_MINUTES } from '../demo/first-look.js';
@@ -441,7 +441,7 @@ export class ConsoleEngine {
 
   /** `:chart`: the chart opens at once, then one coral_query_timeseries call per signal fills it; the live refresh follows these signals only. */
   private chart(service: string, calls: { key: string; args: Record<string, unknown> }[]): void {
-    this.poller?.forget('chart:');
+    this.poller?.followCharts(calls.map((c) => liveViewOf('coral_query_timeseries', c.args)).filter((v): v is LiveView => v !== null));
     this.emit({ type: 'chart', service, signals: calls.map((c) => c.key) });
     for (const c of calls) void this.callTool('coral_query_timeseries', c.args);
   }

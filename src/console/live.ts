@@ -48,28 +48,43 @@ interface Watched {
   tool: string;
   args: Record<string, unknown>;
   key: string;
+  /** When it was last asked (ms). */
+  askedAt: number;
+  /** A chart's step (ms): its points move only once a step has passed, so it is asked no more often. */
+  stepMs: number;
 }
+
+/** A charted signal's step, from its result (0: none known). */
+const stepMsOf = (structured: Record<string, unknown>) => Number((structured.step as { ms?: unknown } | undefined)?.ms) || 0;
 
 export class LivePoller {
   private readonly views = new Map<LiveView, Watched>();
+  /** The charted signals followed: those the last `:chart` asked for, not every time series a model asked. */
+  private charts = new Set<LiveView>();
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<number> | null = null;
   private seq = 0;
   private rounds = 0;
   paused = false;
 
-  constructor(private readonly o: { call(id: string, tool: string, args: Record<string, unknown>): Promise<ToolResult>; onChange(r: LiveRefresh): void; intervalMs: number }) {}
+  private readonly now: () => number;
+
+  constructor(private readonly o: { call(id: string, tool: string, args: Record<string, unknown>): Promise<ToolResult>; onChange(r: LiveRefresh): void; intervalMs: number; /** Tests' clock. */ now?: () => number }) {
+    this.now = o.now ?? Date.now;
+  }
 
   /** A result the user was shown: its view now follows that query. A trace id lookup is not a list to follow. */
   note(tool: string, args: Record<string, unknown>, structured: Record<string, unknown> | undefined): void {
     const view = liveViewOf(tool, args);
     if (!view || !structured || args.trace_id !== undefined) return;
-    this.views.set(view, { tool, args, key: resultKey(structured) });
+    if (view.startsWith('chart:') && !this.charts.has(view)) return;
+    this.views.set(view, { tool, args, key: resultKey(structured), askedAt: this.now(), stepMs: stepMsOf(structured) });
   }
 
-  /** Stops following the views whose name starts with `prefix` (a new chart replaces the old one's signals). */
-  forget(prefix: string): void {
-    for (const view of [...this.views.keys()]) if (view.startsWith(prefix)) this.views.delete(view);
+  /** The charted signals to follow from now on (a new chart replaces the old one's). */
+  followCharts(views: readonly LiveView[]): void {
+    for (const view of [...this.views.keys()]) if (view.startsWith('chart:')) this.views.delete(view);
+    this.charts = new Set(views);
   }
 
   start(): void {
@@ -98,7 +113,9 @@ export class LivePoller {
     const summaryToo = this.rounds++ % SUMMARY_EVERY === 0;
     for (const [view, w] of [...this.views]) {
       if (view === 'summary' && !summaryToo) continue;
+      if (this.now() - w.askedAt < w.stepMs) continue;
       if (this.paused) break;
+      const askedAt = this.now();
       const r = await this.o.call(`live-${++this.seq}`, w.tool, w.args);
       // Paused while the query ran: the view holds still from the moment p was pressed.
       if (this.paused) break;
@@ -106,7 +123,9 @@ export class LivePoller {
       if (!r.ok || !r.structured) continue;
       const key = resultKey(r.structured);
       // The user may have asked something else meanwhile: that query is the one followed now.
-      if (this.views.get(view) !== w || key === w.key) continue;
+      if (this.views.get(view) !== w) continue;
+      w.askedAt = askedAt;
+      if (key === w.key) continue;
       this.views.set(view, { ...w, key });
       changed++;
       this.o.onChange({ tool: w.tool, args: w.args, structured: r.structured });

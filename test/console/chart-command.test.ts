@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CommandError, complete, parseCommand } from '../../src/console/commands.js';
-import { LivePoller, liveViewOf } from '../../src/console/live.js';
+import { type LiveView, LivePoller, liveViewOf } from '../../src/console/live.js';
 import { initialState, reducer } from '../../components/state/reducer.js';
 import type { ConsoleAction, ConsoleState } from '../../components/state/types.js';
 import { type ConsoleActions, resolveKey } from '../../components/keys/registry.js';
@@ -65,19 +65,31 @@ describe(':chart', () => {
     expect(reducer(s, { type: 'clear_session' }).chart).toBeNull();
   });
 
-  it('is followed by the live refresh, one view per signal, and a new chart drops the old one\'s signals', async () => {
+  it('is followed by the live refresh, one view per signal, asked again once a step has passed; a new chart drops the old one\'s signals', async () => {
     expect(liveViewOf(TS, { signal: 'metric', metric: 'x' })).toBe('chart:metric:x');
     const asked: string[] = [];
-    const poller = new LivePoller({ intervalMs: 1e9, onChange: () => undefined, call: async (_id, tool, args) => {
+    let now = 0;
+    const poller = new LivePoller({ intervalMs: 1e9, now: () => now, onChange: () => undefined, call: async (_id, tool, args) => {
       asked.push(`${tool} ${String(args.signal)}`);
       return { ok: true, text: '', structured: result(String(args.signal), Math.random()) } as never;
     } });
+    const view = (signal: string) => liveViewOf(TS, { service: 'payment', signal }) as LiveView;
+    poller.followCharts([view('errors'), view('p95')]);
     poller.note(TS, { service: 'payment', signal: 'errors' }, result('errors', 1));
     poller.note(TS, { service: 'payment', signal: 'p95' }, result('p95', 1));
+    // A model's time series is not a chart the user opened: not followed.
+    poller.note(TS, { service: 'payment', signal: 'requests' }, result('requests', 1));
+    // Within the 1-minute step the points cannot have moved: nothing is asked.
+    now = 59_999;
+    expect(await poller.tick()).toBe(0);
+    expect(asked).toEqual([]);
+    now = 60_000;
     expect(await poller.tick()).toBe(2);
-    poller.forget('chart:');
+    expect(asked).toEqual([`${TS} errors`, `${TS} p95`]);
+    poller.followCharts([view('requests')]);
     poller.note(TS, { service: 'payment', signal: 'requests' }, result('requests', 1));
     asked.length = 0;
+    now = 120_000;
     await poller.tick();
     expect(asked).toEqual([`${TS} requests`]);
   });
