@@ -12,7 +12,7 @@ import type { IngestTally } from '../colony/store/colony.js';
 import { type ExportReport, startReceiver } from '../colony/otlp/receiver.js';
 import { type RunningGrpcReceiver, startGrpcReceiver } from '../colony/otlp/grpc.js';
 import { isSendableToken } from '../colony/otlp/auth.js';
-import { DEFAULT_MAX_SESSIONS, type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
+import { type McpHttpHandler, createMcpHttpHandler, isLoopback, loopbackHosts } from '../colony/mcp-http.js';
 import { createColonyServer } from '../colony/server.js';
 import { createToolContext } from '../colony/tools/types.js';
 import { newRuntimeNonce, writeRuntime } from '../colony/runtime.js';
@@ -71,7 +71,7 @@ export async function colonyServe(opts: ServeOptions): Promise<void> {
   const budget = new InflightBudget(parseIntOption('--max-inflight-mb', opts.maxInflightMb, 1, 65536) * 1024 * 1024);
   const walMb = opts.maxWalMb === undefined ? SERVE_CHECKPOINT_THRESHOLD_MB : parseIntOption('--max-wal-mb', opts.maxWalMb, 1, 65536);
   const retainNs = parseRetain(opts.retain);
-  const maxSessions = parseIntOption('--max-mcp-sessions', opts.maxMcpSessions ?? String(DEFAULT_MAX_SESSIONS), 1, 4096);
+  const maxSessions = parseIntOption('--max-mcp-sessions', opts.maxMcpSessions, 1, 4096);
   const decodeWorkers = opts.decodeWorkers === undefined ? undefined : parseIntOption('--decode-workers', opts.decodeWorkers, 0, 16);
   const token = opts.token ?? process.env.CORAL_COLONY_TOKEN;
   if (opts.otlpAuth !== 'token' && opts.otlpAuth !== 'none') throw new CoralError(`--otlp-auth ${opts.otlpAuth} is not a mode.`, 'Accepted: token (OTLP requires the --token too, the default) or none (OTLP open, /mcp still needs the token).');

@@ -240,7 +240,8 @@ export class Database {
     try {
       return await this.handle.reads.query<T>(sql, params);
     } catch (err) {
-      if (!(await this.noteFault(err)) || this.gen === gen) throw err;
+      // Reopened meanwhile (its old reads stopped), or now by this fault: asked again of the new handle.
+      if (this.gen === gen && (!(await this.noteFault(err)) || this.gen === gen)) throw err;
       return this.handle.reads.query<T>(sql, params);
     }
   }
@@ -279,6 +280,8 @@ export class Database {
       old.checkpointer?.stop();
       this.handle = await connectAll(await createInstance(this.opts), this.opts, (err) => this.noteFault(err));
       this.gen++;
+      // Its reads stopped first (retried on the new handle): a connection closed under a statement can abort the process.
+      await old.reads.close();
       old.instance.closeSync();
       if (!this.diskFull) this.handle.checkpointer?.start();
       this.opts.onNotice?.(`the colony file ${this.path} was opened again after DuckDB invalidated it; its log was replayed, nothing committed is lost`);
