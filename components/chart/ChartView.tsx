@@ -1,22 +1,9 @@
 import { Box, Text } from 'ink';
 import { useMemo } from 'react';
 import { useConsoleState } from '../state/context.js';
-import { cut, width as cellsOf } from '../text/width.js';
-import type { Span } from '../text/markdown-inline.js';
+import { cut, spansIn } from '../text/width.js';
 import { chartLines } from './chart-lines.js';
 
-/** Spans cut to `cells` in all (a line never wraps). */
-function spansIn(spans: Span[], cells: number): Span[] {
-  const out: Span[] = [];
-  let left = cells;
-  for (const s of spans) {
-    if (left <= 0) break;
-    const w = cellsOf(s.text);
-    out.push(w <= left ? s : { ...s, text: cut(s.text, left) });
-    left -= w;
-  }
-  return out;
-}
 
 /** The Chart tab: a pure function of the chart's state and the pane's size (chart-lines.ts), drawn line by line. */
 export function ChartView({ width, height }: { width: number; height: number }) {

@@ -42,7 +42,7 @@ export function dotY(v: number, lo: number, hi: number, rows: number): number {
 }
 
 /** Every `every`th dot column of a series is drawn: 1 is a solid line, 2 dotted, 3 sparser. */
-export const patternOf = (series: number): number => 1 + (series % 3);
+const patternOf = (series: number): number => 1 + (series % 3);
 
 /** A series' mark in a legend, drawn with its own pattern (two cells). */
 export function legendMark(series: number): string {

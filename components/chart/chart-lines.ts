@@ -1,4 +1,4 @@
-import { sparkline } from '../../src/core/sparkline.js';
+import { fromZero, sparkline } from '../../src/core/sparkline.js';
 import type { Span } from '../text/markdown-inline.js';
 import type { StyledLine } from '../text/markdown-lines.js';
 import { cut, padStart, width as cellsOf, wrap } from '../text/width.js';
@@ -40,23 +40,22 @@ export interface ChartViewState {
 }
 
 /** Each series' colour, in order; the onset's is the slow marker's yellow. */
-export const SERIES_COLORS = ['cyan', 'ansi256(208)', 'ansi256(77)', 'ansi256(213)'] as const;
-export const ONSET_COLOR = TAG_COLORS.slow;
+const SERIES_COLORS = ['cyan', 'ansi256(208)', 'ansi256(77)', 'ansi256(213)'] as const;
+const ONSET_COLOR = TAG_COLORS.slow;
 const AXIS_COLOR = 'gray';
 
 export const MIN_PLOT_COLS = 30;
-export const MIN_PLOT_ROWS = 3;
+const MIN_PLOT_ROWS = 3;
 const MAX_PLOT_ROWS = 12;
 
 const WORDS: Record<string, string> = { requests: 'requests', errors: 'errors', error_rate: 'error rate', p50: 'P50 latency', p95: 'P95 latency', p99: 'P99 latency', logs: 'log records' };
 /** The signal as a chart's title names it. */
-export const signalTitle = (key: string): string => WORDS[key] ?? key.replace(/^metric:/, '');
+const signalTitle = (key: string): string => WORDS[key] ?? key.replace(/^metric:/, '');
 
 /** The unit a chart's axis shows: a ratio in percent, "1" (a plain number) as nothing, bytes (UCUM By) as B. */
-export const displayUnit = (r: TimeseriesJson): string => (r.shape === 'ratio' ? '%' : r.unit === '1' ? '' : r.unit.replace(/^By\b/, 'B'));
+const displayUnit = (r: TimeseriesJson): string => (r.shape === 'ratio' ? '%' : r.unit === '1' ? '' : r.unit.replace(/^By\b/, 'B'));
 /** The points as drawn: a ratio in percent. */
 const displayPoints = (r: TimeseriesJson, points: readonly (number | null)[]) => (r.shape === 'ratio' ? points.map((v) => (v === null ? null : v * 100)) : [...points]);
-const fromZero = (shape: string) => shape === 'count' || shape === 'ratio' || shape === 'rate' || shape === 'heatmap';
 
 /** A value with its unit, for titles and sparkline labels: 42, 812ms, 12.5%, 3.1 By. */
 export function valueText(v: number | null, unit: string): string {

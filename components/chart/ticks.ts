@@ -3,13 +3,14 @@
  * MM-DD from a day), spaced so labels never touch; values at nice numbers from zero or the lowest
  * point up to a nice top. No scale library: these few rules are all a terminal chart needs.
  */
+import { extent } from '../../src/core/extent.js';
 
 const S = 1000;
 const M = 60 * S;
 const H = 60 * M;
 const D = 24 * H;
 /** Tick intervals a clock reader expects, finest first. */
-export const TIME_INTERVALS = [S, 2 * S, 5 * S, 10 * S, 15 * S, 30 * S, M, 2 * M, 5 * M, 10 * M, 15 * M, 30 * M, H, 2 * H, 3 * H, 6 * H, 12 * H, D, 2 * D, 7 * D] as const;
+const TIME_INTERVALS = [S, 2 * S, 5 * S, 10 * S, 15 * S, 30 * S, M, 2 * M, 5 * M, 10 * M, 15 * M, 30 * M, H, 2 * H, 3 * H, 6 * H, 12 * H, D, 2 * D, 7 * D] as const;
 
 export interface TimeTick {
   ms: number;
@@ -87,9 +88,9 @@ export function niceStep(v: number): number {
  */
 export function valueRange(values: readonly (number | null)[], fromZero: boolean): { lo: number; hi: number } {
   const seen = values.filter((v): v is number => v !== null && Number.isFinite(v));
-  if (seen.length === 0) return { lo: 0, hi: 1 };
-  const min = Math.min(...seen);
-  const max = Math.max(...seen);
+  const range = extent(seen);
+  if (!range) return { lo: 0, hi: 1 };
+  const { min, max } = range;
   if (fromZero && min >= 0) return { lo: 0, hi: max > 0 ? niceCeil(max) : 1 };
   if (max === min) {
     const step = niceStep(Math.abs(min) / 10 || 1);

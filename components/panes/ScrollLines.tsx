@@ -2,26 +2,13 @@ import { Box, Text } from 'ink';
 import { useEffect } from 'react';
 import { useConsoleActions, useConsoleState } from '../state/context.js';
 import type { Scrollable } from '../state/types.js';
-import type { Span } from '../text/markdown-inline.js';
 import type { StyledLine } from '../text/markdown-lines.js';
-import { cut, width } from './format.js';
+import { cut, spansIn } from '../text/width.js';
 import { scrollWindow } from './scroll.js';
 
 /** A screen line; `spans`: styled in parts (rendered Markdown), `text` then being their text joined. */
 export type Line = StyledLine;
 
-/** A styled line's spans, cut to `cells` in all. */
-function spansIn(spans: Span[], cells: number): Span[] {
-  const out: Span[] = [];
-  let left = cells;
-  for (const s of spans) {
-    if (left <= 0) break;
-    const w = width(s.text);
-    out.push(w <= left ? s : { ...s, text: cut(s.text, left) });
-    left -= w;
-  }
-  return out;
-}
 
 /** Lines in a fixed height, scrolled by the state's offset for `target`, with a position line. */
 export function ScrollLines({ lines, width: cells, height, target, fromBottom = false, keys }: { lines: Line[]; width: number; height: number; target: Scrollable; fromBottom?: boolean; keys?: string }) {

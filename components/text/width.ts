@@ -1,4 +1,5 @@
 import stringWidth from 'string-width';
+import type { Span } from './markdown-inline.js';
 
 /**
  * Text measured in terminal cells (pure), as ink measures it: CJK and most emoji take two cells,
@@ -76,6 +77,19 @@ export function wrap(text: string, cells: number): string[] {
       }
     }
     out.push(line.trimEnd());
+  }
+  return out;
+}
+
+/** A styled line's spans, cut to `cells` in all (a line never wraps). */
+export function spansIn(spans: Span[], cells: number): Span[] {
+  const out: Span[] = [];
+  let left = cells;
+  for (const s of spans) {
+    if (left <= 0) break;
+    const w = width(s.text);
+    out.push(w <= left ? s : { ...s, text: cut(s.text, left) });
+    left -= w;
   }
   return out;
 }

@@ -1,3 +1,4 @@
+import { extent } from '../core/extent.js';
 import Table from 'cli-table3';
 import { formatCount, formatMs, formatPercent } from '../core/format.js';
 import { tableStyle } from '../core/color.js';
@@ -6,8 +7,7 @@ import type { ToolOutput } from '../colony/tools/types.js';
 import { httpOperation } from '../colony/unified/names.js';
 import { isStreamMethod } from '../colony/unified/streams.js';
 import type { OutputFormat } from './output-option.js';
-import { sparkline } from '../core/sparkline.js';
-import { fromZero } from '../colony/tools/timeseries.js';
+import { fromZero, sparkline } from '../core/sparkline.js';
 
 type Rec = Record<string, unknown>;
 const tagOf = (s: unknown) => (s === 'ebpf' ? '[eBPF]' : '[OTLP]');
@@ -41,7 +41,7 @@ function timeseriesTable(s: Rec): string {
   const heatmap = s.heatmap as { bands: Rec[]; cells: (number[] | null)[] } | null;
   const parts = [`${String(s.signal === 'metric' ? s.metric : s.signal)} (unit ${String(s.unit) || 'none'})${s.source ? ` ${tagOf(s.source)}` : ''}`];
   if (heatmap && heatmap.bands.length > 0) {
-    const top = Math.max(...heatmap.cells.flatMap((c) => c ?? []));
+    const top = extent(heatmap.cells.flatMap((c) => c ?? []))?.max ?? -Infinity;
     const rows = heatmap.bands.map((b, i) => {
       const row = heatmap.cells.map((c) => (c === null ? null : c[i]));
       return [`${formatMs(b.lowMs as number)}-${formatMs(b.highMs as number)}`, formatCount(row.reduce<number>((n, v) => n + (v ?? 0), 0)), sparkline(row, { min: 0, max: top })];

@@ -3,6 +3,11 @@
  * with no value (nothing was sent) is a space, never drawn as a zero. Pure, in core so that the CLI's
  * tables and the console's views draw series alike.
  */
+/** Counts, ratios and rates are drawn from zero; a gauge, a latency or a quantile between its own lowest and highest point. */
+export function fromZero(shape: string): boolean {
+  return shape === 'count' || shape === 'ratio' || shape === 'rate' || shape === 'heatmap';
+}
+
 export const SPARK_BLOCKS = ['▁', '▂', '▃', '▄', '▅', '▆', '▇', '█'] as const;
 
 export interface SparkScale {

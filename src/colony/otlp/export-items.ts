@@ -27,7 +27,7 @@ export const MAX_EXPORT_ITEMS_LIMIT = 16_777_216;
  * bytes on the wire); a resource, scope or metric holding none of those counts as one, since it is
  * decoded all the same (ten million empty scopes fit in 20 MiB).
  */
-export const ITEMS_COUNTED = 'spans with their events and links, log records, metric data points';
+const ITEMS_COUNTED = 'spans with their events and links, log records, metric data points';
 
 /**
  * Items in an export body; throws OtlpDecodeError for a body whose envelope (resources, scopes,
@@ -50,7 +50,7 @@ export function tooManyItemsMessage(items: number, limit: number): string {
  * everything else (no string, id or attribute is read). Wire types are checked as the decoder
  * checks them, so a malformed envelope fails here with the decoder's words.
  */
-export function countProtoItems(signal: Signal, body: Buffer): number {
+function countProtoItems(signal: Signal, body: Buffer): number {
   const r = new WireReader(body);
   const item = signal === 'traces' ? spanItems : signal === 'metrics' ? metricItems : oneItem;
   let n = 0;

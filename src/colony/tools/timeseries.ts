@@ -1,7 +1,8 @@
+import { extent } from '../../core/extent.js';
 import { z } from 'zod';
 import { closestNames } from '../../core/closest.js';
 import { formatCount, formatMs } from '../../core/format.js';
-import { sparkline } from '../../core/sparkline.js';
+import { fromZero, sparkline } from '../../core/sparkline.js';
 import { type Nanos, nsToIso, parseDuration } from '../../core/time.js';
 import type { Source } from '../store/rows.js';
 import { LOG_LEVELS } from '../store/rows.js';
@@ -200,8 +201,9 @@ function heatmapSeries(rows: readonly LatencyStepRow[], grid: StepGrid, a: Args)
   const source = chooseSource(rows.map((r) => ({ source: r.source, samples: r.spans })));
   const mine = rows.filter((r) => r.source === source);
   const buckets = mine.map((r) => r.bucket);
-  const lo = buckets.length > 0 ? Math.min(...buckets) : 0;
-  const hi = buckets.length > 0 ? Math.max(...buckets) : -1;
+  const range = extent(buckets);
+  const lo = range?.min ?? 0;
+  const hi = range?.max ?? -1;
   const bands = Array.from({ length: hi - lo + 1 }, (_, i) => ({ bucket: lo + i, lowMs: logBucketBound(lo + i - 1), highMs: logBucketBound(lo + i) }));
   const cells: (number[] | null)[] = Array.from({ length: grid.count }, () => null);
   for (const r of mine) {
@@ -282,7 +284,11 @@ async function metricSeries(ctx: ToolContext, a: Args, asked: StepGrid, auto: bo
   }
   // Groups ranked by their mean over the window (the largest first): a metric has no volume to rank by.
   const byGroup = new Map<string | null, (NumberPointRow | HistogramPointRow)[]>();
-  for (const p of mine) byGroup.set(p.group, [...(byGroup.get(p.group) ?? []), p]);
+  for (const p of mine) {
+    const list = byGroup.get(p.group);
+    if (list) list.push(p);
+    else byGroup.set(p.group, [p]);
+  }
   const mean = (v: (number | null)[]) => {
     const seen = v.filter((x): x is number => x !== null);
     return seen.length === 0 ? -Infinity : seen.reduce((s, x) => s + x, 0) / seen.length;
@@ -302,7 +308,8 @@ async function metricSeries(ctx: ToolContext, a: Args, asked: StepGrid, auto: bo
 
 const stats = (points: readonly (number | null)[]) => {
   const seen = points.filter((x): x is number => x !== null);
-  return { min: seen.length ? Math.min(...seen) : null, max: seen.length ? Math.max(...seen) : null, last: seen.length ? seen[seen.length - 1] : null };
+  const range = extent(seen);
+  return { min: range?.min ?? null, max: range?.max ?? null, last: seen.length ? seen[seen.length - 1] : null };
 };
 
 /** A point for people and the model: whole numbers as they are, others to three significant digits. */
@@ -323,10 +330,6 @@ function gapLine(g: GapRun, grid: StepGrid): string {
   return g.first === g.last ? `step ${g.first} (${span})` : `steps ${g.first}-${g.last} (${span})`;
 }
 
-/** Counts, ratios and rates are drawn from zero; a gauge, a latency or a quantile between its own lowest and highest point. */
-export function fromZero(shape: string): boolean {
-  return shape === 'count' || shape === 'ratio' || shape === 'rate' || shape === 'heatmap';
-}
 
 function subject(a: Args, c: Charted): string {
   const what = a.signal === 'metric'
@@ -404,7 +407,7 @@ export const timeseriesTool = defineTool({
       }
       if (c.heatmap) {
         const h = c.heatmap;
-        const top = Math.max(...h.cells.flatMap((x) => x ?? []));
+        const top = extent(h.cells.flatMap((x) => x ?? []))?.max ?? -Infinity;
         lines.push('  latency bands, slowest first: spans in the window, then per step on one scale (structured heatmap.cells has the counts):');
         for (let b = h.bands.length - 1; b >= 0; b--) {
           const row = h.cells.map((cell) => (cell === null ? null : cell[b]));

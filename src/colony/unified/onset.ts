@@ -41,9 +41,14 @@ export function onsetMinute(points: readonly MinutePoint[], metric: OnsetMetric,
 }
 
 /** A service's per-minute series from the source that served the most requests (the summary's view of it). */
-export function minutePoints(rows: readonly MinuteRow[], service: string): MinutePoint[] {
+function minutePoints(rows: readonly MinuteRow[], service: string): MinutePoint[] {
   const bySource = new Map<string, MinutePoint[]>();
-  for (const r of rows) if (r.service === service) bySource.set(r.source, [...(bySource.get(r.source) ?? []), r]);
+  for (const r of rows) {
+    if (r.service !== service) continue;
+    const list = bySource.get(r.source);
+    if (list) list.push(r);
+    else bySource.set(r.source, [r]);
+  }
   let best: MinutePoint[] = [];
   for (const list of bySource.values()) if (list.reduce((s, p) => s + p.requests, 0) > best.reduce((s, p) => s + p.requests, 0)) best = list;
   return best;

@@ -105,10 +105,11 @@ describe(`coral_query_timeseries on ${SCENARIO}`, () => {
     const heat = result(await mcp.call('coral_query_timeseries', { service: 'payment', signal: 'latency_heatmap' }));
     expect(heat.heatmap?.cells).toHaveLength(60);
     const cells = heat.heatmap?.cells ?? [];
-    // The column totals are the requests series, band by band.
-    expect(cells.map((c) => (c === null ? null : c.reduce((a, b) => a + b, 0)))).toEqual(heat.series[0].points);
+    // Each step's cells add up to its requests (the requests signal, asked on its own), and the bands tile the durations.
     const requests = result(await mcp.call('coral_query_timeseries', { service: 'payment', signal: 'requests' }));
-    expect(requests.series[0].points).toEqual(heat.series[0].points);
+    expect(cells.map((c) => (c === null ? null : c.reduce((a, b) => a + b, 0)))).toEqual(requests.series[0].points);
+    const bands = heat.heatmap?.bands ?? [];
+    for (let i = 1; i < bands.length; i++) expect(bands[i].lowMs).toBe(bands[i - 1].highMs);
   });
 
   it('groups by an attribute: the largest values apart, the rest as other, their spans adding up to the whole', async () => {

@@ -129,7 +129,7 @@ export function stepIndexSql(ns: string, g: StepGrid, lit: (v: bigint | number) 
 }
 
 /** DuckDB's JSON path of an attribute key (keys are checked at the tool's edge: no quote can reach here). */
-export function jsonPath(key: string): string {
+function jsonPath(key: string): string {
   return `$."${key}"`;
 }
 
